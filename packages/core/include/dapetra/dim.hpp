@@ -1,0 +1,75 @@
+// dapetra/dim.hpp: the dimension dictionary of the Distributed Array Protocol
+// (DAP 0.10.0, section 1.6) as a plain C++ value.
+//
+// One `Dim` describes how one axis of a distributed array is split over the
+// process grid, seen from one process. It is pure metadata: no MPI, no buffer.
+// Global indices are 64-bit, local positions 32-bit, everywhere in Dapetra.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace dapetra {
+
+using global_index_t = std::int64_t;  // an index into the undistributed array
+using local_index_t = std::int32_t;   // a position in one process's buffer
+
+enum class DistType : char { block = 'b', cyclic = 'c', unstructured = 'u' };
+
+inline char to_char(DistType t) { return static_cast<char>(t); }
+
+// One dimension dictionary. Only the fields of `dist_type` are meaningful; the
+// others keep their defaults so that two equal records compare equal.
+struct Dim {
+  DistType dist_type = DistType::block;
+  global_index_t size = 0;
+  int proc_grid_size = 1;
+  int proc_grid_rank = 0;
+
+  // 'b' and 'c': first global index held here (for 'b' this includes padding).
+  global_index_t start = 0;
+  // 'b': one past the last global index held here, padding included.
+  global_index_t stop = 0;
+  // 'b': widths at the low and high end; boundary padding on the edge ranks of
+  // the grid axis, communication padding elsewhere.
+  std::array<global_index_t, 2> padding{0, 0};
+  bool periodic = false;
+
+  // 'c': length of the contiguous runs dealt out round-robin (1 = pure cyclic).
+  global_index_t block_size = 1;
+
+  // 'u': the global indices held here, in buffer order.
+  std::vector<global_index_t> indices;
+  bool one_to_one = false;
+
+  // An axis that is not distributed: the spec's empty-dictionary alias
+  // (section 1.6.3) for a buffer extent `n`.
+  static Dim undistributed(global_index_t n);
+
+  // A 'b' record. `start`/`stop` include the padding, as the spec defines them.
+  static Dim block(global_index_t size, int grid_size, int grid_rank, global_index_t start,
+                   global_index_t stop, std::array<global_index_t, 2> padding = {0, 0},
+                   bool periodic = false);
+
+  // The even 'b' split that most codes use: grid rank r of P holds
+  // [r*size/P, (r+1)*size/P) (remainder spread over the low ranks), plus
+  // `halo` padding on each side (boundary padding at the edges).
+  static Dim even_block(global_index_t size, int grid_size, int grid_rank, global_index_t halo = 0,
+                        bool periodic = false);
+
+  // A 'c' record; `start` follows from the rank and block size.
+  static Dim cyclic(global_index_t size, int grid_size, int grid_rank, global_index_t block_size = 1);
+
+  static Dim unstructured(global_index_t size, int grid_size, int grid_rank,
+                          std::vector<global_index_t> indices, bool one_to_one = false);
+
+  friend bool operator==(const Dim& a, const Dim& b);
+  friend bool operator!=(const Dim& a, const Dim& b) { return !(a == b); }
+};
+
+// A one-line description for messages, e.g. "{'b' size=18 grid 0/2 [0,10) pad (1,1)}".
+std::string describe(const Dim& d);
+
+}  // namespace dapetra

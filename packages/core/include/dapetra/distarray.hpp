@@ -1,0 +1,130 @@
+// dapetra/distarray.hpp: the protocol object, and how to produce and consume one.
+//
+// A DistArray is the C++ form of the dictionary `__distarray__()` returns
+// (section 1.5): a version, a view of the local buffer (PEP-3118 style:
+// format, itemsize, shape, strides in bytes) and the dim_data. It never owns
+// or copies the array's elements. The producer may attach a reference-counted
+// `keep_alive` handle; otherwise the producer's object must outlive every view.
+#pragma once
+
+#include <complex>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "dapetra/dim.hpp"
+#include "dapetra/error.hpp"
+#include "dapetra/layout.hpp"
+
+namespace dapetra {
+
+// PEP-3118 format of a C++ element type; "" for types without one.
+template <class T>
+constexpr const char* format_of() {
+  using U = std::remove_cv_t<T>;
+  if constexpr (std::is_same_v<U, double>) return "d";
+  else if constexpr (std::is_same_v<U, float>) return "f";
+  else if constexpr (std::is_same_v<U, std::int32_t>) return "i";
+  else if constexpr (std::is_same_v<U, std::int64_t>) return "q";
+  else if constexpr (std::is_same_v<U, long long>) return "q";
+  else if constexpr (std::is_same_v<U, std::complex<double>>) return "Zd";
+  else if constexpr (std::is_same_v<U, std::complex<float>>) return "Zf";
+  else return "";
+}
+
+struct BufferView {
+  void* data = nullptr;
+  std::string format;                  // PEP-3118 format, e.g. "d"
+  std::size_t itemsize = 0;            // bytes per element
+  std::vector<global_index_t> shape;   // elements per axis
+  std::vector<global_index_t> strides; // bytes between neighbours per axis
+  bool readonly = false;
+  std::shared_ptr<const void> keep_alive;  // optional owner of the memory
+
+  global_index_t num_elements() const;
+  bool is_c_contiguous() const;
+  bool is_f_contiguous() const;
+};
+
+// C-order (row-major) strides in bytes for `shape`.
+std::vector<global_index_t> c_strides(const std::vector<global_index_t>& shape,
+                                      std::size_t itemsize);
+// Fortran-order (column-major) strides in bytes for `shape`.
+std::vector<global_index_t> f_strides(const std::vector<global_index_t>& shape,
+                                      std::size_t itemsize);
+
+// A view of `data` in C order with the given shape; no copy.
+template <class T>
+BufferView view_buffer(T* data, std::vector<global_index_t> shape,
+                       std::shared_ptr<const void> keep_alive = nullptr) {
+  BufferView b;
+  b.data = const_cast<std::remove_const_t<T>*>(data);
+  b.format = format_of<T>();
+  b.itemsize = sizeof(T);
+  b.strides = c_strides(shape, sizeof(T));
+  b.shape = std::move(shape);
+  b.readonly = std::is_const_v<T>;
+  b.keep_alive = std::move(keep_alive);
+  return b;
+}
+
+struct DistArray {
+  std::string version = dap_version;
+  BufferView buffer;
+  std::vector<Dim> dim_data;
+};
+
+// Rules a consumer checks on receipt, on this process alone: version,
+// records, and the buffer against them (ndim, shape, itemsize matching the
+// format, strides keeping every element inside distinct memory).
+std::vector<Problem> check_local(const DistArray& a, int rank = -1);
+
+// Typed pointer to the buffer, refusing a format that is not T's (never a
+// reinterpretation) and a read-only buffer when T is not const.
+template <class T>
+T* data_as(const DistArray& a) {
+  const std::string want = format_of<T>();
+  if (want.empty() || a.buffer.format != want || a.buffer.itemsize != sizeof(T))
+    throw ValidationError({Problem{-1, -1, "format", a.buffer.format,
+                                   "buffer format matches the requested element type",
+                                   "buffer has format '" + a.buffer.format + "' (itemsize " +
+                                       std::to_string(a.buffer.itemsize) + "), requested '" +
+                                       want + "'"}});
+  if (a.buffer.readonly && !std::is_const_v<T>)
+    throw ValidationError({Problem{-1, -1, "readonly", "true",
+                                   "a writable view needs a writable buffer",
+                                   "buffer is read-only; request a const element type"}});
+  return static_cast<T*>(a.buffer.data);
+}
+
+// The producer side. Any class becomes a producer by a const member
+// `DistArray distarray() const` (the analogue of Python's __distarray__), or
+// by deriving from Producer when a runtime interface is wanted.
+class Producer {
+ public:
+  virtual ~Producer() = default;
+  virtual DistArray distarray() const = 0;
+};
+
+template <class T, class = void>
+struct is_producer : std::false_type {};
+template <class T>
+struct is_producer<T, std::void_t<decltype(std::declval<const T&>().distarray())>>
+    : std::is_same<decltype(std::declval<const T&>().distarray()), DistArray> {};
+template <class T>
+inline constexpr bool is_producer_v = is_producer<T>::value;
+
+// The consumer side: obtains a producer's protocol object and checks it
+// locally; throws ValidationError listing every problem.
+template <class P>
+DistArray consume(const P& producer, int rank = -1) {
+  static_assert(is_producer_v<P>, "P must provide `DistArray distarray() const`");
+  DistArray a = producer.distarray();
+  throw_if_any(check_local(a, rank));
+  return a;
+}
+
+}  // namespace dapetra

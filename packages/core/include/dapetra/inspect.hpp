@@ -1,0 +1,53 @@
+// dapetra/inspect.hpp: a person's (or a script's) view of a layout.
+//
+// Backs the `dapetra-inspect` tool: it validates a layout file and describes
+// it (global shape, per-rank shapes and owned counts, halo sizes, load
+// imbalance, the owner map). Single process; no MPI.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "dapetra/error.hpp"
+#include "dapetra/json.hpp"
+
+namespace dapetra {
+
+struct DimReport {
+  std::vector<global_index_t> global_indices;  // per local position, buffer order
+  std::vector<bool> owned;                     // per local position
+};
+
+struct RankReport {
+  int rank = 0;
+  std::vector<int> grid_coords;
+  std::vector<global_index_t> local_shape;
+  global_index_t num_local = 0;  // buffer elements
+  global_index_t num_owned = 0;  // elements this rank owns
+  std::vector<DimReport> dims;
+};
+
+struct InspectReport {
+  bool valid = false;
+  std::vector<Problem> problems;  // every problem when not valid
+  std::vector<global_index_t> global_shape;
+  std::vector<int> grid_shape;
+  int nprocs = 0;
+  std::vector<RankReport> ranks;
+  // Owner rank per global element in C order, for 1-D and 2-D arrays of at
+  // most `owner_map_limit` elements (empty otherwise).
+  std::vector<int> owner_map;
+};
+
+inline constexpr global_index_t owner_map_limit = 4096;
+
+InspectReport inspect(const ParsedLayout& parsed);
+
+// The `--json` form: {"valid": true, "global_shape": ..., "nprocs": ..., "ranks": [...]}
+// or {"valid": false, "errors": [{"rank", "dim", "key", "value", "rule", "message"}]}.
+std::string report_to_json(const InspectReport& report);
+
+// The human form: validity, shapes, per-rank table, imbalance, owner map.
+std::string report_to_text(const InspectReport& report);
+
+}  // namespace dapetra

@@ -1,0 +1,35 @@
+// dapetra/process_grid.hpp: the DAP process grid (section 1.4).
+//
+// Ranks map to grid coordinates in C order (last coordinate fastest), which is
+// also what MPI_Cart_create does with reorder = false.
+#pragma once
+
+#include <vector>
+
+#include "dapetra/dim.hpp"
+
+namespace dapetra {
+
+class ProcessGrid {
+ public:
+  ProcessGrid() = default;
+  explicit ProcessGrid(std::vector<int> shape);  // every extent >= 1
+
+  // The grid described by one process's dim_data (proc_grid_size per axis).
+  static ProcessGrid of(const std::vector<Dim>& dim_data);
+
+  const std::vector<int>& shape() const { return shape_; }
+  int ndim() const { return static_cast<int>(shape_.size()); }
+  int size() const;  // number of processes (1 for a zero-dimensional grid)
+
+  int rank_of(const std::vector<int>& coords) const;
+  std::vector<int> coords_of(int rank) const;
+
+ private:
+  std::vector<int> shape_;
+};
+
+// The grid coordinates a process claims in its dim_data (proc_grid_rank per axis).
+std::vector<int> grid_coords(const std::vector<Dim>& dim_data);
+
+}  // namespace dapetra

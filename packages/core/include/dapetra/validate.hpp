@@ -1,0 +1,41 @@
+// dapetra/validate.hpp: every rule DAP 0.10.0 states, as checks.
+//
+// Local checks need one process's record; collective checks need the records
+// of all processes (a Layout). All of them return the complete list of
+// problems found instead of stopping at the first. None communicates: the
+// MPI adapters gather the records and call these same functions, so a layout
+// is judged identically in one process and in many.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "dapetra/dim.hpp"
+#include "dapetra/error.hpp"
+#include "dapetra/layout.hpp"
+
+namespace dapetra {
+
+// A version string this library speaks: "major.minor.patch" with the same
+// major as dap_version. Minor and patch may differ (semantic versioning, as
+// section 1.5 asks). Returns the problems (rank field left at -1).
+std::vector<Problem> check_version(const std::string& version);
+
+// Rules one record must satisfy on its own (section 1.6). `extent`, when
+// given, is the buffer's length along this dimension.
+std::vector<Problem> check_dim(const Dim& d, int rank, int dim,
+                               std::optional<global_index_t> extent = std::nullopt);
+
+// Local rules for one process: each record, plus the buffer shape when known
+// and the 32-bit local index limit on the whole buffer.
+std::vector<Problem> check_rank(const std::vector<Dim>& dim_data, int rank,
+                                const std::optional<std::vector<global_index_t>>& local_shape =
+                                    std::nullopt);
+
+// All rules, local and collective, over every process's records. Collective
+// rules are checked only on axes whose records passed the local rules, so one
+// mistake is not reported many times over.
+std::vector<Problem> check_layout(const Layout& layout);
+
+}  // namespace dapetra

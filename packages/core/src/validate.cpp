@@ -1,0 +1,435 @@
+#include "dapetra/validate.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <limits>
+#include <map>
+#include <set>
+
+#include "dapetra/dim_math.hpp"
+#include "dapetra/process_grid.hpp"
+#include "holdings.hpp"
+
+namespace dapetra {
+namespace {
+
+// A rule that can fire once per index (overlaps, duplicates) is reported at
+// most this many times, then summarised, so a bad 10^7-index layout gives a
+// readable list rather than millions of lines.
+constexpr std::size_t max_reports_per_rule = 20;
+
+std::string str(global_index_t v) { return std::to_string(v); }
+std::string pair_str(const std::array<global_index_t, 2>& p) {
+  return "[" + str(p[0]) + ", " + str(p[1]) + "]";
+}
+
+class Collector {
+ public:
+  explicit Collector(std::vector<Problem>& out) : out_(out) {}
+  void add(int rank, int dim, std::string key, std::string value, std::string rule, std::string message) {
+    out_.push_back(Problem{rank, dim, std::move(key), std::move(value), std::move(rule), std::move(message)});
+  }
+
+ private:
+  std::vector<Problem>& out_;
+};
+
+bool parse_version(const std::string& v, long long parts[3]) {
+  std::size_t pos = 0;
+  for (int i = 0; i < 3; ++i) {
+    if (pos >= v.size() || !std::isdigit(static_cast<unsigned char>(v[pos]))) return false;
+    std::size_t end = pos;
+    while (end < v.size() && std::isdigit(static_cast<unsigned char>(v[end]))) ++end;
+    if (end - pos > 9) return false;
+    parts[i] = std::stoll(v.substr(pos, end - pos));
+    pos = end;
+    if (i < 2) {
+      if (pos >= v.size() || v[pos] != '.') return false;
+      ++pos;
+    }
+  }
+  return pos == v.size();
+}
+
+// The first key on which two records differ, with both values.
+struct Difference {
+  std::string key, a, b;
+};
+Difference first_difference(const Dim& x, const Dim& y) {
+  if (x.dist_type != y.dist_type)
+    return {"dist_type", std::string(1, to_char(x.dist_type)), std::string(1, to_char(y.dist_type))};
+  if (x.size != y.size) return {"size", str(x.size), str(y.size)};
+  if (x.proc_grid_size != y.proc_grid_size) return {"proc_grid_size", str(x.proc_grid_size), str(y.proc_grid_size)};
+  if (x.proc_grid_rank != y.proc_grid_rank) return {"proc_grid_rank", str(x.proc_grid_rank), str(y.proc_grid_rank)};
+  if (x.start != y.start) return {"start", str(x.start), str(y.start)};
+  if (x.stop != y.stop) return {"stop", str(x.stop), str(y.stop)};
+  if (x.padding != y.padding) return {"padding", pair_str(x.padding), pair_str(y.padding)};
+  if (x.periodic != y.periodic) return {"periodic", x.periodic ? "true" : "false", y.periodic ? "true" : "false"};
+  if (x.block_size != y.block_size) return {"block_size", str(x.block_size), str(y.block_size)};
+  if (x.indices != y.indices)
+    return {"indices", str(static_cast<global_index_t>(x.indices.size())) + " indices",
+            str(static_cast<global_index_t>(y.indices.size())) + " indices (different values)"};
+  if (x.one_to_one != y.one_to_one) return {"one_to_one", x.one_to_one ? "true" : "false", y.one_to_one ? "true" : "false"};
+  return {};
+}
+
+void check_block_axis(Collector& c, int d, const std::vector<const Dim*>& dims, const std::vector<int>& mpi_rank) {
+  const int P = static_cast<int>(dims.size());
+  const global_index_t size = dims[0]->size;
+  for (int k = 0; k < P; ++k)
+    if (dims[k]->periodic != dims[0]->periodic)
+      c.add(mpi_rank[k], d, "periodic", dims[k]->periodic ? "true" : "false",
+            "periodic is the same on every grid rank of an axis",
+            "grid rank " + str(k) + " disagrees with grid rank 0 on periodic");
+
+  const GlobalRange first = owned_global_range(*dims[0]);
+  if (first.begin != 0)
+    c.add(mpi_rank[0], d, "start", str(dims[0]->start),
+          "grid rank 0 owns from global index 0 (start + boundary padding counted from 0)",
+          "grid rank 0 owns from global index " + str(first.begin) + ", so indices below it have no owner");
+  const GlobalRange last = owned_global_range(*dims[P - 1]);
+  if (last.end != size)
+    c.add(mpi_rank[P - 1], d, "stop", str(dims[P - 1]->stop),
+          "the last grid rank owns up to size",
+          "the last grid rank owns up to " + str(last.end) + " but size is " + str(size));
+
+  for (int k = 0; k + 1 < P; ++k) {
+    const Dim& a = *dims[k];
+    const Dim& b = *dims[k + 1];
+    const GlobalRange ra = owned_global_range(a), rb = owned_global_range(b);
+    if (ra.end != rb.begin) {
+      c.add(mpi_rank[k + 1], d, "start", str(b.start),
+            "owned ranges of neighbouring grid ranks are adjacent (stop - right communication padding "
+            "of rank k == start + left communication padding of rank k+1)",
+            "grid rank " + str(k) + " owns up to " + str(ra.end) + " but grid rank " + str(k + 1) +
+                " owns from " + str(rb.begin) + (ra.end < rb.begin ? " (a gap)" : " (an overlap)"));
+      continue;
+    }
+    if (a.padding[1] != b.padding[0])
+      c.add(mpi_rank[k + 1], d, "padding", pair_str(b.padding),
+            "right communication padding of grid rank k equals left communication padding of grid rank k+1",
+            "grid rank " + str(k) + " has right padding " + str(a.padding[1]) + " but grid rank " +
+                str(k + 1) + " has left padding " + str(b.padding[0]));
+    if (b.padding[0] > ra.size())
+      c.add(mpi_rank[k + 1], d, "padding", pair_str(b.padding),
+            "communication padding is at most the neighbour's owned count",
+            "left padding " + str(b.padding[0]) + " is wider than the " + str(ra.size()) +
+                " indices grid rank " + str(k) + " owns");
+    if (a.padding[1] > rb.size())
+      c.add(mpi_rank[k], d, "padding", pair_str(a.padding),
+            "communication padding is at most the neighbour's owned count",
+            "right padding " + str(a.padding[1]) + " is wider than the " + str(rb.size()) +
+                " indices grid rank " + str(k + 1) + " owns");
+  }
+
+  // Periodic wrap (Dapetra's rule, as Domi did it): edge padding index g is
+  // filled from g + M (left) or g - M (right), M = size - both edge widths.
+  // The source must be interior, which needs M >= each edge width.
+  if (dims[0]->periodic) {
+    const global_index_t left = dims[0]->padding[0], right = dims[P - 1]->padding[1];
+    const global_index_t period = size - left - right;
+    if (period < left || period < right)
+      c.add(mpi_rank[left >= right ? 0 : P - 1], d, "padding",
+            pair_str(left >= right ? dims[0]->padding : dims[P - 1]->padding),
+            "on a periodic axis each edge padding is at most the interior period (size - edge paddings)",
+            "edge padding (" + str(left) + ", " + str(right) + ") leaves an interior of " + str(period) +
+                ", too short to fill it from the opposite end");
+  }
+}
+
+void check_unstructured_axis(Collector& c, int d, const std::vector<const Dim*>& dims,
+                             const std::vector<int>& mpi_rank) {
+  const int P = static_cast<int>(dims.size());
+  for (int k = 0; k < P; ++k)
+    if (dims[k]->one_to_one != dims[0]->one_to_one)
+      c.add(mpi_rank[k], d, "one_to_one", dims[k]->one_to_one ? "true" : "false",
+            "one_to_one is the same on every grid rank of an axis",
+            "grid rank " + str(k) + " disagrees with grid rank 0 on one_to_one");
+  const auto held = detail::sorted_holdings(dims);
+  global_index_t distinct = 0;
+  std::size_t overlaps = 0;
+  for (std::size_t a = 0; a < held.size();) {
+    std::size_t b = a + 1;
+    while (b < held.size() && held[b].index == held[a].index) ++b;
+    ++distinct;
+    if (dims[0]->one_to_one && b - a > 1) {
+      for (std::size_t j = a + 1; j < b; ++j) {
+        if (held[j].grid_rank == held[j - 1].grid_rank) continue;  // a local duplicate, reported locally
+        if (++overlaps <= max_reports_per_rule)
+          c.add(mpi_rank[held[j].grid_rank], d, "indices", str(held[a].index),
+                "with one_to_one true each index is held by exactly one process",
+                "index " + str(held[a].index) + " is held by grid ranks " + str(held[j - 1].grid_rank) +
+                    " and " + str(held[j].grid_rank));
+      }
+    }
+    a = b;
+  }
+  if (overlaps > max_reports_per_rule)
+    c.add(-1, d, "indices", str(static_cast<global_index_t>(overlaps)) + " overlaps",
+          "with one_to_one true each index is held by exactly one process",
+          "... and " + str(static_cast<global_index_t>(overlaps - max_reports_per_rule)) + " more overlaps");
+  if (distinct != dims[0]->size)
+    c.add(-1, d, "size", str(dims[0]->size),
+          "size equals the number of distinct indices held over the axis",
+          "the processes hold " + str(distinct) + " distinct indices but size is " + str(dims[0]->size));
+}
+
+}  // namespace
+
+std::vector<Problem> check_version(const std::string& version) {
+  std::vector<Problem> out;
+  Collector c(out);
+  long long have[3], ours[3];
+  parse_version(dap_version, ours);
+  if (!parse_version(version, have))
+    c.add(-1, -1, "__version__", "'" + version + "'", "__version__ is 'major.minor.patch'",
+          "not a semantic version string");
+  else if (have[0] != ours[0])
+    c.add(-1, -1, "__version__", "'" + version + "'",
+          "the major version is " + std::to_string(ours[0]) + " (this library speaks DAP " + dap_version +
+              "; minor and patch may differ)",
+          "major version " + std::to_string(have[0]) + " is not spoken by this library");
+  return out;
+}
+
+std::vector<Problem> check_dim(const Dim& d, int rank, int dim, std::optional<global_index_t> extent) {
+  std::vector<Problem> out;
+  Collector c(out);
+  bool common_ok = true;
+  if (d.size < 0) {
+    c.add(rank, dim, "size", str(d.size), "size >= 0", "negative size");
+    common_ok = false;
+  }
+  if (d.proc_grid_size < 1) {
+    c.add(rank, dim, "proc_grid_size", str(d.proc_grid_size), "proc_grid_size >= 1",
+          "a grid axis needs at least one process");
+    common_ok = false;
+  } else if (d.proc_grid_rank < 0 || d.proc_grid_rank >= d.proc_grid_size) {
+    c.add(rank, dim, "proc_grid_rank", str(d.proc_grid_rank), "0 <= proc_grid_rank < proc_grid_size",
+          "grid rank outside the grid axis of " + str(d.proc_grid_size) + " processes");
+    common_ok = false;
+  }
+  if (!common_ok) return out;
+
+  switch (d.dist_type) {
+    case DistType::block: {
+      bool range_ok = true;
+      if (d.start < 0) {
+        c.add(rank, dim, "start", str(d.start), "start >= 0", "negative start");
+        range_ok = false;
+      }
+      if (d.stop < d.start) {
+        // The spec says stop > start; start == stop is the empty buffer of 1.6.4.
+        c.add(rank, dim, "stop", str(d.stop), "stop >= start", "stop " + str(d.stop) + " is below start " + str(d.start));
+        range_ok = false;
+      }
+      if (d.stop > d.size) {
+        c.add(rank, dim, "stop", str(d.stop), "stop <= size",
+              "stop " + str(d.stop) + " exceeds size " + str(d.size));
+        range_ok = false;
+      }
+      for (int side = 0; side < 2; ++side)
+        if (d.padding[side] < 0) {
+          c.add(rank, dim, "padding", pair_str(d.padding), "padding widths >= 0", "negative padding width");
+          range_ok = false;
+        }
+      if (range_ok && d.padding[0] + d.padding[1] > d.stop - d.start)
+        c.add(rank, dim, "padding", pair_str(d.padding), "padding[0] + padding[1] <= stop - start",
+              "padding wider than the " + str(d.stop - d.start) + " indices held");
+      break;
+    }
+    case DistType::cyclic: {
+      if (d.block_size < 1) {
+        c.add(rank, dim, "block_size", str(d.block_size), "block_size >= 1", "block size must be positive");
+        break;
+      }
+      // Grid rank r's first block starts at r * block_size; a rank with no
+      // block may say so with that value or with start == size (section 1.6.4).
+      global_index_t first = 0;
+      if (__builtin_mul_overflow(static_cast<global_index_t>(d.proc_grid_rank), d.block_size, &first))
+        first = std::numeric_limits<global_index_t>::max();
+      const bool empty_ok = first >= d.size && d.start == d.size;
+      if (d.start != first && !empty_ok)
+        c.add(rank, dim, "start", str(d.start), "start == proc_grid_rank * block_size (or size when that is past the end)",
+              "grid rank " + str(d.proc_grid_rank) + " with block size " + str(d.block_size) + " starts at " +
+                  (first >= d.size ? str(d.size) : str(first)));
+      break;
+    }
+    case DistType::unstructured: {
+      if (static_cast<global_index_t>(d.indices.size()) > d.size)
+        c.add(rank, dim, "indices", str(static_cast<global_index_t>(d.indices.size())) + " indices",
+              "len(indices) <= size", "more indices than size");
+      std::vector<std::pair<global_index_t, std::size_t>> sorted(d.indices.size());
+      for (std::size_t i = 0; i < d.indices.size(); ++i) sorted[i] = {d.indices[i], i};
+      std::sort(sorted.begin(), sorted.end());
+      std::size_t dups = 0;
+      for (std::size_t i = 1; i < sorted.size(); ++i)
+        if (sorted[i].first == sorted[i - 1].first && ++dups <= max_reports_per_rule)
+          c.add(rank, dim, "indices", str(sorted[i].first), "indices are locally unique",
+                "index " + str(sorted[i].first) + " appears at positions " + str(static_cast<global_index_t>(sorted[i - 1].second)) +
+                    " and " + str(static_cast<global_index_t>(sorted[i].second)));
+      if (dups > max_reports_per_rule)
+        c.add(rank, dim, "indices", str(static_cast<global_index_t>(dups)) + " duplicates", "indices are locally unique",
+              "... and " + str(static_cast<global_index_t>(dups - max_reports_per_rule)) + " more duplicates");
+      break;
+    }
+  }
+  const global_index_t n = local_extent(d);
+  if (n > std::numeric_limits<local_index_t>::max())
+    c.add(rank, dim, d.dist_type == DistType::unstructured ? "indices" : "size", str(n),
+          "local extent fits a 32-bit local index", "this process would hold " + str(n) + " indices along the axis");
+  if (extent && out.empty() && *extent != n)
+    c.add(rank, dim, d.dist_type == DistType::block ? "stop" : d.dist_type == DistType::cyclic ? "size" : "indices",
+          str(*extent),
+          d.dist_type == DistType::block ? "stop - start == buffer shape" : "number of indices held == buffer shape",
+          "the record describes " + str(n) + " elements along this axis but the buffer has " + str(*extent));
+  return out;
+}
+
+std::vector<Problem> check_rank(const std::vector<Dim>& dim_data, int rank,
+                                const std::optional<std::vector<global_index_t>>& local_shape) {
+  std::vector<Problem> out;
+  Collector c(out);
+  const bool shape_fits = !local_shape || local_shape->size() == dim_data.size();
+  if (!shape_fits)
+    c.add(rank, -1, "local_shape", str(static_cast<global_index_t>(local_shape->size())) + " axes",
+          "the buffer has one axis per dimension dictionary",
+          "dim_data has " + str(static_cast<global_index_t>(dim_data.size())) + " records");
+  bool all_ok = true;
+  for (std::size_t d = 0; d < dim_data.size(); ++d) {
+    std::optional<global_index_t> extent;
+    if (local_shape && shape_fits) extent = (*local_shape)[d];
+    auto p = check_dim(dim_data[d], rank, static_cast<int>(d), extent);
+    all_ok = all_ok && p.empty();
+    out.insert(out.end(), p.begin(), p.end());
+    // In several dimensions the flat global index is linearised from the
+    // per-axis indices, so 'u' indices must be axis positions.
+    if (dim_data.size() > 1 && dim_data[d].dist_type == DistType::unstructured) {
+      std::size_t bad = 0;
+      for (global_index_t g : dim_data[d].indices)
+        if ((g < 0 || g >= dim_data[d].size) && ++bad <= max_reports_per_rule)
+          c.add(rank, static_cast<int>(d), "indices", str(g), "in a multi-dimensional array 'u' indices lie in [0, size)",
+                "index " + str(g) + " is outside [0, " + str(dim_data[d].size) + ")");
+      all_ok = all_ok && bad == 0;
+    }
+  }
+  if (all_ok) {
+    global_index_t total = 1;
+    for (const Dim& d : dim_data) {
+      const global_index_t n = local_extent(d);
+      total = (n != 0 && total > std::numeric_limits<local_index_t>::max() / n) ? std::numeric_limits<global_index_t>::max() : total * n;
+    }
+    if (total > std::numeric_limits<local_index_t>::max())
+      c.add(rank, -1, "dim_data", str(total), "the local buffer's element count fits a 32-bit local index",
+            "the buffer would hold more than 2^31 - 1 elements");
+  }
+  return out;
+}
+
+std::vector<Problem> check_layout(const Layout& layout) {
+  std::vector<Problem> out = check_version(layout.version);
+  Collector c(out);
+  const int nprocs = static_cast<int>(layout.ranks.size());
+  if (nprocs == 0) {
+    c.add(-1, -1, "ranks", "[]", "a layout describes at least one process", "no ranks");
+    return out;
+  }
+  std::vector<bool> rank_ok(nprocs, true);
+  for (int r = 0; r < nprocs; ++r) {
+    auto p = check_rank(layout.ranks[r].dim_data, r, layout.ranks[r].local_shape);
+    rank_ok[r] = p.empty();
+    out.insert(out.end(), p.begin(), p.end());
+  }
+
+  const std::size_t ndim = layout.ranks[0].dim_data.size();
+  bool same_ndim = true;
+  for (int r = 1; r < nprocs; ++r)
+    if (layout.ranks[r].dim_data.size() != ndim) {
+      c.add(r, -1, "dim_data", str(static_cast<global_index_t>(layout.ranks[r].dim_data.size())) + " records",
+            "every process describes the same number of dimensions",
+            "rank 0 has " + str(static_cast<global_index_t>(ndim)) + " records");
+      same_ndim = false;
+    }
+  if (!same_ndim || std::find(rank_ok.begin(), rank_ok.end(), false) != rank_ok.end()) return out;
+
+  // Keys every process must agree on, per axis.
+  bool grid_ok = true;
+  for (std::size_t d = 0; d < ndim; ++d) {
+    const Dim& ref = layout.ranks[0].dim_data[d];
+    for (int r = 1; r < nprocs; ++r) {
+      const Dim& x = layout.ranks[r].dim_data[d];
+      const int di = static_cast<int>(d);
+      if (x.dist_type != ref.dist_type)
+        c.add(r, di, "dist_type", std::string("'") + to_char(x.dist_type) + "'", "dist_type is the same on every process",
+              std::string("rank 0 has '") + to_char(ref.dist_type) + "'");
+      if (x.size != ref.size)
+        c.add(r, di, "size", str(x.size), "size is the same on every process", "rank 0 has size " + str(ref.size));
+      if (x.proc_grid_size != ref.proc_grid_size) {
+        c.add(r, di, "proc_grid_size", str(x.proc_grid_size), "proc_grid_size is the same on every process",
+              "rank 0 has proc_grid_size " + str(ref.proc_grid_size));
+        grid_ok = false;
+      }
+    }
+  }
+  if (!out.empty()) return out;
+
+  const ProcessGrid grid = ProcessGrid::of(layout.ranks[0].dim_data);
+  long long grid_procs = 1;
+  for (int n : grid.shape()) grid_procs = std::min<long long>(grid_procs * n, 1LL << 40);
+  if (grid_ok && grid_procs != nprocs) {
+    std::string shape;
+    for (int n : grid.shape()) shape += (shape.empty() ? "" : " x ") + str(n);
+    c.add(-1, -1, "proc_grid_size", shape.empty() ? "()" : shape,
+          "the product of proc_grid_size over the dimensions equals the number of processes",
+          "the grid holds " + str(grid_procs) + " processes but the layout has " + str(nprocs));
+    return out;
+  }
+  for (int r = 0; r < nprocs; ++r) {
+    const std::vector<int> want = grid.coords_of(r), have = grid_coords(layout.ranks[r].dim_data);
+    for (std::size_t d = 0; d < ndim; ++d)
+      if (want[d] != have[d])
+        c.add(r, static_cast<int>(d), "proc_grid_rank", str(have[d]),
+              "rank r sits at the C-order grid coordinates of r",
+              "rank " + str(r) + " belongs at grid coordinate " + str(want[d]) + " on this axis");
+  }
+  if (!out.empty()) return out;
+
+  for (std::size_t d = 0; d < ndim; ++d) {
+    const int di = static_cast<int>(d);
+    const int P = grid.shape()[d];
+    // Records of the same grid rank along an axis are identical (section
+    // 1.6.4). The spec's one exception, padding differing "on edge processes",
+    // is about ranks at different positions along the axis; ranks sharing a
+    // grid rank share the same edge, so padding must agree too.
+    std::vector<const Dim*> by_grid_rank(P, nullptr);
+    std::vector<int> mpi_rank(P, -1);
+    for (int r = 0; r < nprocs; ++r) {
+      const Dim& x = layout.ranks[r].dim_data[d];
+      const int k = x.proc_grid_rank;
+      if (!by_grid_rank[k]) {
+        by_grid_rank[k] = &x;
+        mpi_rank[k] = r;
+        continue;
+      }
+      const Difference diff = first_difference(*by_grid_rank[k], x);
+      if (!diff.key.empty())
+        c.add(r, di, diff.key, diff.b,
+              "processes with the same proc_grid_rank on an axis have identical dimension dictionaries",
+              "rank " + str(mpi_rank[k]) + " at the same grid rank " + str(k) + " has " + diff.key + " = " + diff.a);
+    }
+    switch (by_grid_rank[0]->dist_type) {
+      case DistType::block: check_block_axis(c, di, by_grid_rank, mpi_rank); break;
+      case DistType::cyclic:
+        for (int k = 1; k < P; ++k)
+          if (by_grid_rank[k]->block_size != by_grid_rank[0]->block_size)
+            c.add(mpi_rank[k], di, "block_size", str(by_grid_rank[k]->block_size),
+                  "block_size is the same on every grid rank of an axis",
+                  "grid rank 0 has block_size " + str(by_grid_rank[0]->block_size));
+        break;
+      case DistType::unstructured: check_unstructured_axis(c, di, by_grid_rank, mpi_rank); break;
+    }
+  }
+  return out;
+}
+
+}  // namespace dapetra
