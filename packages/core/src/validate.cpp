@@ -334,10 +334,21 @@ std::vector<Problem> check_layout(const Layout& layout) {
     c.add(-1, -1, "ranks", "[]", "a layout describes at least one process", "no ranks");
     return out;
   }
-  std::vector<bool> rank_ok(nprocs, true);
+  // Which records passed the local rules: wholly (the per-axis checks need
+  // that) or at least in their common keys (enough for the agreement and grid
+  // checks). Checks whose inputs failed locally are skipped, so one mistake is
+  // reported once, while independent mistakes are all reported.
+  std::vector<std::vector<char>> whole_ok(nprocs), common_ok(nprocs);
   for (int r = 0; r < nprocs; ++r) {
-    auto p = check_rank(layout.ranks[r].dim_data, r, layout.ranks[r].local_shape);
-    rank_ok[r] = p.empty();
+    const auto& dims = layout.ranks[r].dim_data;
+    auto p = check_rank(dims, r, layout.ranks[r].local_shape);
+    whole_ok[r].assign(dims.size(), 1);
+    common_ok[r].assign(dims.size(), 1);
+    for (const Problem& q : p) {
+      if (q.dim < 0) continue;
+      whole_ok[r][q.dim] = 0;
+      if (q.key == "size" || q.key == "proc_grid_size" || q.key == "proc_grid_rank") common_ok[r][q.dim] = 0;
+    }
     out.insert(out.end(), p.begin(), p.end());
   }
 
@@ -350,33 +361,54 @@ std::vector<Problem> check_layout(const Layout& layout) {
             "rank 0 has " + str(static_cast<global_index_t>(ndim)) + " records");
       same_ndim = false;
     }
-  if (!same_ndim || std::find(rank_ok.begin(), rank_ok.end(), false) != rank_ok.end()) return out;
+  if (!same_ndim) return out;
 
-  // Keys every process must agree on, per axis.
+  // Keys every process must agree on, per axis, judged against the first
+  // process whose common keys are sound.
   bool grid_ok = true;
+  std::vector<char> axis_agrees(ndim, 1);
+  std::vector<int> grid_shape(ndim, 1);
   for (std::size_t d = 0; d < ndim; ++d) {
-    const Dim& ref = layout.ranks[0].dim_data[d];
-    for (int r = 1; r < nprocs; ++r) {
+    const int di = static_cast<int>(d);
+    int ref_rank = -1;
+    for (int r = 0; r < nprocs && ref_rank < 0; ++r)
+      if (common_ok[r][d]) ref_rank = r;
+    if (ref_rank < 0) {
+      grid_ok = false;
+      axis_agrees[d] = 0;
+      continue;
+    }
+    const Dim& ref = layout.ranks[ref_rank].dim_data[d];
+    grid_shape[d] = ref.proc_grid_size;
+    const std::string who = "rank " + str(ref_rank);
+    for (int r = ref_rank + 1; r < nprocs; ++r) {
+      if (!common_ok[r][d]) {
+        grid_ok = false;
+        continue;
+      }
       const Dim& x = layout.ranks[r].dim_data[d];
-      const int di = static_cast<int>(d);
-      if (x.dist_type != ref.dist_type)
+      if (x.dist_type != ref.dist_type) {
         c.add(r, di, "dist_type", std::string("'") + to_char(x.dist_type) + "'", "dist_type is the same on every process",
-              std::string("rank 0 has '") + to_char(ref.dist_type) + "'");
-      if (x.size != ref.size)
-        c.add(r, di, "size", str(x.size), "size is the same on every process", "rank 0 has size " + str(ref.size));
+              who + " has '" + to_char(ref.dist_type) + "'");
+        axis_agrees[d] = 0;
+      }
+      if (x.size != ref.size) {
+        c.add(r, di, "size", str(x.size), "size is the same on every process", who + " has size " + str(ref.size));
+        axis_agrees[d] = 0;
+      }
       if (x.proc_grid_size != ref.proc_grid_size) {
         c.add(r, di, "proc_grid_size", str(x.proc_grid_size), "proc_grid_size is the same on every process",
-              "rank 0 has proc_grid_size " + str(ref.proc_grid_size));
+              who + " has proc_grid_size " + str(ref.proc_grid_size));
         grid_ok = false;
       }
     }
   }
-  if (!out.empty()) return out;
+  if (!grid_ok) return out;
 
-  const ProcessGrid grid = ProcessGrid::of(layout.ranks[0].dim_data);
+  const ProcessGrid grid(grid_shape);
   long long grid_procs = 1;
   for (int n : grid.shape()) grid_procs = std::min<long long>(grid_procs * n, 1LL << 40);
-  if (grid_ok && grid_procs != nprocs) {
+  if (grid_procs != nprocs) {
     std::string shape;
     for (int n : grid.shape()) shape += (shape.empty() ? "" : " x ") + str(n);
     c.add(-1, -1, "proc_grid_size", shape.empty() ? "()" : shape,
@@ -384,19 +416,24 @@ std::vector<Problem> check_layout(const Layout& layout) {
           "the grid holds " + str(grid_procs) + " processes but the layout has " + str(nprocs));
     return out;
   }
+  bool coords_ok = true;
   for (int r = 0; r < nprocs; ++r) {
     const std::vector<int> want = grid.coords_of(r), have = grid_coords(layout.ranks[r].dim_data);
     for (std::size_t d = 0; d < ndim; ++d)
-      if (want[d] != have[d])
-        c.add(r, static_cast<int>(d), "proc_grid_rank", str(have[d]),
-              "rank r sits at the C-order grid coordinates of r",
+      if (want[d] != have[d]) {
+        c.add(r, static_cast<int>(d), "proc_grid_rank", str(have[d]), "rank r sits at the C-order grid coordinates of r",
               "rank " + str(r) + " belongs at grid coordinate " + str(want[d]) + " on this axis");
+        coords_ok = false;
+      }
   }
-  if (!out.empty()) return out;
+  if (!coords_ok) return out;
 
   for (std::size_t d = 0; d < ndim; ++d) {
     const int di = static_cast<int>(d);
     const int P = grid.shape()[d];
+    bool records_ok = axis_agrees[d];
+    for (int r = 0; r < nprocs; ++r) records_ok = records_ok && whole_ok[r][d];
+    if (!records_ok) continue;
     // Records of the same grid rank along an axis are identical (section
     // 1.6.4). The spec's one exception, padding differing "on edge processes",
     // is about ranks at different positions along the axis; ranks sharing a

@@ -1,0 +1,51 @@
+# Shared by scripts/demo, scripts/test and scripts/bench: install what is
+# missing from Debian's registry, then configure and build into build/.
+# Sourced, not run.
+
+DAPETRA_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+DAPETRA_BUILD=${DAPETRA_BUILD:-$DAPETRA_ROOT/build}
+
+# Everything the build, tests and adapters use, all from Debian 12.
+# Debian's Tpetra CMake config also needs Kokkos, KokkosKernels and Epetra.
+DAPETRA_PACKAGES=(
+  build-essential cmake ccache pkg-config
+  nlohmann-json3-dev libgtest-dev libgmock-dev libbenchmark-dev libeigen3-dev
+  libopenmpi-dev openmpi-bin
+  libtrilinos-teuchos-dev libtrilinos-tpetra-dev libtrilinos-kokkos-dev
+  libtrilinos-kokkos-kernels-dev libtrilinos-epetra-dev
+)
+
+dapetra_install_deps() {
+  local missing=()
+  for p in "${DAPETRA_PACKAGES[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+  done
+  [ ${#missing[@]} -eq 0 ] && return 0
+  echo "== installing: ${missing[*]}"
+  local sudo=""
+  [ "$(id -u)" -ne 0 ] && sudo="sudo"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+}
+
+# dapetra_configure [extra cmake -D options...]
+dapetra_configure() {
+  mkdir -p "$DAPETRA_BUILD"
+  local log="$DAPETRA_BUILD/configure.log"
+  echo "== configuring ${DAPETRA_BUILD#$DAPETRA_ROOT/}/"
+  cmake -S "$DAPETRA_ROOT" -B "$DAPETRA_BUILD" -DCMAKE_BUILD_TYPE=RelWithDebInfo "$@" >"$log" 2>&1 ||
+    { cat "$log"; return 1; }
+}
+
+# dapetra_build [targets...]: all targets when none are named.
+dapetra_build() {
+  local args=()
+  for t in "$@"; do args+=(--target "$t"); done
+  echo "== building ${*:-everything} (-j ${DAPETRA_JOBS:-2})"
+  local log="$DAPETRA_BUILD/build.log"
+  cmake --build "$DAPETRA_BUILD" -j "${DAPETRA_JOBS:-2}" "${args[@]}" >"$log" 2>&1 ||
+    { tail -n 80 "$log"; return 1; }
+}
+
+# OpenMPI refuses root without these; CI and developers run as root here.
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
