@@ -16,6 +16,7 @@ struct RandomLayoutOptions {
   int max_ndim = 3;
   int max_grid = 3;  // processes per axis
   global_index_t max_size = 12;
+  int nprocs = 0;  // when > 0, the grid holds exactly this many processes
 };
 
 // Records of every grid rank along one axis.
@@ -86,13 +87,21 @@ inline std::vector<Dim> random_axis(std::mt19937_64& rng, int P, global_index_t 
 }
 
 inline Layout random_layout(std::mt19937_64& rng, const RandomLayoutOptions& opt = {}) {
-  const int ndim = std::uniform_int_distribution<int>(0, opt.max_ndim)(rng);
-  std::vector<int> shape(ndim);
-  std::vector<std::vector<Dim>> axes(ndim);
-  for (int d = 0; d < ndim; ++d) {
-    shape[d] = std::uniform_int_distribution<int>(1, opt.max_grid)(rng);
-    axes[d] = random_axis(rng, shape[d], opt.max_size, ndim > 1);
+  const int min_ndim = opt.nprocs > 1 ? 1 : 0;
+  const int ndim = std::uniform_int_distribution<int>(min_ndim, std::max(opt.max_ndim, min_ndim))(rng);
+  std::vector<int> shape(ndim, 1);
+  if (opt.nprocs > 0) {  // deal the prime factors of nprocs to random axes
+    int rest = opt.nprocs;
+    for (int f = 2; rest > 1; ++f)
+      while (rest % f == 0) {
+        shape[std::uniform_int_distribution<int>(0, ndim - 1)(rng)] *= f;
+        rest /= f;
+      }
+  } else {
+    for (int& s : shape) s = std::uniform_int_distribution<int>(1, opt.max_grid)(rng);
   }
+  std::vector<std::vector<Dim>> axes(ndim);
+  for (int d = 0; d < ndim; ++d) axes[d] = random_axis(rng, shape[d], opt.max_size, ndim > 1);
   const ProcessGrid grid(shape);
   Layout layout;
   for (int r = 0; r < grid.size(); ++r) {

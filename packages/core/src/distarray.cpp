@@ -78,10 +78,18 @@ bool strides_disjoint(const BufferView& b) {
 
 }  // namespace
 
-std::vector<Problem> check_local(const DistArray& a, int rank) {
-  std::vector<Problem> out = check_version(a.version);
-  for (Problem& p : out) p.rank = rank;
-  const BufferView& b = a.buffer;
+std::vector<int> memory_order(const BufferView& b) {
+  std::vector<int> order(b.shape.size());
+  std::iota(order.begin(), order.end(), 0);
+  if (b.strides.size() == b.shape.size())
+    std::stable_sort(order.begin(), order.end(), [&](int x, int y) {
+      return std::llabs(b.strides[x]) > std::llabs(b.strides[y]);
+    });
+  return order;
+}
+
+std::vector<Problem> check_buffer(const BufferView& b, int rank) {
+  std::vector<Problem> out;
   const auto add = [&](std::string key, std::string value, std::string rule, std::string message) {
     out.push_back(Problem{rank, -1, std::move(key), std::move(value), std::move(rule), std::move(message)});
   };
@@ -91,16 +99,24 @@ std::vector<Problem> check_local(const DistArray& a, int rank) {
   else if (b.itemsize != expected)
     add("itemsize", std::to_string(b.itemsize), "itemsize matches the format",
         "format '" + b.format + "' has itemsize " + std::to_string(expected));
+  for (std::size_t d = 0; d < b.shape.size(); ++d)
+    if (b.shape[d] < 0) add("shape", std::to_string(b.shape[d]), "buffer extents >= 0", "negative extent on axis " + std::to_string(d));
   if (b.strides.size() != b.shape.size())
     add("strides", std::to_string(b.strides.size()) + " strides", "one stride per buffer axis",
         "the buffer has " + std::to_string(b.shape.size()) + " axes");
-  else if (expected != 0 && !strides_disjoint(b))
+  else if (expected != 0 && out.empty() && !strides_disjoint(b))
     add("strides", "", "distinct elements occupy distinct memory", "the strides make elements overlap");
-  for (std::size_t d = 0; d < b.shape.size(); ++d)
-    if (b.shape[d] < 0) add("shape", std::to_string(b.shape[d]), "buffer extents >= 0", "negative extent on axis " + std::to_string(d));
-  if (b.data == nullptr && b.num_elements() > 0)
+  if (b.data == nullptr && out.empty() && b.num_elements() > 0)
     add("buffer", "null", "a non-empty buffer has memory", "data pointer is null");
-  auto dims = check_rank(a.dim_data, rank, b.shape);
+  return out;
+}
+
+std::vector<Problem> check_local(const DistArray& a, int rank) {
+  std::vector<Problem> out = check_version(a.version);
+  for (Problem& p : out) p.rank = rank;
+  auto buf = check_buffer(a.buffer, rank);
+  out.insert(out.end(), buf.begin(), buf.end());
+  auto dims = check_rank(a.dim_data, rank, a.buffer.shape);
   out.insert(out.end(), dims.begin(), dims.end());
   return out;
 }

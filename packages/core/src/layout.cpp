@@ -17,8 +17,10 @@ std::vector<global_index_t> global_shape_of(const std::vector<Dim>& dim_data) {
   return shape;
 }
 
-GlobalLayout::GlobalLayout(Layout layout, SharedIndexOwner rule) : layout_(std::move(layout)) {
-  throw_if_any(check_layout(layout_));
+GlobalLayout::GlobalLayout(Layout layout, SharedIndexOwner rule)
+    : GlobalLayout(assume_valid, (throw_if_any(check_layout(layout)), std::move(layout)), std::move(rule)) {}
+
+GlobalLayout::GlobalLayout(assume_valid_t, Layout layout, SharedIndexOwner rule) : layout_(std::move(layout)) {
   const std::vector<Dim>& first = layout_.ranks.front().dim_data;
   grid_ = ProcessGrid::of(first);
   global_shape_ = global_shape_of(first);

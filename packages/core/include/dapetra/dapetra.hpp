@@ -9,6 +9,7 @@
 #include "dapetra/inspect.hpp"
 #include "dapetra/json.hpp"
 #include "dapetra/layout.hpp"
+#include "dapetra/pack.hpp"
 #include "dapetra/process_grid.hpp"
 #include "dapetra/validate.hpp"
 #include "dapetra/version.hpp"

@@ -77,10 +77,17 @@ struct DistArray {
   std::vector<Dim> dim_data;
 };
 
+// The buffer on its own: a known format, itemsize matching it, one stride per
+// axis, strides keeping every element in distinct memory, memory when non-empty.
+std::vector<Problem> check_buffer(const BufferView& b, int rank = -1);
+
 // Rules a consumer checks on receipt, on this process alone: version,
-// records, and the buffer against them (ndim, shape, itemsize matching the
-// format, strides keeping every element inside distinct memory).
+// records, and the buffer against them (check_buffer plus ndim and shape).
 std::vector<Problem> check_local(const DistArray& a, int rank = -1);
+
+// Buffer axes from slowest to fastest in memory (by decreasing |stride|;
+// ties keep axis order, so C order for a C-contiguous buffer).
+std::vector<int> memory_order(const BufferView& b);
 
 // Typed pointer to the buffer, refusing a format that is not T's (never a
 // reinterpretation) and a read-only buffer when T is not const.

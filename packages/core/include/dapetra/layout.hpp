@@ -37,11 +37,17 @@ std::vector<global_index_t> local_shape_of(const std::vector<Dim>& dim_data);
 // Global shape (the sizes) of one process's dim_data.
 std::vector<global_index_t> global_shape_of(const std::vector<Dim>& dim_data);
 
+// Tag for building a GlobalLayout from records already checked with check_layout.
+struct assume_valid_t {};
+inline constexpr assume_valid_t assume_valid{};
+
 class GlobalLayout {
  public:
   // Validates `layout` (local and collective rules) and throws ValidationError
   // listing every problem if it is not valid.
   explicit GlobalLayout(Layout layout, SharedIndexOwner rule = lowest_holder);
+  // Skips the checks (the caller ran check_layout and found nothing).
+  GlobalLayout(assume_valid_t, Layout layout, SharedIndexOwner rule = lowest_holder);
 
   const Layout& layout() const { return layout_; }
   int nprocs() const { return static_cast<int>(layout_.ranks.size()); }

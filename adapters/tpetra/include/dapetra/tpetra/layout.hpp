@@ -1,0 +1,115 @@
+// dapetra/tpetra/layout.hpp: a DAP array's distribution as Tpetra Maps.
+//
+// A TpetraLayout is built once, collectively, from each process's protocol
+// object (or just its dim_data): it gathers every process's records, checks
+// them all with the core's rules (so every process reaches the same verdict
+// and throws the same ValidationError: no process is left waiting in MPI),
+// and builds
+//   - the owned map: one-to-one, each global element exactly once, usable as
+//     the domain and range of Tpetra operators and solvers;
+//   - the buffer map: one entry per element of the local buffer, in buffer
+//     memory order, communication padding and shared 'u' copies included.
+// Multi-dimensional arrays are linearised in C order over the global shape
+// (flat = sum of index times global stride); a 1-D 'u' array keeps its own
+// (possibly negative or sparse) indices. One axis may be named the column
+// axis: it becomes the MultiVector's columns and is left out of the maps.
+//
+// The object is immutable; share it (std::shared_ptr) between any number of
+// arrays with the same distribution and memory layout.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "dapetra/axis.hpp"
+#include "dapetra/dim_math.hpp"
+#include "dapetra/distarray.hpp"
+#include "dapetra/layout.hpp"
+#include "dapetra/tpetra/types.hpp"
+
+namespace dapetra::tpetra {
+
+struct LayoutOptions {
+  // An axis that is not distributed and not padded, to become the columns of
+  // the MultiVector (-1: none, a single column). The memory layout must make
+  // each column contiguous: in a C-ordered buffer that is axis 0 (the
+  // slowest), in a Fortran-ordered one the last axis (also the slowest).
+  int column_axis = -1;
+  // Owner of a 'u' index held by several processes (one_to_one false).
+  SharedIndexOwner shared_owner = lowest_holder;
+  // Tpetra global index of the array's flat index 0 (DAP indices are 0-based;
+  // Tpetra maps may start anywhere). GID = flat index + index_base.
+  GO index_base = 0;
+};
+
+class TpetraLayout {
+ public:
+  // Collective over `comm`. Checks `local` on every process (version,
+  // records, buffer shape and strides) and all records together; throws
+  // ValidationError on every process, listing every process's problems, if
+  // any process's input is wrong.
+  static std::shared_ptr<const TpetraLayout> create(const DistArray& local, Teuchos::RCP<const Comm> comm,
+                                                    const LayoutOptions& options = {});
+  // The same from dim_data alone, for a C-ordered buffer of the implied shape.
+  static std::shared_ptr<const TpetraLayout> create(const std::vector<Dim>& dim_data, Teuchos::RCP<const Comm> comm,
+                                                    const LayoutOptions& options = {});
+
+  const Teuchos::RCP<const Comm>& comm() const { return comm_; }
+  const GlobalLayout& global() const { return *global_; }
+  int rank() const { return rank_; }
+  const std::vector<Dim>& dim_data() const { return global_->dim_data(rank_); }
+
+  Teuchos::RCP<const Map> owned_map() const { return owned_map_; }
+  Teuchos::RCP<const Map> buffer_map() const { return buffer_map_; }
+  bool buffer_map_is_owned_map() const { return buffer_map_ == owned_map_; }
+
+  int column_axis() const { return column_axis_; }
+  std::size_t num_vectors() const { return num_vectors_; }
+  // Rows of this process's buffer (elements per column), and the distance
+  // between columns in elements.
+  std::size_t local_rows() const { return local_rows_; }
+  std::size_t leading_dimension() const { return leading_dimension_; }
+  // Buffer axes from slowest to fastest in memory, and the strides (bytes)
+  // the layout was built for.
+  const std::vector<int>& memory_order() const { return memory_order_; }
+  const std::vector<global_index_t>& local_strides() const { return local_strides_; }
+  std::size_t itemsize() const { return itemsize_; }
+
+  // Whether the buffer's memory can be a MultiVector as it is (each column
+  // contiguous in memory); if not, why. Otherwise use the copying functions.
+  bool buffer_viewable() const { return why_not_viewable_.empty(); }
+  const std::string& why_not_viewable() const { return why_not_viewable_; }
+  // The buffer rows that are exactly the owned vector in owned-map order,
+  // when the owned elements are contiguous in memory (e.g. 1-D padded blocks).
+  const std::optional<LocalRange>& owned_rows() const { return owned_rows_; }
+
+  // Global shape and C-order strides of the linearised array (column axis left out).
+  const std::vector<global_index_t>& map_shape() const { return map_shape_; }
+  const std::vector<global_index_t>& map_strides() const { return map_strides_; }
+  GO index_base() const { return index_base_; }
+
+ private:
+  TpetraLayout() = default;
+  void build_maps();
+
+  Teuchos::RCP<const Comm> comm_;
+  int rank_ = 0;
+  std::unique_ptr<GlobalLayout> global_;
+  std::vector<std::vector<int>> memory_orders_;  // every process's
+  std::vector<int> memory_order_;
+  std::vector<global_index_t> local_strides_;
+  std::size_t itemsize_ = 0;
+  int column_axis_ = -1;
+  std::size_t num_vectors_ = 1;
+  std::size_t local_rows_ = 0;
+  std::size_t leading_dimension_ = 0;
+  std::string why_not_viewable_;
+  std::optional<LocalRange> owned_rows_;
+  std::vector<global_index_t> map_shape_, map_strides_;
+  GO index_base_ = 0;
+  Teuchos::RCP<const Map> owned_map_, buffer_map_;
+};
+
+}  // namespace dapetra::tpetra

@@ -1,0 +1,31 @@
+// dapetra/tpetra/types.hpp: the Tpetra types Dapetra's adapter speaks.
+//
+// Tpetra's defaults: local ordinals `int` (Dapetra's 32-bit local index),
+// global ordinals `long long` (64-bit), the default node. The element types
+// that Debian's Tpetra 13.2 instantiates are double, int and long long
+// (PEP-3118 'd', 'i', 'q'); others (float, complex) are refused with a clear
+// message rather than compiled here (see README).
+#pragma once
+
+#include <Teuchos_Comm.hpp>
+#include <Teuchos_RCP.hpp>
+#include <Tpetra_Details_DefaultTypes.hpp>
+#include <Tpetra_Map_fwd.hpp>
+#include <Tpetra_MultiVector_fwd.hpp>
+#include <type_traits>
+
+namespace dapetra::tpetra {
+
+using LO = Tpetra::Details::DefaultTypes::local_ordinal_type;
+using GO = Tpetra::Details::DefaultTypes::global_ordinal_type;
+using Node = Tpetra::Details::DefaultTypes::node_type;
+using Map = Tpetra::Map<LO, GO, Node>;
+using Comm = Teuchos::Comm<int>;
+template <class Scalar>
+using MultiVector = Tpetra::MultiVector<Scalar, LO, GO, Node>;
+
+template <class Scalar>
+inline constexpr bool is_supported_scalar_v =
+    std::is_same_v<Scalar, double> || std::is_same_v<Scalar, int> || std::is_same_v<Scalar, long long>;
+
+}  // namespace dapetra::tpetra

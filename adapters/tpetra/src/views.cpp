@@ -1,0 +1,127 @@
+#include "dapetra/tpetra/views.hpp"
+
+#include <Kokkos_Core.hpp>
+#include <Teuchos_RCP.hpp>
+#include <Tpetra_MultiVector.hpp>
+#include <cstring>
+
+namespace dapetra::tpetra {
+namespace {
+
+ValidationError mismatch(int rank, const std::string& key, const std::string& rule, const std::string& message) {
+  return ValidationError({Problem{rank, -1, key, "", rule, message}});
+}
+
+// The array must be the one (or one like the one) the layout was built from.
+template <class Scalar>
+Scalar* checked_data(const TpetraLayout& layout, const DistArray& array) {
+  const int rank = layout.rank();
+  if (array.dim_data != layout.dim_data())
+    throw mismatch(rank, "dim_data", "the array's records are those the layout was built from",
+                   "this array is distributed differently from the layout");
+  if (array.buffer.shape != local_shape_of(layout.dim_data()))
+    throw mismatch(rank, "shape", "the buffer shape is the one the layout was built for", "buffer shape differs");
+  if (array.buffer.strides != layout.local_strides())
+    throw mismatch(rank, "strides", "the buffer strides are the ones the layout was built for",
+                   "buffer strides differ (a layout fixes the memory order of its maps)");
+  return data_as<Scalar>(array);
+}
+
+// A MultiVector over `map` whose column j is rows [0, rows) at data + j * lda.
+template <class Scalar>
+Teuchos::RCP<MultiVector<Scalar>> wrap(const Teuchos::RCP<const Map>& map, Scalar* data, std::size_t rows,
+                                       std::size_t lda, std::size_t ncols, const std::shared_ptr<const void>& keep_alive) {
+  using MV = MultiVector<Scalar>;
+  using dual_view_type = typename MV::dual_view_type;
+  using Unmanaged = Kokkos::View<typename MV::impl_scalar_type**, Kokkos::LayoutLeft, Kokkos::HostSpace,
+                                 Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
+  static_assert(std::is_same_v<typename dual_view_type::t_dev::memory_space, Kokkos::HostSpace>,
+                "zero-copy views need Tpetra's device memory to be host memory (a Serial or OpenMP build)");
+  // Columns lda apart, of which the first `rows` entries are the vector.
+  Unmanaged whole(reinterpret_cast<typename MV::impl_scalar_type*>(data), Kokkos::LayoutLeft(std::max(lda, rows), ncols));
+  typename dual_view_type::t_dev dev = Kokkos::subview(whole, std::make_pair(std::size_t{0}, rows), Kokkos::ALL());
+  dual_view_type dv(dev, dev);
+  Teuchos::RCP<MV> mv = Teuchos::rcp(new MV(map, dv));
+  if (keep_alive) Teuchos::set_extra_data(keep_alive, "dapetra::keep_alive", Teuchos::inOutArg(mv));
+  return mv;
+}
+
+// Byte offset of each row (memory order of the row axes) and of each column.
+std::vector<std::ptrdiff_t> row_offsets(const TpetraLayout& layout) {
+  const auto shape = local_shape_of(layout.dim_data());
+  std::vector<int> axes;
+  for (int a : layout.memory_order())
+    if (a != layout.column_axis()) axes.push_back(a);
+  std::vector<std::ptrdiff_t> out{0};
+  for (int a : axes) {
+    std::vector<std::ptrdiff_t> next;
+    next.reserve(out.size() * static_cast<std::size_t>(shape[a]));
+    for (std::ptrdiff_t base : out)
+      for (global_index_t i = 0; i < shape[a]; ++i) next.push_back(base + i * layout.local_strides()[a]);
+    out.swap(next);
+  }
+  return out;
+}
+
+}  // namespace
+
+template <class Scalar>
+Teuchos::RCP<MultiVector<Scalar>> buffer_view(const TpetraLayout& layout, const DistArray& array) {
+  Scalar* data = checked_data<Scalar>(layout, array);
+  if (!layout.buffer_viewable())
+    throw mismatch(layout.rank(), "strides", "a view needs each column contiguous in memory",
+                   layout.why_not_viewable() + "; use copy_buffer_to_new_vector");
+  return wrap<Scalar>(layout.buffer_map(), data, layout.local_rows(), layout.leading_dimension(), layout.num_vectors(),
+                      array.buffer.keep_alive);
+}
+
+template <class Scalar>
+Teuchos::RCP<MultiVector<Scalar>> owned_view(const TpetraLayout& layout, const DistArray& array) {
+  Scalar* data = checked_data<Scalar>(layout, array);
+  if (!layout.owned_rows())
+    throw mismatch(layout.rank(), "dim_data", "an owned view needs the owned elements contiguous in the buffer",
+                   layout.buffer_viewable() ? "the owned elements are scattered through the buffer; use a halo plan"
+                                            : layout.why_not_viewable());
+  const LocalRange rows = *layout.owned_rows();
+  return wrap<Scalar>(layout.owned_map(), data + rows.begin, static_cast<std::size_t>(rows.size()),
+                      layout.leading_dimension(), layout.num_vectors(), array.buffer.keep_alive);
+}
+
+template <class Scalar>
+Teuchos::RCP<MultiVector<Scalar>> copy_buffer_to_new_vector(const TpetraLayout& layout, const DistArray& array) {
+  const auto* base = reinterpret_cast<const char*>(checked_data<Scalar>(layout, array));
+  auto mv = Teuchos::rcp(new MultiVector<Scalar>(layout.buffer_map(), layout.num_vectors(), false));
+  const auto rows = row_offsets(layout);
+  const std::ptrdiff_t col_stride = layout.column_axis() >= 0 ? layout.local_strides()[layout.column_axis()] : 0;
+  auto host = mv->getLocalViewHost(Tpetra::Access::OverwriteAll);
+  for (std::size_t j = 0; j < layout.num_vectors(); ++j)
+    for (std::size_t i = 0; i < rows.size(); ++i)
+      std::memcpy(&host(i, j), base + rows[i] + static_cast<std::ptrdiff_t>(j) * col_stride, sizeof(Scalar));
+  return mv;
+}
+
+template <class Scalar>
+void copy_vector_to_buffer(const MultiVector<Scalar>& vector, const TpetraLayout& layout, const DistArray& array) {
+  auto* base = reinterpret_cast<char*>(checked_data<Scalar>(layout, array));
+  if (!vector.getMap()->locallySameAs(*layout.buffer_map()) || vector.getNumVectors() != layout.num_vectors())
+    throw mismatch(layout.rank(), "map", "the vector lives on the layout's buffer map with its number of columns",
+                   "the vector's map or column count differs");
+  const auto rows = row_offsets(layout);
+  const std::ptrdiff_t col_stride = layout.column_axis() >= 0 ? layout.local_strides()[layout.column_axis()] : 0;
+  auto host = vector.getLocalViewHost(Tpetra::Access::ReadOnly);
+  for (std::size_t j = 0; j < layout.num_vectors(); ++j)
+    for (std::size_t i = 0; i < rows.size(); ++i)
+      std::memcpy(base + rows[i] + static_cast<std::ptrdiff_t>(j) * col_stride, &host(i, j), sizeof(Scalar));
+}
+
+#define DAPETRA_INSTANTIATE_VIEWS(S)                                                                      \
+  template Teuchos::RCP<MultiVector<S>> buffer_view<S>(const TpetraLayout&, const DistArray&);            \
+  template Teuchos::RCP<MultiVector<S>> owned_view<S>(const TpetraLayout&, const DistArray&);             \
+  template Teuchos::RCP<MultiVector<S>> copy_buffer_to_new_vector<S>(const TpetraLayout&, const DistArray&); \
+  template void copy_vector_to_buffer<S>(const MultiVector<S>&, const TpetraLayout&, const DistArray&);
+
+DAPETRA_INSTANTIATE_VIEWS(double)
+DAPETRA_INSTANTIATE_VIEWS(int)
+DAPETRA_INSTANTIATE_VIEWS(long long)
+
+}  // namespace dapetra::tpetra

@@ -1,0 +1,235 @@
+#include <gtest/gtest.h>
+
+#include <Teuchos_CommHelpers.hpp>
+#include <Tpetra_Map.hpp>
+#include <Tpetra_MultiVector.hpp>
+#include <Tpetra_Vector.hpp>
+#include <cmath>
+#include <random>
+
+#include "../core/random_layout.hpp"
+#include "dapetra/tpetra/compat.hpp"
+#include "dapetra/tpetra/tpetra.hpp"
+#include "tpetra_test_util.hpp"
+
+using namespace dapetra;
+using namespace dapetra::tpetra;
+using dapetra::testing::owning_array;
+using dapetra::testing::world;
+
+namespace {
+
+double sum_all(double x) {
+  double s = 0;
+  Teuchos::reduceAll<int, double>(*world(), Teuchos::REDUCE_SUM, x, Teuchos::outArg(s));
+  return s;
+}
+
+}  // namespace
+
+// Every chapter-2 example that runs at this process count: the buffer map's
+// global index of every element equals the value the spec lists (the global
+// flat index in 2.4-2.12), the owned map is one-to-one over the whole array.
+TEST(SpecExamples, MapsAgreeWithTheListedBuffers) {
+  const auto comm = world();
+  const auto examples = dapetra::testing::spec_examples();
+  int ran = 0;
+  for (const auto& [id, ex] : examples.items()) {
+    if (static_cast<int>(ex["ranks"].size()) != comm->getSize()) continue;
+    ++ran;
+    const auto& mine = ex["ranks"][comm->getRank()];
+    const std::vector<global_index_t> shape = mine["buffer_shape"];
+    auto values = std::make_shared<std::vector<double>>(mine["buffer"].get<std::vector<double>>());
+    DistArray a;
+    a.dim_data = dim_data_from_json(mine["dim_data"].dump());
+    a.buffer = view_buffer(values->data(), shape, values);
+    const auto layout = TpetraLayout::create(a, comm);
+    const auto mv = buffer_view<double>(*layout, a);
+    ASSERT_EQ(mv->getLocalLength(), values->size()) << id;
+    EXPECT_EQ(mv->getLocalViewHost(Tpetra::Access::ReadOnly).data(), values->data()) << "zero copy, example " << id;
+    const auto expected = dapetra::testing::global_flat_indices(a.dim_data);
+    const bool values_are_indices = id != "2.1" && id != "2.2" && id != "2.3";
+    for (std::size_t i = 0; i < values->size(); ++i) {
+      EXPECT_EQ(layout->buffer_map()->getGlobalElement(static_cast<LO>(i)), expected[i]) << id << " element " << i;
+      if (values_are_indices) {
+        EXPECT_EQ(static_cast<double>(expected[i]), (*values)[i]) << id << " element " << i;
+      }
+    }
+    global_index_t total = 1;
+    for (auto s : layout->global().global_shape()) total *= s;
+    EXPECT_EQ(static_cast<global_index_t>(layout->owned_map()->getGlobalNumElements()), total) << id;
+    EXPECT_TRUE(layout->owned_map()->isOneToOne()) << id;
+    if (id == "2.2") {  // padded block: owned view is the buffer without its communication padding
+      ASSERT_TRUE(layout->owned_map()->isContiguous());
+      const auto owned = owned_view<double>(*layout, a);
+      EXPECT_EQ(owned->getLocalLength(), 9u);
+      const double* first = owned->getLocalViewHost(Tpetra::Access::ReadOnly).data();
+      EXPECT_EQ(first, values->data() + (comm->getRank() == 0 ? 0 : 1));
+    }
+  }
+  if (comm->getSize() <= 4 && comm->getSize() >= 2) {
+    EXPECT_GT(ran, 0);
+  }
+}
+
+TEST(Views, WritesAreSeenBothWays) {
+  const auto comm = world();
+  const int P = comm->getSize(), r = comm->getRank();
+  const DistArray a = owning_array<double>({Dim::even_block(40, P, r, 2)}, 0.0);
+  const auto layout = TpetraLayout::create(a, comm);
+  const auto mv = buffer_view<double>(*layout, a);
+  double* buf = data_as<double>(a);
+  mv->putScalar(3.5);
+  for (global_index_t i = 0; i < a.buffer.shape[0]; ++i) {
+    EXPECT_EQ(buf[i], 3.5);
+  }
+  buf[1] = -2.0;
+  EXPECT_EQ(mv->getData(0)[1], -2.0);
+  mv->replaceLocalValue(0, 0, 9.0);
+  EXPECT_EQ(buf[0], 9.0);
+}
+
+TEST(Views, NormsDotsAndUpdatesEqualDirectComputation) {
+  const auto comm = world();
+  const int P = comm->getSize(), r = comm->getRank();
+  const Dim d = Dim::even_block(1001, P, r, 1);
+  const DistArray x = owning_array<double>({d}), y = owning_array<double>({d});
+  double *xb = data_as<double>(x), *yb = data_as<double>(y);
+  for (global_index_t i = 0; i < local_extent(d); ++i) {
+    const double g = static_cast<double>(global_index(d, i));
+    xb[i] = std::sin(g);
+    yb[i] = 1.0 + g / 1000.0;
+  }
+  const auto layout = TpetraLayout::create(x, comm);
+  const auto xo = owned_view<double>(*layout, x), yo = owned_view<double>(*layout, y);
+  const LocalRange own = owned_local_range(d);
+  double dot = 0, sq = 0;
+  for (local_index_t i = own.begin; i < own.end; ++i) {
+    dot += xb[i] * yb[i];
+    sq += xb[i] * xb[i];
+  }
+  EXPECT_NEAR(xo->getVector(0)->dot(*yo->getVector(0)), sum_all(dot), 1e-12);
+  EXPECT_NEAR(xo->getVector(0)->norm2(), std::sqrt(sum_all(sq)), 1e-12);
+  yo->update(2.0, *xo, -1.0);  // y = 2x - y on the owned part, in the user's memory
+  for (local_index_t i = own.begin; i < own.end; ++i) {
+    const double g = static_cast<double>(global_index(d, i));
+    EXPECT_DOUBLE_EQ(yb[i], 2.0 * std::sin(g) - (1.0 + g / 1000.0));
+  }
+  if (P > 1 && r > 0) {  // the communication padding is not part of the owned view
+    EXPECT_DOUBLE_EQ(yb[0], 1.0 + static_cast<double>(global_index(d, 0)) / 1000.0);
+  }
+}
+
+TEST(Views, ColumnAxisInCAndFortranOrder) {
+  const auto comm = world();
+  const int P = comm->getSize(), r = comm->getRank();
+  const Dim rows = Dim::even_block(17, P, r);
+  const global_index_t n = local_extent(rows), k = 3;
+  // C order, shape (k, n): axis 0 is the column axis (slowest in memory).
+  DistArray c = owning_array<double>({Dim::undistributed(k), rows});
+  LayoutOptions opt;
+  opt.column_axis = 0;
+  const auto lc = TpetraLayout::create(c, comm, opt);
+  const auto mvc = buffer_view<double>(*lc, c);
+  EXPECT_EQ(mvc->getNumVectors(), 3u);
+  EXPECT_EQ(static_cast<global_index_t>(lc->owned_map()->getGlobalNumElements()), 17);
+  EXPECT_TRUE(lc->owned_map()->isContiguous());
+  mvc->replaceLocalValue(0, 2, 5.0);  // row 0, column 2 -> buffer element (2, 0)
+  if (n > 0) {
+    EXPECT_EQ(data_as<double>(c)[2 * n], 5.0);
+  }
+  // Fortran order, shape (n, k): the last axis is the slowest, so the column axis.
+  DistArray f = owning_array<double>({rows, Dim::undistributed(k)});
+  f.buffer.strides = f_strides(f.buffer.shape, sizeof(double));
+  opt.column_axis = 1;
+  const auto lf = TpetraLayout::create(f, comm, opt);
+  const auto mvf = buffer_view<double>(*lf, f);
+  EXPECT_EQ(mvf->getStride(), static_cast<std::size_t>(n));
+  mvf->replaceLocalValue(0, 1, 7.0);
+  if (n > 0) {
+    EXPECT_EQ(data_as<double>(f)[n], 7.0);
+  }
+  // A C-ordered (n, k) buffer cannot give contiguous columns along axis 1.
+  DistArray bad = owning_array<double>({rows, Dim::undistributed(k)});
+  EXPECT_THROW(TpetraLayout::create(bad, comm, opt), ValidationError);
+}
+
+TEST(Views, StridesThatForbidAViewAreRefusedAndCopiedOnRequest) {
+  const auto comm = world();
+  const int P = comm->getSize(), r = comm->getRank();
+  const Dim d = Dim::even_block(12, P, r);
+  const global_index_t n = local_extent(d);
+  auto storage = std::make_shared<std::vector<double>>(static_cast<std::size_t>(2 * n + 1));
+  for (global_index_t i = 0; i < n; ++i) (*storage)[2 * i] = static_cast<double>(global_index(d, i));
+  DistArray a;
+  a.dim_data = {d};
+  a.buffer = view_buffer(storage->data(), {n}, storage);
+  a.buffer.strides = {2 * static_cast<global_index_t>(sizeof(double))};  // every other double
+  const auto layout = TpetraLayout::create(a, comm);
+  EXPECT_FALSE(layout->buffer_viewable());
+  EXPECT_THROW(buffer_view<double>(*layout, a), ValidationError);
+  const auto copy = copy_buffer_to_new_vector<double>(*layout, a);
+  for (global_index_t i = 0; i < n; ++i) {
+    EXPECT_EQ(copy->getData(0)[i], static_cast<double>(global_index(d, i)));
+  }
+  copy->scale(2.0);
+  copy_vector_to_buffer(*copy, *layout, a);
+  for (global_index_t i = 0; i < n; ++i) {
+    EXPECT_EQ((*storage)[2 * i], 2.0 * static_cast<double>(global_index(d, i)));
+  }
+}
+
+TEST(Views, WrongElementTypeIsRefused) {
+  const auto comm = world();
+  const DistArray a = owning_array<int>({Dim::even_block(8, comm->getSize(), comm->getRank())});
+  const auto layout = TpetraLayout::create(a, comm);
+  EXPECT_THROW(buffer_view<double>(*layout, a), ValidationError);
+  EXPECT_NO_THROW(buffer_view<int>(*layout, a));
+}
+
+TEST(Maps, BlockLayoutsUseTheContiguousConstructor) {
+  const auto comm = world();
+  const int P = comm->getSize(), r = comm->getRank();
+  // 1-D with padding, and 2-D with only the slowest axis distributed.
+  const auto l1 = TpetraLayout::create(std::vector<Dim>{Dim::even_block(1000, P, r, 3)}, comm);
+  EXPECT_TRUE(l1->owned_map()->isContiguous());
+  EXPECT_EQ(l1->buffer_map_is_owned_map(), P == 1);
+  const auto l2 = TpetraLayout::create(std::vector<Dim>{Dim::even_block(50, P, r), Dim::undistributed(7)}, comm);
+  EXPECT_TRUE(l2->owned_map()->isContiguous());
+  EXPECT_TRUE(l2->buffer_map_is_owned_map());
+  // Cyclic over several processes cannot be contiguous.
+  const auto l3 = TpetraLayout::create(std::vector<Dim>{Dim::cyclic(50, P, r, 4)}, comm);
+  EXPECT_EQ(l3->owned_map()->isContiguous(), P == 1);
+}
+
+TEST(Maps, UnstructuredOverlapsAndEmptyRanks) {
+  const auto comm = world();
+  const int P = comm->getSize(), r = comm->getRank();
+  // Rank r holds indices r-1, r, r+1 of a ring of 2P indices, shifted by -5:
+  // overlapping, negative indices, and rank P-1 holds nothing extra.
+  std::vector<global_index_t> idx;
+  for (int q = 0; q < 2 * P; ++q)
+    if (q / 2 == r || (q + 1) / 2 == r) idx.push_back(q - 5);
+  const auto layout = TpetraLayout::create(std::vector<Dim>{Dim::unstructured(2 * P, P, r, idx)}, comm);
+  EXPECT_EQ(static_cast<int>(layout->owned_map()->getGlobalNumElements()), 2 * P);
+  EXPECT_TRUE(layout->owned_map()->isOneToOne());
+  EXPECT_EQ(compat::local_num_elements(*layout->buffer_map()), idx.size());
+  for (std::size_t i = 0; i < idx.size(); ++i)
+    EXPECT_EQ(layout->buffer_map()->getGlobalElement(static_cast<LO>(i)), idx[i]);
+  // The lowest holder owns a shared index.
+  const auto owned = layout->owned_map()->getMyGlobalIndices();
+  for (std::size_t i = 0; i < owned.extent(0); ++i) {
+    EXPECT_EQ(static_cast<int>((owned(i) + 5) / 2), r);
+  }
+}
+
+TEST(Maps, ZeroDimensionalAndEmptyArrays) {
+  const auto comm = world();
+  const int P = comm->getSize(), r = comm->getRank();
+  const auto empty = TpetraLayout::create(std::vector<Dim>{Dim::even_block(0, P, r)}, comm);
+  EXPECT_EQ(empty->owned_map()->getGlobalNumElements(), 0u);
+  if (P == 1) {
+    const auto scalar = TpetraLayout::create(std::vector<Dim>{}, comm);
+    EXPECT_EQ(scalar->owned_map()->getGlobalNumElements(), 1u);
+  }
+}

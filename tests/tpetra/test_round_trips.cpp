@@ -1,0 +1,146 @@
+#include <gtest/gtest.h>
+
+#include <Tpetra_Map.hpp>
+#include <Tpetra_MultiVector.hpp>
+#include <Tpetra_Vector.hpp>
+#include <random>
+
+#include "../core/random_layout.hpp"
+#include "dapetra/tpetra/tpetra.hpp"
+#include "dapetra/validate.hpp"
+#include "tpetra_test_util.hpp"
+
+using namespace dapetra;
+using namespace dapetra::tpetra;
+using dapetra::testing::owning_array;
+using dapetra::testing::world;
+
+// DAP -> Tpetra -> DAP over random layouts (every dist_type, padding,
+// periodic axes, overlapping 'u', empty ranks): the same records come back,
+// the buffer is the same memory, and every buffer element's GID is its flat index.
+TEST(RoundTrip, DapToTpetraToDapIsExact) {
+  const auto comm = world();
+  std::mt19937_64 rng(2024);  // the same sequence on every rank
+  dapetra::testing::RandomLayoutOptions opt;
+  opt.nprocs = comm->getSize();
+  for (int trial = 0; trial < 60; ++trial) {
+    const Layout layout = dapetra::testing::random_layout(rng, opt);
+    const auto& dims = layout.ranks[comm->getRank()].dim_data;
+    const DistArray a = owning_array<double>(dims, 1.0);
+    const auto tl = TpetraLayout::create(a, comm);
+    const auto mv = buffer_view<double>(*tl, a);
+    const DistArray back = to_distarray(mv, *tl);
+    EXPECT_EQ(back.dim_data, dims) << "trial " << trial;
+    EXPECT_EQ(back.buffer.data, a.buffer.data) << "trial " << trial;
+    EXPECT_EQ(back.buffer.shape, a.buffer.shape);
+    EXPECT_EQ(back.buffer.strides, a.buffer.strides);
+    const auto flat = dapetra::testing::global_flat_indices(dims);
+    for (std::size_t i = 0; i < flat.size(); ++i)
+      ASSERT_EQ(tl->buffer_map()->getGlobalElement(static_cast<LO>(i)), flat[i]) << "trial " << trial;
+    global_index_t total = 1;
+    for (auto s : tl->global().global_shape()) total *= s;
+    EXPECT_EQ(static_cast<global_index_t>(tl->owned_map()->getGlobalNumElements()), total);
+  }
+}
+
+namespace {
+
+// A map of each kind the producer recognises, built with Tpetra's own constructors.
+std::vector<Teuchos::RCP<const Map>> sample_maps(const Teuchos::RCP<const Comm>& comm, std::mt19937_64& rng) {
+  const int P = comm->getSize(), r = comm->getRank();
+  std::vector<Teuchos::RCP<const Map>> maps;
+  maps.push_back(Teuchos::rcp(new Map(37, 0, comm)));  // even contiguous
+  maps.push_back(Teuchos::rcp(new Map(Teuchos::OrdinalTraits<Tpetra::global_size_t>::invalid(),
+                                      static_cast<std::size_t>(r == 0 ? 0 : 3 * r + 1), 1, comm)));  // uneven, empty rank 0, base 1
+  for (GO b : {1, 3}) {  // (block-)cyclic
+    std::vector<GO> gids;
+    for (global_index_t i = 0; i < cyclic_count(29, b, P, r); ++i) gids.push_back(cyclic_global_index(i, b, P, r));
+    maps.push_back(Teuchos::rcp(new Map(29, Teuchos::ArrayView<const GO>(gids), 0, comm)));
+  }
+  std::vector<GO> perm(40);  // random one-to-one, then overlapping
+  std::iota(perm.begin(), perm.end(), 0);
+  std::shuffle(perm.begin(), perm.end(), rng);
+  std::vector<GO> mine;
+  for (std::size_t i = 0; i < perm.size(); ++i)
+    if (static_cast<int>(i % P) == r) mine.push_back(perm[i]);
+  maps.push_back(Teuchos::rcp(new Map(40, Teuchos::ArrayView<const GO>(mine), 0, comm)));
+  mine.push_back(perm[(static_cast<std::size_t>(r) + 1) % perm.size()]);  // one index shared with the next rank
+  if (P > 1) maps.push_back(Teuchos::rcp(new Map(Teuchos::OrdinalTraits<Tpetra::global_size_t>::invalid(),
+                                                 Teuchos::ArrayView<const GO>(mine), 0, comm)));
+  return maps;
+}
+
+}  // namespace
+
+TEST(RoundTrip, TpetraToDapToTpetraGivesTheSameMap) {
+  const auto comm = world();
+  std::mt19937_64 rng(7);
+  const auto maps = sample_maps(comm, rng);
+  const std::vector<char> expected{'b', 'b', 'c', 'c', 'u', 'u'};
+  for (std::size_t m = 0; m < maps.size(); ++m) {
+    const auto& map = maps[m];
+    auto mv = Teuchos::rcp(new MultiVector<double>(map, 2));
+    mv->randomize();
+    const DistArray a = to_distarray(mv);
+    ASSERT_EQ(a.dim_data.size(), 2u);
+    const Dim& d = a.dim_data[0];
+    if (comm->getSize() > 1 || m < 2) {
+      EXPECT_EQ(to_char(d.dist_type), expected[m]) << "map " << m;
+    }
+    EXPECT_EQ(a.buffer.data, mv->getLocalViewHost(Tpetra::Access::ReadOnly).data());
+    LayoutOptions opt;
+    opt.column_axis = 1;
+    opt.index_base = map->getIndexBase();
+    const auto tl = TpetraLayout::create(a, comm, opt);
+    EXPECT_TRUE(tl->owned_map()->isSameAs(*map) || !map->isOneToOne()) << "map " << m << " " << describe(d);
+    EXPECT_TRUE(tl->buffer_map()->isSameAs(*map)) << "map " << m << " " << describe(d);
+    // And the views see the same numbers.
+    const auto view = buffer_view<double>(*tl, a);
+    EXPECT_EQ(view->getVector(1)->norm1(), mv->getVector(1)->norm1());
+  }
+}
+
+TEST(RoundTrip, ProducerKeepsTheVectorAlive) {
+  const auto comm = world();
+  DistArray a;
+  {
+    auto mv = Teuchos::rcp(new MultiVector<double>(Teuchos::rcp(new Map(10, 0, comm)), 1));
+    mv->putScalar(4.0);
+    a = to_distarray(mv);
+  }  // the caller's RCP is gone; the protocol object holds the vector
+  const double* x = data_as<const double>(a);
+  for (global_index_t i = 0; i < a.buffer.shape[0]; ++i) {
+    EXPECT_EQ(x[i], 4.0);
+  }
+}
+
+// A fault on one rank: every rank throws the same ValidationError naming it;
+// nobody waits forever in MPI (ctest's timeout would catch a hang).
+TEST(Faults, BadRecordsOnOneRankFailEveryRank) {
+  const auto comm = world();
+  const int P = comm->getSize(), r = comm->getRank();
+  for (int bad = 0; bad < P; ++bad) {
+    Dim d = Dim::even_block(20, P, r);
+    if (r == bad) d.stop = 21;  // past size on one rank only
+    const DistArray a = owning_array<double>({d});
+    try {
+      TpetraLayout::create(a, comm);
+      ADD_FAILURE() << "no error for a fault on rank " << bad;
+    } catch (const ValidationError& e) {
+      bool names_bad_rank = false;
+      for (const Problem& p : e.problems()) names_bad_rank = names_bad_rank || (p.rank == bad && p.key == "stop");
+      EXPECT_TRUE(names_bad_rank) << e.what();
+    }
+  }
+}
+
+TEST(Faults, BufferMismatchOnOneRankFailsEveryRank) {
+  const auto comm = world();
+  const int P = comm->getSize(), r = comm->getRank();
+  DistArray a = owning_array<double>({Dim::even_block(20, P, r)});
+  if (r == P - 1) a.buffer.itemsize = 4;  // lies about its element size
+  EXPECT_THROW(TpetraLayout::create(a, comm), ValidationError);
+  DistArray b = owning_array<double>({Dim::even_block(20, P, r)});
+  if (r == 0) b.version = "1.0.0";
+  EXPECT_THROW(TpetraLayout::create(b, comm), ValidationError);
+}
