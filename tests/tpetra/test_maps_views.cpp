@@ -56,7 +56,7 @@ TEST(SpecExamples, MapsAgreeWithTheListedBuffers) {
       }
     }
     global_index_t total = 1;
-    for (auto s : layout->global().global_shape()) total *= s;
+    for (auto s : layout->global_shape()) total *= s;
     EXPECT_EQ(static_cast<global_index_t>(layout->owned_map()->getGlobalNumElements()), total) << id;
     EXPECT_TRUE(layout->owned_map()->isOneToOne()) << id;
     if (id == "2.2") {  // padded block: owned view is the buffer without its communication padding
@@ -232,4 +232,60 @@ TEST(Maps, ZeroDimensionalAndEmptyArrays) {
     const auto scalar = TpetraLayout::create(std::vector<Dim>{}, comm);
     EXPECT_EQ(scalar->owned_map()->getGlobalNumElements(), 1u);
   }
+}
+
+// The finite-element layout: nodes 'u' (shared between neighbours), k values
+// per node as an undistributed axis. Indices stay distributed; Tpetra's
+// directory picks owners.
+TEST(Maps, NodesWithValuesPerNodeAndSharedOwnerRules) {
+  const auto comm = world();
+  const int P = comm->getSize(), r = comm->getRank();
+  const global_index_t nodes = 3 * P + 1, k = 2;
+  std::vector<global_index_t> mine;  // a chain of nodes: rank r holds 3r .. 3r+3 (shares 3r with r-1)
+  for (global_index_t g = 3 * r; g <= 3 * r + 3; ++g) mine.push_back(g);
+  std::reverse(mine.begin(), mine.end());  // any order
+  const std::vector<Dim> dims{Dim::unstructured(nodes, P, r, mine), Dim::undistributed(k)};
+  const auto layout = TpetraLayout::create(dims, comm);
+  if (P > 1) {  // the 'u' axis is distributed: its indices were not gathered
+    EXPECT_FALSE(layout->has_global_layout());
+    EXPECT_THROW(layout->global(), std::logic_error);
+  }
+  EXPECT_EQ(static_cast<global_index_t>(layout->owned_map()->getGlobalNumElements()), nodes * k);
+  EXPECT_TRUE(layout->owned_map()->isOneToOne());
+  // Buffer map: C order (node, value) -> flat node * k + value.
+  for (std::size_t i = 0; i < mine.size(); ++i)
+    for (global_index_t v = 0; v < k; ++v) {
+      EXPECT_EQ(layout->buffer_map()->getGlobalElement(static_cast<LO>(i * k + v)), mine[i] * k + v);
+    }
+  // Lowest holder: node 3r (r > 0) belongs to r - 1.
+  EXPECT_EQ(layout->owned_map()->isNodeGlobalElement(3 * r * k), r == 0);
+  LayoutOptions highest;
+  highest.shared_owner = [](global_index_t, const std::vector<int>& h) { return h.back(); };
+  const auto lh = TpetraLayout::create(dims, comm, highest);
+  EXPECT_EQ(lh->owned_map()->isNodeGlobalElement((3 * r + 3) * k), r == P - 1);
+  EXPECT_TRUE(lh->owned_map()->isNodeGlobalElement(3 * r * k));
+}
+
+TEST(Faults, ScatteredUnstructuredClaimsAreChecked) {
+  const auto comm = world();
+  const int P = comm->getSize(), r = comm->getRank();
+  if (P < 2) GTEST_SKIP() << "needs two processes to overlap";
+  // one_to_one claimed, but every rank also holds index 0.
+  std::vector<global_index_t> mine{2 * r, 2 * r + 1};
+  if (r > 0) mine.push_back(0);
+  try {
+    TpetraLayout::create(std::vector<Dim>{Dim::unstructured(2 * P, P, r, mine, true)}, comm);
+    ADD_FAILURE() << "overlap not detected";
+  } catch (const ValidationError& e) {
+    bool named = false;
+    for (const Problem& p : e.problems()) named = named || (p.key == "indices" && p.value == "0");
+    EXPECT_TRUE(named) << e.what();
+  }
+  // size that does not match the distinct indices.
+  EXPECT_THROW(TpetraLayout::create(std::vector<Dim>{Dim::unstructured(2 * P + 1, P, r, {2 * r, 2 * r + 1})}, comm),
+               ValidationError);
+  // a locally repeated index on one rank only.
+  std::vector<global_index_t> dup{2 * r, 2 * r + 1};
+  if (r == P - 1) dup.push_back(2 * r);
+  EXPECT_THROW(TpetraLayout::create(std::vector<Dim>{Dim::unstructured(2 * P, P, r, dup)}, comm), ValidationError);
 }

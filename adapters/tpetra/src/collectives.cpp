@@ -4,6 +4,8 @@
 #include <Teuchos_DefaultMpiComm.hpp>
 #include <mpi.h>
 
+#include <algorithm>
+
 namespace dapetra::tpetra::detail {
 
 std::vector<std::vector<std::int64_t>> allgather_words(const std::vector<std::int64_t>& mine, const Comm& comm) {
@@ -12,17 +14,32 @@ std::vector<std::vector<std::int64_t>> allgather_words(const std::vector<std::in
   const auto* mpi = dynamic_cast<const Teuchos::MpiComm<int>*>(&comm);
   if (mpi == nullptr) throw std::logic_error("dapetra: a multi-process communicator that is not MPI");
   MPI_Comm raw = *mpi->getRawMpiComm();
-  int my_count = static_cast<int>(mine.size());
+  // Small records (the usual case) travel in one fixed-size MPI_Allgather,
+  // each slot carrying its length first; larger ones take an Allgatherv too.
+  constexpr std::size_t slot = 64;
+  std::vector<std::int64_t> fixed(slot, 0), slots(slot * static_cast<std::size_t>(n));
+  fixed[0] = static_cast<std::int64_t>(mine.size());
+  std::copy_n(mine.begin(), std::min(mine.size(), slot - 1), fixed.begin() + 1);
+  MPI_Allgather(fixed.data(), static_cast<int>(slot), MPI_INT64_T, slots.data(), static_cast<int>(slot), MPI_INT64_T, raw);
+  std::vector<std::vector<std::int64_t>> out(n);
   std::vector<int> counts(n), displs(n);
-  MPI_Allgather(&my_count, 1, MPI_INT, counts.data(), 1, MPI_INT, raw);
   long long total = 0;
+  bool all_fit = true;
   for (int r = 0; r < n; ++r) {
+    counts[r] = static_cast<int>(slots[slot * r]);
     displs[r] = static_cast<int>(total);
     total += counts[r];
+    all_fit = all_fit && static_cast<std::size_t>(counts[r]) < slot;
+  }
+  if (all_fit) {
+    for (int r = 0; r < n; ++r)
+      out[r].assign(slots.begin() + static_cast<std::ptrdiff_t>(slot * r + 1),
+                    slots.begin() + static_cast<std::ptrdiff_t>(slot * r + 1 + counts[r]));
+    return out;
   }
   std::vector<std::int64_t> all(static_cast<std::size_t>(total));
-  MPI_Allgatherv(mine.data(), my_count, MPI_INT64_T, all.data(), counts.data(), displs.data(), MPI_INT64_T, raw);
-  std::vector<std::vector<std::int64_t>> out(n);
+  MPI_Allgatherv(mine.data(), static_cast<int>(mine.size()), MPI_INT64_T, all.data(), counts.data(), displs.data(),
+                 MPI_INT64_T, raw);
   for (int r = 0; r < n; ++r) out[r].assign(all.begin() + displs[r], all.begin() + displs[r] + counts[r]);
   return out;
 }

@@ -2,19 +2,22 @@
 
 #include <Teuchos_OrdinalTraits.hpp>
 #include <Tpetra_Map.hpp>
+#include <Tpetra_TieBreak.hpp>
 #include <algorithm>
 #include <cstring>
 #include <limits>
+#include <numeric>
 
 #include "collectives.hpp"
 #include "dapetra/pack.hpp"
+#include "dapetra/tpetra/compat.hpp"
 #include "dapetra/validate.hpp"
 
 namespace dapetra::tpetra {
 namespace {
 
-// extra words each process shares beside its records
-enum Extra { extra_column_axis, extra_itemsize, extra_format, extra_count };
+// Values each process shares beside its records.
+enum Extra { extra_column_axis, extra_itemsize, extra_format, extra_scattered_axis, extra_count };
 
 std::int64_t encode_format(const std::string& f) {
   std::int64_t v = 0;
@@ -28,30 +31,73 @@ std::string axis_list(const std::vector<int>& axes) {
   return "(" + s + ")";
 }
 
-// Local problems with the column axis option that the records alone do not show.
+// The axis whose indices stay distributed: the only axis spread over more
+// than one process, when it is 'u'; -1 otherwise.
+int scattered_axis_of(const std::vector<Dim>& dims) {
+  int found = -1;
+  for (int a = 0; a < static_cast<int>(dims.size()); ++a)
+    if (dims[a].proc_grid_size > 1) {
+      if (found >= 0) return -1;
+      found = a;
+    }
+  return found >= 0 && dims[found].dist_type == DistType::unstructured ? found : -1;
+}
+
 void check_column_axis(const std::vector<Dim>& dims, int axis, int rank, std::vector<Problem>& out) {
   if (axis < 0) return;
-  const auto add = [&](std::string key, std::string value, std::string rule, std::string msg) {
-    out.push_back(Problem{rank, axis < static_cast<int>(dims.size()) ? axis : -1, std::move(key), std::move(value),
-                          std::move(rule), std::move(msg)});
-  };
   if (axis >= static_cast<int>(dims.size())) {
-    add("column_axis", std::to_string(axis), "the column axis is an axis of the array",
-        "the array has " + std::to_string(dims.size()) + " axes");
+    out.push_back({rank, -1, "column_axis", std::to_string(axis), "the column axis is an axis of the array",
+                   "the array has " + std::to_string(dims.size()) + " axes"});
     return;
   }
   const Dim& d = dims[axis];
   if (d.proc_grid_size != 1 || d.dist_type != DistType::block || d.padding[0] != 0 || d.padding[1] != 0)
-    add("column_axis", describe(d), "the column axis is undistributed ('b' over one process) and unpadded",
-        "this axis cannot become MultiVector columns");
+    out.push_back({rank, axis, "column_axis", describe(d), "the column axis is undistributed ('b' over one process) and unpadded",
+                   "this axis cannot become MultiVector columns"});
+}
+
+// Breaks ownership ties in Tpetra's directory with the layout's rule (by
+// default the lowest rank holding the index). Along the only distributed axis
+// the grid rank is the MPI rank.
+class RuleTieBreak : public Tpetra::Details::TieBreak<LO, GO> {
+ public:
+  RuleTieBreak(SharedIndexOwner rule, GO shift) : rule_(std::move(rule)), shift_(shift) {}
+  bool mayHaveSideEffects() const override { return false; }
+  std::size_t selectedIndex(GO gid, const std::vector<std::pair<int, LO>>& pid_and_lid) const override {
+    std::vector<int> holders;
+    for (const auto& p : pid_and_lid) holders.push_back(p.first);
+    std::sort(holders.begin(), holders.end());
+    const int chosen = rule_(static_cast<global_index_t>(gid - shift_), holders);
+    for (std::size_t i = 0; i < pid_and_lid.size(); ++i)
+      if (pid_and_lid[i].first == chosen) return i;
+    throw ValidationError({Problem{-1, -1, "shared_owner", std::to_string(chosen),
+                                   "the shared-index owner rule picks a process holding the index",
+                                   "rule chose a process that does not hold index " + std::to_string(gid - shift_)}});
+  }
+
+ private:
+  SharedIndexOwner rule_;
+  GO shift_;
+};
+
+Teuchos::RCP<const Map> list_map(Tpetra::global_size_t num_global, const std::vector<GO>& gids, GO base,
+                                 const Teuchos::RCP<const Comm>& comm) {
+  return Teuchos::rcp(new Map(num_global, Teuchos::ArrayView<const GO>(gids.data(), gids.size()), base, comm));
 }
 
 }  // namespace
 
+const GlobalLayout& TpetraLayout::global() const {
+  if (!global_)
+    throw std::logic_error("dapetra::tpetra::TpetraLayout::global(): the records of other processes were not gathered "
+                           "(the only distributed axis is unstructured); use owned_map() for ownership");
+  return *global_;
+}
+
 std::shared_ptr<const TpetraLayout> TpetraLayout::create(const std::vector<Dim>& dim_data,
                                                          Teuchos::RCP<const Comm> comm, const LayoutOptions& options) {
-  // A stand-in buffer: the implied shape, C order, no memory (never dereferenced:
-  // the layout only records shape and strides).
+  // A stand-in buffer of the implied shape in C order; the layout records only
+  // its shape and strides and never touches its memory.
   DistArray a;
   a.dim_data = dim_data;
   a.buffer.format = "d";
@@ -68,23 +114,33 @@ std::shared_ptr<const TpetraLayout> TpetraLayout::create(const DistArray& local,
                                                          const LayoutOptions& options) {
   std::shared_ptr<TpetraLayout> self(new TpetraLayout());
   self->comm_ = comm;
-  self->rank_ = comm->getRank();
+  const int rank = self->rank_ = comm->getRank();
   const int nprocs = comm->getSize();
-  const int rank = self->rank_;
 
-  // 1. What this process can tell on its own.
+  // 1. What this process can tell on its own, with its full records.
   PackedRank mine;
-  mine.entry.dim_data = local.dim_data;
-  mine.entry.local_shape = local.buffer.shape;
-  mine.memory_order = dapetra::memory_order(local.buffer);
   mine.problems = check_version(local.version);
   for (Problem& p : mine.problems) p.rank = rank;
-  auto buf = check_buffer(local.buffer, rank);
-  mine.problems.insert(mine.problems.end(), buf.begin(), buf.end());
+  const auto buffer_problems = check_buffer(local.buffer, rank);
+  const auto record_problems = check_rank(local.dim_data, rank, local.buffer.shape);
+  mine.problems.insert(mine.problems.end(), buffer_problems.begin(), buffer_problems.end());
+  mine.problems.insert(mine.problems.end(), record_problems.begin(), record_problems.end());
   check_column_axis(local.dim_data, options.column_axis, rank, mine.problems);
-  mine.extra = {options.column_axis, static_cast<std::int64_t>(local.buffer.itemsize), encode_format(local.buffer.format)};
 
-  // 2. Everyone sees everything, then judges the same data the same way.
+  // 2. Records for everyone: whole, or without the indices of a lone
+  // distributed 'u' axis (checked below through Tpetra instead).
+  const int scattered = scattered_axis_of(local.dim_data);
+  mine.entry.dim_data = local.dim_data;
+  if (scattered >= 0) {
+    mine.entry.dim_data[scattered].indices.clear();
+  } else {
+    mine.entry.local_shape = local.buffer.shape;
+  }
+  mine.memory_order = dapetra::memory_order(local.buffer);
+  mine.extra = {options.column_axis, static_cast<std::int64_t>(local.buffer.itemsize),
+                encode_format(local.buffer.format), scattered};
+
+  // 3. Everyone judges the same gathered data, so everyone reaches the same verdict.
   const auto gathered = detail::allgather_words(pack_rank(mine), *comm);
   std::vector<Problem> problems;
   Layout layout;
@@ -93,10 +149,7 @@ std::shared_ptr<const TpetraLayout> TpetraLayout::create(const DistArray& local,
     try {
       all[r] = unpack_rank(gathered[r].data(), gathered[r].size());
     } catch (const ValidationError& e) {
-      for (Problem p : e.problems()) {
-        p.rank = r;
-        problems.push_back(p);
-      }
+      for (Problem p : e.problems()) problems.push_back((p.rank = r, p));
     }
     problems.insert(problems.end(), all[r].problems.begin(), all[r].problems.end());
     layout.ranks.push_back(all[r].entry);
@@ -112,25 +165,41 @@ std::shared_ptr<const TpetraLayout> TpetraLayout::create(const DistArray& local,
       problems.push_back({r, -1, "format", "", "every process's buffer has the same element type",
                           "rank " + std::to_string(r) + " and rank 0 differ in format or itemsize"});
   }
-  auto collective = check_layout(layout);
-  problems.insert(problems.end(), collective.begin(), collective.end());
+  const bool all_scattered = std::all_of(all.begin(), all.end(), [&](const PackedRank& p) {
+    return p.extra[extra_scattered_axis] == scattered;
+  });
+  CheckOptions checks;
+  checks.unstructured_indices = scattered < 0;
+  if (all_scattered) {
+    auto collective = check_layout(layout, checks);
+    problems.insert(problems.end(), collective.begin(), collective.end());
+  } else if (problems.empty()) {  // can only come with records that disagree; say so plainly
+    problems.push_back({-1, -1, "proc_grid_size", "", "every process describes the same process grid",
+                        "the processes disagree on which axes are distributed"});
+  }
   throw_if_any(problems);  // on every process alike
 
-  self->global_ = std::make_unique<GlobalLayout>(assume_valid, std::move(layout), options.shared_owner);
+  self->dim_data_ = local.dim_data;
+  self->global_shape_ = global_shape_of(local.dim_data);
+  self->grid_ = ProcessGrid::of(local.dim_data);
+  self->scattered_axis_ = scattered;
+  if (scattered < 0) self->global_ = std::make_unique<GlobalLayout>(assume_valid, std::move(layout), options.shared_owner);
   for (const PackedRank& p : all) self->memory_orders_.push_back(p.memory_order);
   self->memory_order_ = self->memory_orders_[rank];
   self->local_strides_ = local.buffer.strides;
   self->itemsize_ = local.buffer.itemsize;
   self->column_axis_ = options.column_axis;
   self->index_base_ = options.index_base;
+  self->shared_owner_ = options.shared_owner;
   self->build_maps();
   return self;
 }
 
 void TpetraLayout::build_maps() {
-  const std::vector<Dim>& dims = dim_data();
+  const std::vector<Dim>& dims = dim_data_;
   const int ndim = static_cast<int>(dims.size());
   const std::vector<global_index_t> shape = local_shape_of(dims);
+  const std::vector<int> coords = grid_.coords_of(rank_);
 
   // Rows: every axis but the column axis, in memory order (slowest first).
   std::vector<int> row_axes;
@@ -140,9 +209,9 @@ void TpetraLayout::build_maps() {
   local_rows_ = 1;
   for (int a : row_axes) local_rows_ *= static_cast<std::size_t>(shape[a]);
 
-  // Viewable when the rows are compact in memory (fastest axis stride =
-  // itemsize, each slower one the product of the faster extents) and the
-  // column axis, if any, is slower than all of them.
+  // Viewable when the rows are compact in memory (fastest stride = itemsize,
+  // each slower one the product of the faster extents) and the column axis,
+  // if any, lies beyond all of them.
   const auto isz = static_cast<global_index_t>(itemsize_);
   global_index_t expect = isz;
   for (auto it = row_axes.rbegin(); it != row_axes.rend(); ++it) {
@@ -165,19 +234,21 @@ void TpetraLayout::build_maps() {
       leading_dimension_ = static_cast<std::size_t>(cs / isz);
     }
   }
-  if (column_axis_ >= 0 && !why_not_viewable_.empty())
-    throw ValidationError({Problem{rank_, column_axis_, "column_axis", std::to_string(column_axis_),
-                                   "a column axis needs each column contiguous in memory", why_not_viewable_}});
+  // Whether a named column axis works depends on each process's strides:
+  // agree on it before any process goes on to build maps.
+  const bool column_ok = column_axis_ < 0 || why_not_viewable_.empty();
+  if (column_axis_ >= 0 && !detail::all_true(column_ok, *comm_))
+    throw ValidationError({Problem{column_ok ? -1 : rank_, column_axis_, "column_axis", std::to_string(column_axis_),
+                                   "a column axis needs each column contiguous in memory",
+                                   column_ok ? "another process's buffer cannot give contiguous columns"
+                                             : why_not_viewable_}});
 
   // The linearised global array: C order over the non-column axes.
   const bool one_d_unstructured = ndim == 1 && dims[0].dist_type == DistType::unstructured;
   map_shape_.clear();
-  std::vector<int> map_axes;
+  std::vector<global_index_t> flat_stride(ndim, 0);
   for (int a = 0; a < ndim; ++a)
-    if (a != column_axis_) {
-      map_shape_.push_back(dims[a].size);
-      map_axes.push_back(a);
-    }
+    if (a != column_axis_) map_shape_.push_back(dims[a].size);
   map_strides_.assign(map_shape_.size(), 1);
   global_index_t num_global = 1;
   for (int i = static_cast<int>(map_shape_.size()) - 1; i >= 0; --i) {
@@ -186,27 +257,95 @@ void TpetraLayout::build_maps() {
       throw ValidationError({Problem{-1, -1, "size", "", "the global element count fits 64 bits", "the array is too large"}});
     num_global *= map_shape_[i];
   }
-  std::vector<global_index_t> flat_stride(ndim, 0);
-  for (std::size_t i = 0; i < map_axes.size(); ++i) flat_stride[map_axes[i]] = map_strides_[i];
+  for (int a = 0, i = 0; a < ndim; ++a)
+    if (a != column_axis_) flat_stride[a] = one_d_unstructured ? 1 : map_strides_[i++];
 
-  // Along each axis: the owned positions of this process as a run, when they form one.
-  const std::vector<int> coords = global_->grid().coords_of(rank_);
-  const auto owned_at = [&](int a, global_index_t i) { return global_->axis(a).is_owned(coords[a], i); };
+  // Ownership of this process's positions. A scattered 'u' axis asks Tpetra's
+  // directory; every other axis has its AxisPartition (or, undistributed, owns all).
+  std::vector<char> scattered_owned;
+  GO scattered_base = index_base_;  // lowest node GID over all processes
+  bool scattered_one_to_one = false;
+  if (scattered_axis_ >= 0) {
+    const Dim& u = dims[scattered_axis_];
+    const GO node_base_shift = one_d_unstructured ? index_base_ : 0;
+    std::vector<GO> node_gids(u.indices.size());
+    GO local_min = node_base_shift;
+    for (std::size_t i = 0; i < node_gids.size(); ++i) {
+      node_gids[i] = static_cast<GO>(u.indices[i]) + node_base_shift;
+      local_min = std::min(local_min, node_gids[i]);
+    }
+    Teuchos::reduceAll<int, GO>(*comm_, Teuchos::REDUCE_MIN, local_min, Teuchos::outArg(scattered_base));
+    const auto node_map =
+        list_map(Teuchos::OrdinalTraits<Tpetra::global_size_t>::invalid(), node_gids, scattered_base, comm_);
+    Teuchos::RCP<const Map> owned_nodes;
+    std::vector<Problem> found;
+    if (u.one_to_one && node_map->isOneToOne()) {
+      owned_nodes = node_map;
+    } else {
+      owned_nodes = Tpetra::createOneToOne(node_map, RuleTieBreak(shared_owner_, node_base_shift));
+      // (isOneToOne() can answer false for a map that is one-to-one, e.g. an
+      // empty one: counting what the directory kept is the reliable test.)
+      if (u.one_to_one && owned_nodes->getGlobalNumElements() == node_map->getGlobalNumElements())
+        owned_nodes = node_map;
+      if (u.one_to_one && owned_nodes != node_map) {  // name what a lower rank also holds (gathered below)
+        std::size_t named = 0;
+        for (std::size_t i = 0; i < node_gids.size() && named < 20; ++i)
+          if (!owned_nodes->isNodeGlobalElement(node_gids[i]))
+            found.push_back({rank_, scattered_axis_, "indices", std::to_string(u.indices[i]),
+                             "with one_to_one true each index is held by exactly one process",
+                             "index " + std::to_string(u.indices[i]) + " is also held by another process (" +
+                                 std::to_string(++named) + ")"});
+      }
+    }
+    const auto distinct = static_cast<global_index_t>(owned_nodes->getGlobalNumElements());
+    const bool overlap_found = u.one_to_one && owned_nodes != node_map;
+    if (overlap_found || distinct != u.size) {
+      if (distinct != u.size && rank_ == 0)
+        found.push_back({-1, scattered_axis_, "size", std::to_string(u.size),
+                         "size equals the number of distinct indices held over the axis",
+                         "the processes hold " + std::to_string(distinct) + " distinct indices"});
+      // Every process is here (the verdict came from collective answers): share the details.
+      PackedRank report;
+      report.problems = found;
+      std::vector<Problem> every;
+      for (const auto& words : detail::allgather_words(pack_rank(report), *comm_)) {
+        const auto p = unpack_rank(words.data(), words.size()).problems;
+        every.insert(every.end(), p.begin(), p.end());
+      }
+      throw ValidationError(every);
+    }
+    scattered_owned.resize(node_gids.size());
+    for (std::size_t i = 0; i < node_gids.size(); ++i)
+      scattered_owned[i] = owned_nodes == node_map || owned_nodes->isNodeGlobalElement(node_gids[i]);
+    scattered_one_to_one = owned_nodes == node_map;
+    if (one_d_unstructured && scattered_one_to_one) owned_map_ = buffer_map_ = node_map;  // it is the array's map
+  }
+
+  // Position i along axis a of the process at grid coordinates c: owned?
+  const auto owned_at_coords = [&](const std::vector<int>& c, int a, global_index_t i) -> bool {
+    if (a == scattered_axis_) return scattered_owned[static_cast<std::size_t>(i)] != 0;
+    if (!global_) return true;  // an undistributed axis beside a scattered one
+    return global_->axis(a).is_owned(c[a], i);
+  };
+  const auto owned_at = [&](int a, global_index_t i) { return owned_at_coords(coords, a, i); };
+
+  // The owned positions along axis a of process r as a run, when they form one.
   struct Run {
     global_index_t first = 0, count = 0;
-    bool is_run = true;  // positions first .. first+count-1, nothing else
+    bool is_run = true;
   };
-  const auto owned_run = [&](int a) {
-    const Dim& d = dims[a];
-    Run run;
-    if (d.dist_type == DistType::block) {
-      const LocalRange r = owned_local_range(d);
-      return Run{r.begin, r.size(), true};
+  const auto owned_run = [&](const std::vector<int>& c, const std::vector<Dim>& dd, int a) {
+    const Dim& d = dd[a];
+    if (a != scattered_axis_ && d.dist_type == DistType::block) {
+      const LocalRange lr = owned_local_range(d);
+      return Run{lr.begin, lr.size(), true};
     }
-    if (d.dist_type == DistType::cyclic) return Run{0, local_extent(d), true};
+    if (a != scattered_axis_ && (d.dist_type == DistType::cyclic || d.proc_grid_size == 1))
+      return Run{0, local_extent(d), true};
+    Run run;
     global_index_t last = -1;
     for (global_index_t i = 0; i < local_extent(d); ++i)
-      if (owned_at(a, i)) {
+      if (owned_at_coords(c, a, i)) {
         if (run.count == 0) run.first = i;
         else if (last != i - 1) run.is_run = false;
         last = i;
@@ -214,24 +353,19 @@ void TpetraLayout::build_maps() {
       }
     return run;
   };
-  const auto rows_of = [&](int r, bool owned_only) {
-    const std::vector<int> c = global_->grid().coords_of(r);
-    const auto& dd = global_->dim_data(r);
-    global_index_t n = 1;
-    for (int a = 0; a < ndim; ++a)
-      if (a != column_axis_) n *= owned_only ? global_->axis(a).num_owned(c[a]) : local_extent(dd[a]);
-    return n;
-  };
+
+  std::vector<Run> runs(ndim);
+  bool any_empty = false;
+  for (int a : row_axes) {
+    runs[a] = owned_run(coords, dims, a);
+    any_empty = any_empty || runs[a].count == 0;
+  }
+  global_index_t n_owned = any_empty ? 0 : 1;
+  for (int a : row_axes) n_owned *= runs[a].count;
 
   // Owned rows contiguous in memory? From the fastest row axis: fully owned
   // axes widen the block; the first partly owned one must own a single run,
   // and each slower axis exactly one position.
-  std::vector<Run> runs(ndim);
-  bool any_empty = false;
-  for (int a : row_axes) {
-    runs[a] = owned_run(a);
-    any_empty = any_empty || runs[a].count == 0;
-  }
   if (buffer_viewable()) {
     if (any_empty) {
       owned_rows_ = LocalRange{0, 0};
@@ -240,39 +374,34 @@ void TpetraLayout::build_maps() {
       bool contiguous = true, partial_seen = false;
       for (auto it = row_axes.rbegin(); it != row_axes.rend(); ++it) {
         const Run& run = runs[*it];
-        const global_index_t n = shape[*it];
         if (!run.is_run || (partial_seen && run.count != 1)) contiguous = false;
         if (!partial_seen) block *= static_cast<std::size_t>(run.count);
-        partial_seen = partial_seen || run.count != n;
+        partial_seen = partial_seen || run.count != shape[*it];
         offset += static_cast<std::size_t>(run.first) * stride_rows;
-        stride_rows *= static_cast<std::size_t>(n);
+        stride_rows *= static_cast<std::size_t>(shape[*it]);
       }
       if (contiguous)
         owned_rows_ = LocalRange{static_cast<local_index_t>(offset), static_cast<local_index_t>(offset + block)};
     }
   }
+  if (owned_map_) return;  // the one-to-one 1-D scattered case is complete
 
-  // Visits every row in memory order with its global flat index and whether
-  // this process owns it. The fastest axis is computed inline, so a 1-D
-  // buffer allocates nothing.
+  // Visits every row in memory order with its flat index and whether this
+  // process owns it; the fastest axis is computed inline (no allocation in 1-D).
   const auto for_each_row = [&](auto&& visit) {
     if (row_axes.empty()) return visit(global_index_t{0}, true);
     for (int a : row_axes)
       if (shape[a] == 0) return;
-    const auto flat_part = [&](int a, global_index_t i) {
-      return one_d_unstructured ? global_index(dims[a], i) : global_index(dims[a], i) * flat_stride[a];
-    };
+    const auto flat_part = [&](int a, global_index_t i) { return global_index(dims[a], i) * flat_stride[a]; };
     const std::size_t outer = row_axes.size() - 1;
     const int fast = row_axes.back();
     std::vector<std::vector<global_index_t>> part(outer);
     std::vector<std::vector<char>> own(outer);
-    for (std::size_t j = 0; j < outer; ++j) {
-      const int a = row_axes[j];
-      for (global_index_t i = 0; i < shape[a]; ++i) {
-        part[j].push_back(flat_part(a, i));
-        own[j].push_back(owned_at(a, i));
+    for (std::size_t j = 0; j < outer; ++j)
+      for (global_index_t i = 0; i < shape[row_axes[j]]; ++i) {
+        part[j].push_back(flat_part(row_axes[j], i));
+        own[j].push_back(owned_at(row_axes[j], i));
       }
-    }
     std::vector<std::size_t> pos(outer, 0);
     while (true) {
       global_index_t base = 0;
@@ -281,53 +410,67 @@ void TpetraLayout::build_maps() {
         base += part[j][pos[j]];
         base_owned = base_owned && own[j][pos[j]];
       }
-      for (global_index_t i = 0; i < shape[fast]; ++i) visit(base + flat_part(fast, i), base_owned && owned_at(fast, i));
+      if (runs[fast].is_run) {  // ownership along the fastest axis is a range test
+        const global_index_t lo = runs[fast].first, hi = runs[fast].first + runs[fast].count;
+        for (global_index_t i = 0; i < shape[fast]; ++i) visit(base + flat_part(fast, i), base_owned && i >= lo && i < hi);
+      } else {
+        for (global_index_t i = 0; i < shape[fast]; ++i) visit(base + flat_part(fast, i), base_owned && owned_at(fast, i));
+      }
       std::size_t j = outer;
       while (j > 0 && ++pos[j - 1] == part[j - 1].size()) pos[--j] = 0;
       if (j == 0) return;
     }
   };
 
-  // Is this process's owned part the run [first, first + n) of flat indices,
-  // in memory order? Decided from the structure (O(1) for 'b' and 'c'), so a
-  // 10^8-element block never lists its indices.
-  const global_index_t n_owned = rows_of(rank_, true);
-
-  global_index_t first_gid = 0;
-  bool consecutive = true;
-  global_index_t expect_stride = 1;
-  for (auto it = row_axes.rbegin(); it != row_axes.rend() && n_owned > 0; ++it) {
-    const int a = *it;
-    const Dim& d = dims[a];
-    const Run& run = runs[a];
-    const global_index_t stride = one_d_unstructured ? 1 : flat_stride[a];
-    // Consecutive global indices along this axis, in position order?
-    bool steps_by_one = true;
-    if (d.dist_type == DistType::cyclic) steps_by_one = d.proc_grid_size == 1 || run.count <= d.block_size;
-    if (d.dist_type == DistType::unstructured) {
-      global_index_t prev = 0, seen = 0;
-      for (global_index_t i = 0; i < local_extent(d) && steps_by_one; ++i)
-        if (owned_at(a, i)) {
-          if (seen++ > 0 && d.indices[i] != prev + 1) steps_by_one = false;
-          prev = d.indices[i];
+  // The contiguous constructor fits when, on every process, the owned flat
+  // indices in memory order are the run [offset, offset + n) with offsets in
+  // rank order. With gathered records every process decides that for every
+  // process from the structure (O(1) per 'b' or 'c' axis), with no
+  // communication and without listing a 10^8-element block's indices.
+  bool contiguous_map = false;
+  if (global_) {
+    contiguous_map = true;
+    global_index_t offset = 0;
+    for (int r = 0; r < global_->nprocs() && contiguous_map; ++r) {
+      const std::vector<int> c = grid_.coords_of(r);
+      const auto& dd = global_->dim_data(r);
+      std::vector<int> axes;
+      for (int a : memory_orders_[r])
+        if (a != column_axis_) axes.push_back(a);
+      global_index_t n = 1, first = 0, expect_stride = 1;
+      for (auto it = axes.rbegin(); it != axes.rend(); ++it) {
+        const int a = *it;
+        const Run run = owned_run(c, dd, a);
+        n *= run.count;
+        if (run.count == 0) break;
+        bool steps_by_one = true;
+        if (dd[a].dist_type == DistType::cyclic) steps_by_one = dd[a].proc_grid_size == 1 || run.count <= dd[a].block_size;
+        if (dd[a].dist_type == DistType::unstructured) {
+          global_index_t prev = 0, seen = 0;
+          for (global_index_t i = 0; i < local_extent(dd[a]) && steps_by_one; ++i)
+            if (owned_at_coords(c, a, i)) {
+              if (seen++ > 0 && dd[a].indices[i] != prev + 1) steps_by_one = false;
+              prev = dd[a].indices[i];
+            }
         }
-    }
-    first_gid += global_index(d, run.first) * stride;
-    if (run.count > 1) {
-      if (!steps_by_one || !run.is_run || stride != expect_stride) consecutive = false;
-      expect_stride *= run.count;
+        first += global_index(dd[a], run.first) * flat_stride[a];
+        if (run.count > 1) {
+          if (!steps_by_one || !run.is_run || flat_stride[a] != expect_stride) contiguous_map = false;
+          expect_stride *= run.count;
+        }
+      }
+      if (n > 0 && first != offset) contiguous_map = false;
+      offset += n;
     }
   }
-  if (n_owned == 0) first_gid = 0;
-  const long long before = detail::exclusive_sum(n_owned, *comm_);
-  const bool contiguous_map = detail::all_true(consecutive && (n_owned == 0 || first_gid == before), *comm_);
 
-  // A 1-D 'u' array may hold negative indices; Tpetra wants the index base
-  // at or below every GID.
+  // A 1-D 'u' array may hold negative indices; Tpetra wants the index base at
+  // or below every GID.
   GO map_base = index_base_;
-  if (one_d_unstructured)
+  if (one_d_unstructured && global_)
     for (int r = 0; r < global_->nprocs(); ++r)
       for (global_index_t g : global_->dim_data(r)[0].indices) map_base = std::min<GO>(map_base, g + index_base_);
+  if (one_d_unstructured && !global_) map_base = scattered_base;
 
   if (contiguous_map) {
     owned_map_ = Teuchos::rcp(new Map(static_cast<Tpetra::global_size_t>(num_global), static_cast<std::size_t>(n_owned),
@@ -338,18 +481,23 @@ void TpetraLayout::build_maps() {
     for_each_row([&](global_index_t g, bool own) {
       if (own) gids.push_back(static_cast<GO>(g) + index_base_);
     });
-    owned_map_ = Teuchos::rcp(new Map(static_cast<Tpetra::global_size_t>(num_global),
-                                      Teuchos::ArrayView<const GO>(gids.data(), gids.size()), map_base, comm_));
+    owned_map_ = list_map(static_cast<Tpetra::global_size_t>(num_global), gids, map_base, comm_);
   }
 
   // The buffer map is the owned map when no process holds anything it does
   // not own (no communication padding, no shared copies): the same indices in
-  // the same (memory) order. All processes decide alike, from the gathered records.
-  bool all_owned = true;
-  global_index_t total_rows = 0;
-  for (int r = 0; r < global_->nprocs(); ++r) {
-    total_rows += rows_of(r, false);
-    all_owned = all_owned && rows_of(r, true) == rows_of(r, false);
+  // the same order. Every process decides alike: from the gathered records,
+  // or beside a scattered axis (whose neighbours are undistributed and so
+  // wholly owned) from its validated one_to_one.
+  bool all_owned = scattered_one_to_one;
+  if (global_) {
+    all_owned = true;
+    for (int r = 0; r < global_->nprocs() && all_owned; ++r) {
+      const std::vector<int> c = grid_.coords_of(r);
+      const auto& dd = global_->dim_data(r);
+      for (int a = 0; a < ndim; ++a)
+        if (a != column_axis_) all_owned = all_owned && owned_run(c, dd, a).count == local_extent(dd[a]);
+    }
   }
   if (all_owned) {
     buffer_map_ = owned_map_;
@@ -357,8 +505,7 @@ void TpetraLayout::build_maps() {
     std::vector<GO> gids;
     gids.reserve(local_rows_);
     for_each_row([&](global_index_t g, bool) { gids.push_back(static_cast<GO>(g) + index_base_); });
-    buffer_map_ = Teuchos::rcp(new Map(static_cast<Tpetra::global_size_t>(total_rows),
-                                       Teuchos::ArrayView<const GO>(gids.data(), gids.size()), map_base, comm_));
+    buffer_map_ = list_map(Teuchos::OrdinalTraits<Tpetra::global_size_t>::invalid(), gids, map_base, comm_);
   }
 }
 

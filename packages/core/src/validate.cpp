@@ -138,13 +138,14 @@ void check_block_axis(Collector& c, int d, const std::vector<const Dim*>& dims, 
 }
 
 void check_unstructured_axis(Collector& c, int d, const std::vector<const Dim*>& dims,
-                             const std::vector<int>& mpi_rank) {
+                             const std::vector<int>& mpi_rank, bool index_rules) {
   const int P = static_cast<int>(dims.size());
   for (int k = 0; k < P; ++k)
     if (dims[k]->one_to_one != dims[0]->one_to_one)
       c.add(mpi_rank[k], d, "one_to_one", dims[k]->one_to_one ? "true" : "false",
             "one_to_one is the same on every grid rank of an axis",
             "grid rank " + str(k) + " disagrees with grid rank 0 on one_to_one");
+  if (!index_rules) return;
   const auto held = detail::sorted_holdings(dims);
   global_index_t distinct = 0;
   std::size_t overlaps = 0;
@@ -259,15 +260,22 @@ std::vector<Problem> check_dim(const Dim& d, int rank, int dim, std::optional<gl
       if (static_cast<global_index_t>(d.indices.size()) > d.size)
         c.add(rank, dim, "indices", str(static_cast<global_index_t>(d.indices.size())) + " indices",
               "len(indices) <= size", "more indices than size");
-      std::vector<std::pair<global_index_t, std::size_t>> sorted(d.indices.size());
-      for (std::size_t i = 0; i < d.indices.size(); ++i) sorted[i] = {d.indices[i], i};
-      std::sort(sorted.begin(), sorted.end());
+      // Sorting plain indices is the cheap test; positions are found only
+      // when there is a duplicate to report.
+      std::vector<global_index_t> plain(d.indices);
+      std::sort(plain.begin(), plain.end());
       std::size_t dups = 0;
-      for (std::size_t i = 1; i < sorted.size(); ++i)
-        if (sorted[i].first == sorted[i - 1].first && ++dups <= max_reports_per_rule)
-          c.add(rank, dim, "indices", str(sorted[i].first), "indices are locally unique",
-                "index " + str(sorted[i].first) + " appears at positions " + str(static_cast<global_index_t>(sorted[i - 1].second)) +
-                    " and " + str(static_cast<global_index_t>(sorted[i].second)));
+      if (std::adjacent_find(plain.begin(), plain.end()) != plain.end()) {
+        std::vector<std::pair<global_index_t, std::size_t>> sorted(d.indices.size());
+        for (std::size_t i = 0; i < d.indices.size(); ++i) sorted[i] = {d.indices[i], i};
+        std::sort(sorted.begin(), sorted.end());
+        for (std::size_t i = 1; i < sorted.size(); ++i)
+          if (sorted[i].first == sorted[i - 1].first && ++dups <= max_reports_per_rule)
+            c.add(rank, dim, "indices", str(sorted[i].first), "indices are locally unique",
+                  "index " + str(sorted[i].first) + " appears at positions " +
+                      str(static_cast<global_index_t>(sorted[i - 1].second)) + " and " +
+                      str(static_cast<global_index_t>(sorted[i].second)));
+      }
       if (dups > max_reports_per_rule)
         c.add(rank, dim, "indices", str(static_cast<global_index_t>(dups)) + " duplicates", "indices are locally unique",
               "... and " + str(static_cast<global_index_t>(dups - max_reports_per_rule)) + " more duplicates");
@@ -326,7 +334,7 @@ std::vector<Problem> check_rank(const std::vector<Dim>& dim_data, int rank,
   return out;
 }
 
-std::vector<Problem> check_layout(const Layout& layout) {
+std::vector<Problem> check_layout(const Layout& layout, const CheckOptions& options) {
   std::vector<Problem> out = check_version(layout.version);
   Collector c(out);
   const int nprocs = static_cast<int>(layout.ranks.size());
@@ -463,7 +471,9 @@ std::vector<Problem> check_layout(const Layout& layout) {
                   "block_size is the same on every grid rank of an axis",
                   "grid rank 0 has block_size " + str(by_grid_rank[0]->block_size));
         break;
-      case DistType::unstructured: check_unstructured_axis(c, di, by_grid_rank, mpi_rank); break;
+      case DistType::unstructured:
+        check_unstructured_axis(c, di, by_grid_rank, mpi_rank, options.unstructured_indices);
+        break;
     }
   }
   return out;

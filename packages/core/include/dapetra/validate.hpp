@@ -33,9 +33,16 @@ std::vector<Problem> check_rank(const std::vector<Dim>& dim_data, int rank,
                                 const std::optional<std::vector<global_index_t>>& local_shape =
                                     std::nullopt);
 
+struct CheckOptions {
+  // Check the index-level rules of 'u' axes across processes (one_to_one
+  // overlaps, distinct count == size). An MPI adapter that does not gather
+  // every process's indices turns this off and checks them distributedly.
+  bool unstructured_indices = true;
+};
+
 // All rules, local and collective, over every process's records. Collective
 // rules are checked only on axes whose records passed the local rules, so one
 // mistake is not reported many times over.
-std::vector<Problem> check_layout(const Layout& layout);
+std::vector<Problem> check_layout(const Layout& layout, const CheckOptions& options = {});
 
 }  // namespace dapetra

@@ -14,6 +14,12 @@
 // (possibly negative or sparse) indices. One axis may be named the column
 // axis: it becomes the MultiVector's columns and is left out of the maps.
 //
+// Scalability: records are gathered to every process, except the indices of
+// a layout whose only distributed axis is unstructured (the finite-element
+// case): those stay where they are, and Tpetra's distributed directory checks
+// one_to_one, counts distinct indices and picks owners. Layouts with other
+// distributed 'u' axes (e.g. 'u' x 'u') gather their indices.
+//
 // The object is immutable; share it (std::shared_ptr) between any number of
 // arrays with the same distribution and memory layout.
 #pragma once
@@ -27,6 +33,7 @@
 #include "dapetra/dim_math.hpp"
 #include "dapetra/distarray.hpp"
 #include "dapetra/layout.hpp"
+#include "dapetra/process_grid.hpp"
 #include "dapetra/tpetra/types.hpp"
 
 namespace dapetra::tpetra {
@@ -57,9 +64,14 @@ class TpetraLayout {
                                                     const LayoutOptions& options = {});
 
   const Teuchos::RCP<const Comm>& comm() const { return comm_; }
-  const GlobalLayout& global() const { return *global_; }
   int rank() const { return rank_; }
-  const std::vector<Dim>& dim_data() const { return global_->dim_data(rank_); }
+  const std::vector<Dim>& dim_data() const { return dim_data_; }
+  const std::vector<global_index_t>& global_shape() const { return global_shape_; }
+  const ProcessGrid& grid() const { return grid_; }
+  // Every process's records with closed-form owners, when they were gathered
+  // (not for a layout whose only distributed axis is 'u'); throws otherwise.
+  bool has_global_layout() const { return global_ != nullptr; }
+  const GlobalLayout& global() const;
 
   Teuchos::RCP<const Map> owned_map() const { return owned_map_; }
   Teuchos::RCP<const Map> buffer_map() const { return buffer_map_; }
@@ -96,6 +108,11 @@ class TpetraLayout {
 
   Teuchos::RCP<const Comm> comm_;
   int rank_ = 0;
+  std::vector<Dim> dim_data_;
+  std::vector<global_index_t> global_shape_;
+  ProcessGrid grid_;
+  int scattered_axis_ = -1;  // the 'u' axis whose indices were not gathered, if any
+  SharedIndexOwner shared_owner_;
   std::unique_ptr<GlobalLayout> global_;
   std::vector<std::vector<int>> memory_orders_;  // every process's
   std::vector<int> memory_order_;

@@ -1,0 +1,123 @@
+// Dapetra's benchmark driver (run under mpirun by scripts/bench).
+//   dapetra-bench [--quick] [--out FILE]
+// Rows so far (issue 3): zero-copy view creation across buffer sizes, and
+// owned-map construction from DAP layouts versus Tpetra's own constructors.
+#include <Tpetra_Core.hpp>
+#include <Tpetra_Map.hpp>
+#include <Tpetra_MultiVector.hpp>
+#include <Teuchos_DefaultMpiComm.hpp>
+#include <cmath>
+#include <numeric>
+#include <random>
+
+#include "bench_util.hpp"
+#include "dapetra/tpetra/tpetra.hpp"
+
+using namespace dapetra;
+using namespace dapetra::tpetra;
+using bench::median_seconds;
+using bench::Report;
+using bench::Row;
+
+namespace {
+
+std::string pow10_name(global_index_t n) {
+  const int e = static_cast<int>(std::lround(std::log10(static_cast<double>(n))));
+  return "1e" + std::to_string(e);
+}
+
+// View creation: O(1) whatever N. The baseline is the same operation at the
+// smallest size, so the ratio shows how the cost grows with N (target: flat).
+void bench_views(Report& report, const Teuchos::RCP<const Comm>& comm, MPI_Comm raw, bool quick) {
+  const int P = comm->getSize(), r = comm->getRank();
+  const global_index_t largest = quick ? 10'000'000 : 100'000'000;
+  double small_time = 0;
+  for (global_index_t n = 1000; n <= largest; n *= 10) {
+    auto storage = std::make_shared<std::vector<double>>();
+    const Dim d = Dim::even_block(n, P, r, 1);
+    storage->assign(static_cast<std::size_t>(local_extent(d)), 1.0);
+    DistArray a;
+    a.dim_data = {d};
+    a.buffer = view_buffer(storage->data(), {local_extent(d)}, storage);
+    const auto layout = TpetraLayout::create(a, comm);
+    const double rss0 = bench::resident_mib();
+    std::vector<Teuchos::RCP<MultiVector<double>>> keep;
+    const int reps = 200;
+    const double t = median_seconds(raw, 7, [&] {
+      for (int i = 0; i < reps; ++i) keep.push_back(buffer_view<double>(*layout, a));
+    }, [&] { keep.clear(); }) / reps;
+    const double rss_growth = bench::resident_mib() - rss0;
+    if (n == 1000) small_time = t;
+    Row row{"view_create N=" + pow10_name(n), t, "view_create N=1e3 (same run)", small_time, 1.5};
+    row.extra["rss_growth_mib_per_200_views"] = rss_growth;
+    row.extra["buffer_mib_per_rank"] = static_cast<double>(local_extent(d)) * 8.0 / (1024.0 * 1024.0);
+    report.add(row);
+  }
+}
+
+// Owned map from a DAP layout (gather + check every rule + build) versus
+// Tpetra's constructor given the same indices directly.
+void bench_maps(Report& report, const Teuchos::RCP<const Comm>& comm, MPI_Comm raw, bool quick) {
+  const int P = comm->getSize(), r = comm->getRank();
+  const int reps = quick ? 5 : 9;
+  for (global_index_t n : quick ? std::vector<global_index_t>{100'000, 1'000'000}
+                                : std::vector<global_index_t>{100'000, 1'000'000, 10'000'000}) {
+    const std::string size = " N=" + pow10_name(n) + " np=" + std::to_string(P);
+    {  // block: both sides O(1) in N
+      const std::vector<Dim> dims{Dim::even_block(n, P, r)};
+      const std::size_t nlocal = static_cast<std::size_t>(local_extent(dims[0]));
+      const double ours = median_seconds(raw, reps, [&] { TpetraLayout::create(dims, comm); });
+      const double base = median_seconds(raw, reps, [&] { Map m(static_cast<Tpetra::global_size_t>(n), nlocal, 0, comm); });
+      report.add({"owned_map block" + size, ours, "Tpetra::Map contiguous constructor", base, 1.0});
+    }
+    {  // cyclic, block size 64
+      const std::vector<Dim> dims{Dim::cyclic(n, P, r, 64)};
+      std::vector<GO> gids(static_cast<std::size_t>(local_extent(dims[0])));
+      for (std::size_t i = 0; i < gids.size(); ++i) gids[i] = global_index(dims[0], static_cast<global_index_t>(i));
+      const double ours = median_seconds(raw, reps, [&] { TpetraLayout::create(dims, comm); });
+      const double base = median_seconds(raw, reps, [&] {
+        Map m(static_cast<Tpetra::global_size_t>(n), Teuchos::ArrayView<const GO>(gids), 0, comm);
+      });
+      report.add({"owned_map cyclic(b=64)" + size, ours, "Tpetra::Map from the same index list", base, 1.2});
+    }
+    {  // unstructured, one-to-one, random permutation
+      std::vector<global_index_t> perm(static_cast<std::size_t>(n));
+      std::iota(perm.begin(), perm.end(), 0);
+      std::shuffle(perm.begin(), perm.end(), std::mt19937_64(42));
+      const std::size_t lo = static_cast<std::size_t>(n * r / P), hi = static_cast<std::size_t>(n * (r + 1) / P);
+      std::vector<global_index_t> mine(perm.begin() + static_cast<std::ptrdiff_t>(lo), perm.begin() + static_cast<std::ptrdiff_t>(hi));
+      const std::vector<Dim> dims{Dim::unstructured(n, P, r, mine, true)};
+      std::vector<GO> gids(mine.begin(), mine.end());
+      const double ours = median_seconds(raw, reps, [&] { TpetraLayout::create(dims, comm); });
+      const double base = median_seconds(raw, reps, [&] {
+        Map m(static_cast<Tpetra::global_size_t>(n), Teuchos::ArrayView<const GO>(gids), 0, comm);
+      });
+      report.add({"owned_map unstructured one_to_one" + size, ours, "Tpetra::Map from the same index list", base, 1.2});
+    }
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Tpetra::ScopeGuard scope(&argc, &argv);
+  bool quick = false;
+  std::string out = "build/bench/results.json";
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    if (a == "--quick") quick = true;
+    else if (a == "--out" && i + 1 < argc) out = argv[++i];
+  }
+  const auto comm = Tpetra::getDefaultComm();
+  const auto* mpi = dynamic_cast<const Teuchos::MpiComm<int>*>(comm.get());
+  MPI_Comm raw = mpi ? static_cast<MPI_Comm>(*mpi->getRawMpiComm()) : MPI_COMM_SELF;
+  Report report(comm->getRank());
+  report.header();
+  bench_views(report, comm, raw, quick);
+  bench_maps(report, comm, raw, quick);
+  nlohmann::ordered_json context;
+  context["np"] = comm->getSize();
+  context["mode"] = quick ? "quick" : "full";
+  report.write(out, context);
+  return 0;
+}
