@@ -87,6 +87,12 @@ Teuchos::RCP<const Map> list_map(Tpetra::global_size_t num_global, const std::ve
 
 }  // namespace
 
+bool TpetraLayout::is_owned_position(int axis, global_index_t i) const {
+  if (axis == scattered_axis_) return scattered_owned_[static_cast<std::size_t>(i)] != 0;
+  if (!global_) return true;  // an undistributed axis beside a scattered one
+  return global_->axis(axis).is_owned(coords_[axis], i);
+}
+
 const GlobalLayout& TpetraLayout::global() const {
   if (!global_)
     throw std::logic_error("dapetra::tpetra::TpetraLayout::global(): the records of other processes were not gathered "
@@ -182,6 +188,7 @@ std::shared_ptr<const TpetraLayout> TpetraLayout::create(const DistArray& local,
   self->dim_data_ = local.dim_data;
   self->global_shape_ = global_shape_of(local.dim_data);
   self->grid_ = ProcessGrid::of(local.dim_data);
+  self->coords_ = grid_coords(local.dim_data);
   self->scattered_axis_ = scattered;
   if (scattered < 0) self->global_ = std::make_unique<GlobalLayout>(assume_valid, std::move(layout), options.shared_owner);
   for (const PackedRank& p : all) self->memory_orders_.push_back(p.memory_order);
@@ -262,7 +269,7 @@ void TpetraLayout::build_maps() {
 
   // Ownership of this process's positions. A scattered 'u' axis asks Tpetra's
   // directory; every other axis has its AxisPartition (or, undistributed, owns all).
-  std::vector<char> scattered_owned;
+  std::vector<char>& scattered_owned = scattered_owned_;
   GO scattered_base = index_base_;  // lowest node GID over all processes
   bool scattered_one_to_one = false;
   if (scattered_axis_ >= 0) {

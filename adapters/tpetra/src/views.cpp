@@ -5,27 +5,13 @@
 #include <Tpetra_MultiVector.hpp>
 #include <cstring>
 
+#include "checked.hpp"
+
 namespace dapetra::tpetra {
 namespace {
 
-ValidationError mismatch(int rank, const std::string& key, const std::string& rule, const std::string& message) {
-  return ValidationError({Problem{rank, -1, key, "", rule, message}});
-}
-
-// The array must be the one (or one like the one) the layout was built from.
-template <class Scalar>
-Scalar* checked_data(const TpetraLayout& layout, const DistArray& array) {
-  const int rank = layout.rank();
-  if (array.dim_data != layout.dim_data())
-    throw mismatch(rank, "dim_data", "the array's records are those the layout was built from",
-                   "this array is distributed differently from the layout");
-  if (array.buffer.shape != local_shape_of(layout.dim_data()))
-    throw mismatch(rank, "shape", "the buffer shape is the one the layout was built for", "buffer shape differs");
-  if (array.buffer.strides != layout.local_strides())
-    throw mismatch(rank, "strides", "the buffer strides are the ones the layout was built for",
-                   "buffer strides differ (a layout fixes the memory order of its maps)");
-  return data_as<Scalar>(array);
-}
+using detail::checked_data;
+using detail::mismatch;
 
 // A MultiVector over `map` whose column j is rows [0, rows) at data + j * lda.
 template <class Scalar>

@@ -97,6 +97,16 @@ class TpetraLayout {
   // when the owned elements are contiguous in memory (e.g. 1-D padded blocks).
   const std::optional<LocalRange>& owned_rows() const { return owned_rows_; }
 
+  // Whether this process owns position i along axis a of its buffer (boundary
+  // padding is owned; communication padding and shared copies held for
+  // another process are not).
+  bool is_owned_position(int axis, global_index_t i) const;
+  // Grid rank along `axis` owning global index g of that axis (gathered
+  // records only: closed form for 'b' and 'c', a table for 'u').
+  int owner_along(int axis, global_index_t g) const { return global().axis(axis).owner(g); }
+  // Which axis kept its 'u' indices distributed (-1: none); see the class comment.
+  int scattered_axis() const { return scattered_axis_; }
+
   // Global shape and C-order strides of the linearised array (column axis left out).
   const std::vector<global_index_t>& map_shape() const { return map_shape_; }
   const std::vector<global_index_t>& map_strides() const { return map_strides_; }
@@ -111,8 +121,10 @@ class TpetraLayout {
   std::vector<Dim> dim_data_;
   std::vector<global_index_t> global_shape_;
   ProcessGrid grid_;
+  std::vector<int> coords_;  // this process's grid coordinates
   int scattered_axis_ = -1;  // the 'u' axis whose indices were not gathered, if any
   SharedIndexOwner shared_owner_;
+  std::vector<char> scattered_owned_;  // per position of the scattered axis
   std::unique_ptr<GlobalLayout> global_;
   std::vector<std::vector<int>> memory_orders_;  // every process's
   std::vector<int> memory_order_;
