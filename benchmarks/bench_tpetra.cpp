@@ -1,7 +1,8 @@
 // Dapetra's benchmark driver (run under mpirun by scripts/bench).
 //   dapetra-bench [--quick] [--out FILE]
-// Rows so far (issue 3): zero-copy view creation across buffer sizes, and
-// owned-map construction from DAP layouts versus Tpetra's own constructors.
+// Rows: zero-copy view creation across buffer sizes, owned-map construction
+// versus Tpetra's own constructors (here), halo exchange, ghost update and
+// assembly versus hand-written MPI and plain Tpetra (bench_halo.cpp).
 #include <Tpetra_Core.hpp>
 #include <Tpetra_Map.hpp>
 #include <Tpetra_MultiVector.hpp>
@@ -99,6 +100,10 @@ void bench_maps(Report& report, const Teuchos::RCP<const Comm>& comm, MPI_Comm r
 
 }  // namespace
 
+namespace dapetra::bench {
+void bench_halo(Report& report, const Teuchos::RCP<const Comm>& comm, MPI_Comm raw, bool quick);
+}
+
 int main(int argc, char** argv) {
   Tpetra::ScopeGuard scope(&argc, &argv);
   bool quick = false;
@@ -115,6 +120,7 @@ int main(int argc, char** argv) {
   report.header();
   bench_views(report, comm, raw, quick);
   bench_maps(report, comm, raw, quick);
+  bench::bench_halo(report, comm, raw, quick);
   nlohmann::ordered_json context;
   context["np"] = comm->getSize();
   context["mode"] = quick ? "quick" : "full";

@@ -1,10 +1,11 @@
 #include "dapetra/tpetra/halo.hpp"
 
-#include <Teuchos_ArrayRCP.hpp>
-#include <Tpetra_Distributor.hpp>
-#include <Tpetra_Import.hpp>
+#include <Teuchos_DefaultMpiComm.hpp>
 #include <Tpetra_Map.hpp>
+#include <mpi.h>
+
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <cstring>
 #include <functional>
@@ -20,14 +21,16 @@ namespace {
 struct AxisPlan {
   int axis = 0;
   global_index_t extent = 0;
-  std::ptrdiff_t stride = 0;         // bytes
-  LocalRange keep;                   // positions kept as they are, when a range ...
-  std::vector<char> keep_flags;      // ... or per position ('u' axes)
-  global_index_t period = 0;         // periodic 'b': interior period M
-  global_index_t left_edge = 0, right_edge = 0;  // periodic 'b': positions wrapped (this process)
+  std::ptrdiff_t stride = 0;     // bytes
+  LocalRange keep;               // positions kept as they are, when a range ...
+  std::vector<char> keep_flags;  // ... or per position ('u' axes)
+  global_index_t period = 0;     // periodic 'b': interior period M
+  global_index_t left_edge = 0, right_edge = 0;  // periodic 'b': wrapped positions here
   const Dim* dim = nullptr;
 
-  bool kept(global_index_t p) const { return keep_flags.empty() ? keep.contains(static_cast<local_index_t>(p)) : keep_flags[p] != 0; }
+  bool kept(global_index_t p) const {
+    return keep_flags.empty() ? keep.contains(static_cast<local_index_t>(p)) : keep_flags[p] != 0;
+  }
   // Global index along the axis whose value position p holds after an update.
   global_index_t source(global_index_t p) const {
     const global_index_t g = global_index(*dim, p);
@@ -56,9 +59,9 @@ AxisPlan plan_axis(const TpetraLayout& layout, int a) {
   ax.keep = owned_local_range(d);
   if (d.periodic) {
     const std::array<global_index_t, 2> edge = boundary_padding(d);
-    const global_index_t first_edge = d.proc_grid_size == 1 ? d.padding[0] : layout.global().axis(a).dim(0).padding[0];
-    const global_index_t last_edge =
-        d.proc_grid_size == 1 ? d.padding[1] : layout.global().axis(a).dim(d.proc_grid_size - 1).padding[1];
+    const bool alone = d.proc_grid_size == 1;
+    const global_index_t first_edge = alone ? d.padding[0] : layout.global().axis(a).dim(0).padding[0];
+    const global_index_t last_edge = alone ? d.padding[1] : layout.global().axis(a).dim(d.proc_grid_size - 1).padding[1];
     ax.period = d.size - first_edge - last_edge;
     ax.left_edge = edge[0];
     ax.right_edge = edge[1];
@@ -67,13 +70,6 @@ AxisPlan plan_axis(const TpetraLayout& layout, int a) {
   }
   return ax;
 }
-
-struct Ghost {
-  GO gid;
-  int owner;
-  std::ptrdiff_t offset;             // where it goes
-  std::vector<global_index_t> src;   // source index per row axis (for local copies)
-};
 
 template <class Scalar>
 Scalar& at(char* base, std::ptrdiff_t offset) {
@@ -89,61 +85,85 @@ void combine(Scalar& into, Scalar value, CombineMode mode) {
   }
 }
 
-struct InFlight {
-  std::shared_ptr<void> exports, imports;
-};
+MPI_Comm raw_comm(const Comm& comm) {
+  const auto* mpi = dynamic_cast<const Teuchos::MpiComm<int>*>(&comm);
+  return mpi ? static_cast<MPI_Comm>(*mpi->getRawMpiComm()) : MPI_COMM_SELF;
+}
+
+// Plans are created collectively, so every process counts them alike: a
+// per-plan tag keeps interleaved exchanges of different plans apart.
+std::atomic<int> plans_created{0};
 
 }  // namespace
+
+struct HaloPlan::Exchange {
+  MPI_Comm comm = MPI_COMM_SELF;
+  std::vector<char> send, recv;
+  std::vector<MPI_Request> requests;
+  bool in_flight = false;
+};
+
+HaloPlan::~HaloPlan() = default;
 
 std::shared_ptr<const HaloPlan> HaloPlan::create(std::shared_ptr<const TpetraLayout> layout_ptr) {
   std::shared_ptr<HaloPlan> self(new HaloPlan());
   self->layout_ = layout_ptr;
+  self->exchange_ = std::make_unique<Exchange>();
+  self->tag_ = 7000 + (plans_created++ % 10000) * 2;
   const TpetraLayout& layout = *layout_ptr;
+  const Comm& comm = *layout.comm();
+  const MPI_Comm raw = comm.getSize() > 1 ? raw_comm(comm) : MPI_COMM_SELF;
+  self->exchange_->comm = raw;
   const std::vector<Dim>& dims = layout.dim_data();
   const int ndim = static_cast<int>(dims.size());
-  const int me = layout.rank();
+  const int me = layout.rank(), nprocs = comm.getSize();
   const int col = layout.column_axis();
   if (col >= 0) self->column_stride_ = static_cast<std::ptrdiff_t>(layout.local_strides()[col]);
 
-  std::vector<int> row_axes;
-  for (int a : layout.memory_order())
-    if (a != col) row_axes.push_back(a);
   std::vector<AxisPlan> axes;
-  for (int a : row_axes) axes.push_back(plan_axis(layout, a));
+  for (int a : layout.memory_order())
+    if (a != col) axes.push_back(plan_axis(layout, a));
   const bool empty = std::any_of(axes.begin(), axes.end(), [](const AxisPlan& ax) { return ax.extent == 0; });
-
-  // Flat index stride of each axis in the owned map (1-D 'u' keeps its indices).
   std::vector<global_index_t> flat_stride(ndim, 0);
   for (int a = 0, i = 0; a < ndim; ++a)
     if (a != col) flat_stride[a] = layout.map_strides()[i++];
 
-  // Every element that update() writes: any row axis at a filled position.
-  // Slower axes at kept positions recurse; the fastest visits only its filled
-  // positions then, so the walk costs the halo plus the outer extents.
+  // Every element update() writes: some row axis at a filled position. Slower
+  // axes at kept positions recurse; the fastest then visits only its filled
+  // positions, so the walk costs the halo plus the outer extents.
+  struct Ghost {
+    GO gid;
+    int owner;
+    std::ptrdiff_t offset, from;  // where it goes; where it comes from when local
+  };
   std::vector<Ghost> ghosts;
-  std::vector<global_index_t> pos(axes.size());
-  std::function<void(std::size_t, std::ptrdiff_t, bool)> walk = [&](std::size_t level, std::ptrdiff_t offset, bool filling) {
+  std::vector<global_index_t> pos(axes.size()), src(axes.size());
+  std::vector<int> coords(ndim, 0);
+  std::function<void(std::size_t, std::ptrdiff_t, bool)> walk = [&](std::size_t level, std::ptrdiff_t offset,
+                                                                     bool filling) {
     if (level == axes.size()) {
       if (!filling) return;
-      Ghost g{0, -1, offset, {}};
       GO flat = 0;
-      std::vector<int> coords(ndim, 0);
       for (std::size_t k = 0; k < axes.size(); ++k) {
-        const global_index_t s = axes[k].source(pos[k]);
-        g.src.push_back(s);
-        flat += s * flat_stride[axes[k].axis];
-        if (layout.has_global_layout()) coords[axes[k].axis] = layout.owner_along(axes[k].axis, s);
+        const int a = axes[k].axis;
+        src[k] = axes[k].source(pos[k]);
+        flat += src[k] * flat_stride[a];
+        coords[a] = a == layout.scattered_axis() ? layout.scattered_owner(pos[k])
+                    : dims[a].proc_grid_size == 1 ? 0
+                                                  : layout.owner_along(a, src[k]);
       }
-      g.gid = flat + layout.index_base();
-      if (layout.has_global_layout()) g.owner = layout.grid().rank_of(coords);
-      ghosts.push_back(std::move(g));
+      const int owner = layout.grid().rank_of(coords);
+      std::ptrdiff_t from = 0;
+      if (owner == me)
+        for (std::size_t k = 0; k < axes.size(); ++k) from += local_position(*axes[k].dim, src[k]) * axes[k].stride;
+      ghosts.push_back({flat + layout.index_base(), owner, offset, from});
       return;
     }
     const AxisPlan& ax = axes[level];
     const bool last = level + 1 == axes.size();
     for (global_index_t p = 0; p < ax.extent; ++p) {
       const bool fill_here = !ax.kept(p);
-      if (last && !filling && !fill_here) {  // skip the kept run of the fastest axis in one step
+      if (last && !filling && !fill_here) {  // jump over the kept run of the fastest axis
         if (ax.keep_flags.empty() && p == ax.keep.begin && ax.keep.end > ax.keep.begin) p = ax.keep.end - 1;
         continue;
       }
@@ -153,109 +173,110 @@ std::shared_ptr<const HaloPlan> HaloPlan::create(std::shared_ptr<const TpetraLay
   };
   if (!empty) walk(0, 0, false);
 
-  // Owners through the directory where the records were not gathered (the
-  // scattered 'u' axis); collective, so every process calls it.
-  if (!layout.has_global_layout()) {
-    std::vector<GO> gids(ghosts.size());
-    std::vector<int> owners(ghosts.size());
-    for (std::size_t i = 0; i < ghosts.size(); ++i) gids[i] = ghosts[i].gid;
-    layout.owned_map()->getRemoteIndexList(Teuchos::ArrayView<const GO>(gids.data(), gids.size()),
-                                           Teuchos::ArrayView<int>(owners.data(), owners.size()));
-    for (std::size_t i = 0; i < ghosts.size(); ++i) ghosts[i].owner = owners[i];
-  }
-
-  // Local copies (the owner is this process: periodic wraps) and remote
-  // ghosts, each distinct remote index once in the Import's target map.
-  std::vector<Ghost> remote;
-  for (Ghost& g : ghosts) {
-    if (g.owner != me) {
-      remote.push_back(std::move(g));
-      continue;
+  // Local copies stay here; remote ghosts are grouped by owner, then each
+  // owner learns which of its elements to send (one all-to-all of counts,
+  // one of indices).
+  std::vector<std::vector<GO>> wanted(nprocs);
+  std::vector<std::vector<std::ptrdiff_t>> fill(nprocs);
+  for (const Ghost& g : ghosts) {
+    if (g.owner == me) {
+      self->local_copies_.emplace_back(g.from, g.offset);
+    } else {
+      wanted[g.owner].push_back(g.gid);
+      fill[g.owner].push_back(g.offset);
     }
-    std::ptrdiff_t from = 0;
-    for (std::size_t k = 0; k < axes.size(); ++k) from += local_position(*axes[k].dim, g.src[k]) * axes[k].stride;
-    self->local_copies_.emplace_back(from, g.offset);
   }
-  std::sort(remote.begin(), remote.end(), [](const Ghost& x, const Ghost& y) { return x.gid < y.gid; });
-  std::vector<GO> target_gids;
-  std::vector<int> target_pids;
-  self->remote_ptr_.push_back(0);
-  for (std::size_t i = 0; i < remote.size(); ++i) {
-    if (i == 0 || remote[i].gid != remote[i - 1].gid) {
-      if (i > 0) self->remote_ptr_.push_back(self->remote_offsets_.size());
-      target_gids.push_back(remote[i].gid);
-      target_pids.push_back(remote[i].owner);
+  std::vector<int> want_counts(nprocs), give_counts(nprocs, 0), want_displs(nprocs, 0), give_displs(nprocs, 0);
+  for (int p = 0; p < nprocs; ++p) want_counts[p] = static_cast<int>(wanted[p].size());
+  std::vector<GO> want_flat, give_flat;
+  if (nprocs > 1) {
+    MPI_Alltoall(want_counts.data(), 1, MPI_INT, give_counts.data(), 1, MPI_INT, raw);
+    int wt = 0, gt = 0;
+    for (int p = 0; p < nprocs; ++p) {
+      want_displs[p] = wt;
+      give_displs[p] = gt;
+      wt += want_counts[p];
+      gt += give_counts[p];
+      want_flat.insert(want_flat.end(), wanted[p].begin(), wanted[p].end());
     }
-    self->remote_offsets_.push_back(remote[i].offset);
-  }
-  if (!remote.empty()) self->remote_ptr_.push_back(self->remote_offsets_.size());
-
-  using import_type = Tpetra::Import<LO, GO, Node>;
-  self->import_ = Teuchos::rcp(new import_type(layout.owned_map(), target_gids.data(), target_pids.data(),
-                                               static_cast<LO>(target_gids.size()), false));
-  // The Import's target map puts this process's owned indices first and the
-  // ghosts after them; receives arrive in getRemoteLIDs() order. Translate
-  // each to its place in target_gids (sorted) through its global index.
-  const Map& target = *self->import_->getTargetMap();
-  for (LO lid : self->import_->getRemoteLIDs()) {
-    const GO gid = target.getGlobalElement(lid);
-    self->remote_lids_.push_back(
-        static_cast<int>(std::lower_bound(target_gids.begin(), target_gids.end(), gid) - target_gids.begin()));
+    give_flat.resize(static_cast<std::size_t>(gt));
+    MPI_Alltoallv(want_flat.data(), want_counts.data(), want_displs.data(), MPI_LONG_LONG, give_flat.data(),
+                  give_counts.data(), give_displs.data(), MPI_LONG_LONG, raw);
   }
 
-  // Where each element this process sends lives in its buffer.
-  const Map& owned = *layout.owned_map();
+  // Where each requested element lives in this process's buffer.
   std::vector<IndexLookup> lookups;
   for (const AxisPlan& ax : axes) lookups.emplace_back(*ax.dim);
   const bool one_d_unstructured = ndim == 1 && dims[0].dist_type == DistType::unstructured;
-  for (LO lid : self->import_->getExportLIDs()) {
-    global_index_t flat = owned.getGlobalElement(lid) - layout.index_base();
+  const auto offset_of = [&](GO gid) {
+    const global_index_t flat = gid - layout.index_base();
     std::ptrdiff_t offset = 0;
     for (std::size_t k = 0; k < axes.size(); ++k) {
       const int a = axes[k].axis;
       const global_index_t g = one_d_unstructured ? flat : (flat / flat_stride[a]) % dims[a].size;
       offset += lookups[k].position(g) * axes[k].stride;
     }
-    self->export_offsets_.push_back(offset);
+    return offset;
+  };
+  for (int p = 0; p < nprocs; ++p) {
+    if (give_counts[p] == 0 && fill[p].empty()) continue;
+    Peer peer;
+    peer.rank = p;
+    for (int i = 0; i < give_counts[p]; ++i) peer.send_offsets.push_back(offset_of(give_flat[give_displs[p] + i]));
+    peer.recv_offsets = std::move(fill[p]);
+    self->num_sent_ += peer.send_offsets.size();
+    self->num_received_ += peer.recv_offsets.size();
+    self->peers_.push_back(std::move(peer));
   }
   return self;
 }
 
 template <class Scalar>
-Scalar* HaloPlan::checked(const DistArray& array) const {
-  return detail::checked_data<Scalar>(*layout_, array);
-}
-
-template <class Scalar>
 void HaloPlan::begin_update(const DistArray& array) const {
-  char* base = reinterpret_cast<char*>(checked<Scalar>(array));
-  if (in_flight_) throw std::logic_error("dapetra::tpetra::HaloPlan: a split-phase update is already in flight");
-  const std::size_t ncols = layout_->num_vectors();
-  Teuchos::ArrayRCP<Scalar> exports(export_offsets_.size() * ncols), imports(remote_lids_.size() * ncols);
-  for (std::size_t e = 0; e < export_offsets_.size(); ++e)
-    for (std::size_t j = 0; j < ncols; ++j)
-      exports[e * ncols + j] = at<Scalar>(base, export_offsets_[e] + static_cast<std::ptrdiff_t>(j) * column_stride_);
-  import_->getDistributor().doPosts(Teuchos::ArrayRCP<const Scalar>(exports), ncols, imports);
-  auto flight = std::make_shared<InFlight>();
-  flight->exports = std::make_shared<Teuchos::ArrayRCP<Scalar>>(exports);
-  flight->imports = std::make_shared<Teuchos::ArrayRCP<Scalar>>(imports);
-  in_flight_ = flight;
+  char* base = reinterpret_cast<char*>(detail::checked_data<Scalar>(*layout_, array));
+  Exchange& x = *exchange_;
+  if (x.in_flight) throw std::logic_error("dapetra::tpetra::HaloPlan: a split-phase update is already in flight");
+  const std::size_t ncols = layout_->num_vectors(), item = sizeof(Scalar) * ncols;
+  x.send.resize(num_sent_ * item);
+  x.recv.resize(num_received_ * item);
+  x.requests.clear();
+  std::size_t sent = 0, received = 0;
+  for (const Peer& peer : peers_) {
+    if (!peer.recv_offsets.empty()) {
+      x.requests.emplace_back();
+      MPI_Irecv(x.recv.data() + received * item, static_cast<int>(peer.recv_offsets.size() * item), MPI_BYTE, peer.rank,
+                tag_, x.comm, &x.requests.back());
+      received += peer.recv_offsets.size();
+    }
+  }
+  for (const Peer& peer : peers_) {
+    if (peer.send_offsets.empty()) continue;
+    auto* out = reinterpret_cast<Scalar*>(x.send.data() + sent * item);
+    for (std::size_t e = 0; e < peer.send_offsets.size(); ++e)
+      for (std::size_t j = 0; j < ncols; ++j)
+        out[e * ncols + j] = at<Scalar>(base, peer.send_offsets[e] + static_cast<std::ptrdiff_t>(j) * column_stride_);
+    x.requests.emplace_back();
+    MPI_Isend(out, static_cast<int>(peer.send_offsets.size() * item), MPI_BYTE, peer.rank, tag_, x.comm,
+              &x.requests.back());
+    sent += peer.send_offsets.size();
+  }
+  x.in_flight = true;
 }
 
 template <class Scalar>
 void HaloPlan::end_update(const DistArray& array) const {
-  char* base = reinterpret_cast<char*>(checked<Scalar>(array));
-  if (!in_flight_) throw std::logic_error("dapetra::tpetra::HaloPlan: end_update without begin_update");
-  import_->getDistributor().doWaits();
-  const auto flight = std::static_pointer_cast<InFlight>(in_flight_);
-  in_flight_.reset();
-  const Teuchos::ArrayRCP<Scalar>& imports = *std::static_pointer_cast<Teuchos::ArrayRCP<Scalar>>(flight->imports);
+  char* base = reinterpret_cast<char*>(detail::checked_data<Scalar>(*layout_, array));
+  Exchange& x = *exchange_;
+  if (!x.in_flight) throw std::logic_error("dapetra::tpetra::HaloPlan: end_update without begin_update");
+  MPI_Waitall(static_cast<int>(x.requests.size()), x.requests.data(), MPI_STATUSES_IGNORE);
+  x.in_flight = false;
   const std::size_t ncols = layout_->num_vectors();
-  for (std::size_t k = 0; k < remote_lids_.size(); ++k) {
-    const auto lid = static_cast<std::size_t>(remote_lids_[k]);
-    for (std::size_t t = remote_ptr_[lid]; t < remote_ptr_[lid + 1]; ++t)
-      for (std::size_t j = 0; j < ncols; ++j)
-        at<Scalar>(base, remote_offsets_[t] + static_cast<std::ptrdiff_t>(j) * column_stride_) = imports[k * ncols + j];
+  const auto* in = reinterpret_cast<const Scalar*>(x.recv.data());
+  for (const Peer& peer : peers_) {
+    for (std::ptrdiff_t to : peer.recv_offsets) {
+      for (std::size_t j = 0; j < ncols; ++j) at<Scalar>(base, to + static_cast<std::ptrdiff_t>(j) * column_stride_) = in[j];
+      in += ncols;
+    }
   }
   for (const auto& [from, to] : local_copies_)
     for (std::size_t j = 0; j < ncols; ++j) {
@@ -272,26 +293,41 @@ void HaloPlan::update(const DistArray& array) const {
 
 template <class Scalar>
 void HaloPlan::assemble(const DistArray& array, CombineMode mode, bool then_update) const {
-  char* base = reinterpret_cast<char*>(checked<Scalar>(array));
-  const std::size_t ncols = layout_->num_vectors();
-  // Ghost contributions travel the Import backwards: receive order becomes send order.
-  std::vector<Scalar> exports(remote_lids_.size() * ncols), imports(export_offsets_.size() * ncols);
-  for (std::size_t k = 0; k < remote_lids_.size(); ++k) {
-    const auto lid = static_cast<std::size_t>(remote_lids_[k]);
-    for (std::size_t j = 0; j < ncols; ++j) {
-      const std::ptrdiff_t shift = static_cast<std::ptrdiff_t>(j) * column_stride_;
-      Scalar value = at<Scalar>(base, remote_offsets_[remote_ptr_[lid]] + shift);
-      for (std::size_t t = remote_ptr_[lid] + 1; t < remote_ptr_[lid + 1]; ++t)
-        combine(value, at<Scalar>(base, remote_offsets_[t] + shift), mode);
-      exports[k * ncols + j] = value;
-    }
+  char* base = reinterpret_cast<char*>(detail::checked_data<Scalar>(*layout_, array));
+  Exchange& x = *exchange_;
+  if (x.in_flight) throw std::logic_error("dapetra::tpetra::HaloPlan: assemble during a split-phase update");
+  // The update's messages run backwards: each ghost goes to its owner.
+  const std::size_t ncols = layout_->num_vectors(), item = sizeof(Scalar) * ncols;
+  x.send.resize(num_received_ * item);
+  x.recv.resize(num_sent_ * item);
+  x.requests.clear();
+  std::size_t incoming = 0, outgoing = 0;
+  for (const Peer& peer : peers_) {
+    if (peer.send_offsets.empty()) continue;
+    x.requests.emplace_back();
+    MPI_Irecv(x.recv.data() + incoming * item, static_cast<int>(peer.send_offsets.size() * item), MPI_BYTE, peer.rank,
+              tag_ + 1, x.comm, &x.requests.back());
+    incoming += peer.send_offsets.size();
   }
-  import_->getDistributor().doReversePostsAndWaits(Teuchos::ArrayView<const Scalar>(exports), ncols,
-                                                   Teuchos::ArrayView<Scalar>(imports));
-  for (std::size_t e = 0; e < export_offsets_.size(); ++e)
-    for (std::size_t j = 0; j < ncols; ++j)
-      combine(at<Scalar>(base, export_offsets_[e] + static_cast<std::ptrdiff_t>(j) * column_stride_),
-              imports[e * ncols + j], mode);
+  for (const Peer& peer : peers_) {
+    if (peer.recv_offsets.empty()) continue;
+    auto* out = reinterpret_cast<Scalar*>(x.send.data() + outgoing * item);
+    for (std::size_t e = 0; e < peer.recv_offsets.size(); ++e)
+      for (std::size_t j = 0; j < ncols; ++j)
+        out[e * ncols + j] = at<Scalar>(base, peer.recv_offsets[e] + static_cast<std::ptrdiff_t>(j) * column_stride_);
+    x.requests.emplace_back();
+    MPI_Isend(out, static_cast<int>(peer.recv_offsets.size() * item), MPI_BYTE, peer.rank, tag_ + 1, x.comm,
+              &x.requests.back());
+    outgoing += peer.recv_offsets.size();
+  }
+  MPI_Waitall(static_cast<int>(x.requests.size()), x.requests.data(), MPI_STATUSES_IGNORE);
+  const auto* in = reinterpret_cast<const Scalar*>(x.recv.data());
+  for (const Peer& peer : peers_)
+    for (std::ptrdiff_t to : peer.send_offsets) {
+      for (std::size_t j = 0; j < ncols; ++j)
+        combine(at<Scalar>(base, to + static_cast<std::ptrdiff_t>(j) * column_stride_), in[j], mode);
+      in += ncols;
+    }
   for (const auto& [from, to] : local_copies_)
     for (std::size_t j = 0; j < ncols; ++j) {
       const std::ptrdiff_t shift = static_cast<std::ptrdiff_t>(j) * column_stride_;
@@ -300,10 +336,10 @@ void HaloPlan::assemble(const DistArray& array, CombineMode mode, bool then_upda
   if (then_update) update<Scalar>(array);
 }
 
-#define DAPETRA_INSTANTIATE_HALO(S)                                                    \
-  template void HaloPlan::update<S>(const DistArray&) const;                           \
-  template void HaloPlan::begin_update<S>(const DistArray&) const;                     \
-  template void HaloPlan::end_update<S>(const DistArray&) const;                       \
+#define DAPETRA_INSTANTIATE_HALO(S)                                \
+  template void HaloPlan::update<S>(const DistArray&) const;       \
+  template void HaloPlan::begin_update<S>(const DistArray&) const; \
+  template void HaloPlan::end_update<S>(const DistArray&) const;   \
   template void HaloPlan::assemble<S>(const DistArray&, CombineMode, bool) const;
 
 DAPETRA_INSTANTIATE_HALO(double)

@@ -2,6 +2,7 @@
 
 #include <Teuchos_OrdinalTraits.hpp>
 #include <Tpetra_Map.hpp>
+#include <Tpetra_Directory.hpp>
 #include <Tpetra_TieBreak.hpp>
 #include <algorithm>
 #include <cstring>
@@ -88,7 +89,7 @@ Teuchos::RCP<const Map> list_map(Tpetra::global_size_t num_global, const std::ve
 }  // namespace
 
 bool TpetraLayout::is_owned_position(int axis, global_index_t i) const {
-  if (axis == scattered_axis_) return scattered_owned_[static_cast<std::size_t>(i)] != 0;
+  if (axis == scattered_axis_) return scattered_owner_[static_cast<std::size_t>(i)] == rank_;
   if (!global_) return true;  // an undistributed axis beside a scattered one
   return global_->axis(axis).is_owned(coords_[axis], i);
 }
@@ -186,6 +187,7 @@ std::shared_ptr<const TpetraLayout> TpetraLayout::create(const DistArray& local,
   throw_if_any(problems);  // on every process alike
 
   self->dim_data_ = local.dim_data;
+  self->local_shape_ = local.buffer.shape;
   self->global_shape_ = global_shape_of(local.dim_data);
   self->grid_ = ProcessGrid::of(local.dim_data);
   self->coords_ = grid_coords(local.dim_data);
@@ -268,10 +270,11 @@ void TpetraLayout::build_maps() {
     if (a != column_axis_) flat_stride[a] = one_d_unstructured ? 1 : map_strides_[i++];
 
   // Ownership of this process's positions. A scattered 'u' axis asks Tpetra's
-  // directory; every other axis has its AxisPartition (or, undistributed, owns all).
-  std::vector<char>& scattered_owned = scattered_owned_;
+  // directory (once: it also tells the halo plan every copy's owner); every
+  // other axis has its AxisPartition (or, undistributed, owns all).
   GO scattered_base = index_base_;  // lowest node GID over all processes
   bool scattered_one_to_one = false;
+  Teuchos::RCP<const Map> node_map;
   if (scattered_axis_ >= 0) {
     const Dim& u = dims[scattered_axis_];
     const GO node_base_shift = one_d_unstructured ? index_base_ : 0;
@@ -282,38 +285,34 @@ void TpetraLayout::build_maps() {
       local_min = std::min(local_min, node_gids[i]);
     }
     Teuchos::reduceAll<int, GO>(*comm_, Teuchos::REDUCE_MIN, local_min, Teuchos::outArg(scattered_base));
-    const auto node_map =
-        list_map(Teuchos::OrdinalTraits<Tpetra::global_size_t>::invalid(), node_gids, scattered_base, comm_);
-    Teuchos::RCP<const Map> owned_nodes;
-    std::vector<Problem> found;
-    if (u.one_to_one && node_map->isOneToOne()) {
-      owned_nodes = node_map;
-    } else {
-      owned_nodes = Tpetra::createOneToOne(node_map, RuleTieBreak(shared_owner_, node_base_shift));
-      // (isOneToOne() can answer false for a map that is one-to-one, e.g. an
-      // empty one: counting what the directory kept is the reliable test.)
-      if (u.one_to_one && owned_nodes->getGlobalNumElements() == node_map->getGlobalNumElements())
-        owned_nodes = node_map;
-      if (u.one_to_one && owned_nodes != node_map) {  // name what a lower rank also holds (gathered below)
+    node_map = list_map(Teuchos::OrdinalTraits<Tpetra::global_size_t>::invalid(), node_gids, scattered_base, comm_);
+    Tpetra::Directory<LO, GO, Node> directory;
+    directory.initialize(*node_map, RuleTieBreak(shared_owner_, node_base_shift));
+    scattered_owner_.assign(node_gids.size(), -1);
+    directory.getDirectoryEntries(*node_map, Teuchos::ArrayView<const GO>(node_gids.data(), node_gids.size()),
+                                  Teuchos::ArrayView<int>(scattered_owner_.data(), scattered_owner_.size()));
+    // Distinct indices = owned ones summed; with one_to_one nothing may be held twice.
+    long long owned_here = 0, distinct = 0, held = static_cast<long long>(node_gids.size()), held_total = 0;
+    for (int o : scattered_owner_) owned_here += o == rank_;
+    Teuchos::reduceAll<int, long long>(*comm_, Teuchos::REDUCE_SUM, owned_here, Teuchos::outArg(distinct));
+    Teuchos::reduceAll<int, long long>(*comm_, Teuchos::REDUCE_SUM, held, Teuchos::outArg(held_total));
+    scattered_one_to_one = held_total == distinct;
+    if ((u.one_to_one && !scattered_one_to_one) || distinct != u.size) {
+      // Every process is here (the verdict came from reductions): gather the details.
+      PackedRank report;
+      if (u.one_to_one && !scattered_one_to_one) {
         std::size_t named = 0;
         for (std::size_t i = 0; i < node_gids.size() && named < 20; ++i)
-          if (!owned_nodes->isNodeGlobalElement(node_gids[i]))
-            found.push_back({rank_, scattered_axis_, "indices", std::to_string(u.indices[i]),
-                             "with one_to_one true each index is held by exactly one process",
-                             "index " + std::to_string(u.indices[i]) + " is also held by another process (" +
-                                 std::to_string(++named) + ")"});
+          if (scattered_owner_[i] != rank_)
+            report.problems.push_back({rank_, scattered_axis_, "indices", std::to_string(u.indices[i]),
+                                       "with one_to_one true each index is held by exactly one process",
+                                       "index " + std::to_string(u.indices[i]) + " is also held by rank " +
+                                           std::to_string(scattered_owner_[i]) + " (" + std::to_string(++named) + ")"});
       }
-    }
-    const auto distinct = static_cast<global_index_t>(owned_nodes->getGlobalNumElements());
-    const bool overlap_found = u.one_to_one && owned_nodes != node_map;
-    if (overlap_found || distinct != u.size) {
       if (distinct != u.size && rank_ == 0)
-        found.push_back({-1, scattered_axis_, "size", std::to_string(u.size),
-                         "size equals the number of distinct indices held over the axis",
-                         "the processes hold " + std::to_string(distinct) + " distinct indices"});
-      // Every process is here (the verdict came from collective answers): share the details.
-      PackedRank report;
-      report.problems = found;
+        report.problems.push_back({-1, scattered_axis_, "size", std::to_string(u.size),
+                                   "size equals the number of distinct indices held over the axis",
+                                   "the processes hold " + std::to_string(distinct) + " distinct indices"});
       std::vector<Problem> every;
       for (const auto& words : detail::allgather_words(pack_rank(report), *comm_)) {
         const auto p = unpack_rank(words.data(), words.size()).problems;
@@ -321,16 +320,15 @@ void TpetraLayout::build_maps() {
       }
       throw ValidationError(every);
     }
-    scattered_owned.resize(node_gids.size());
-    for (std::size_t i = 0; i < node_gids.size(); ++i)
-      scattered_owned[i] = owned_nodes == node_map || owned_nodes->isNodeGlobalElement(node_gids[i]);
-    scattered_one_to_one = owned_nodes == node_map;
-    if (one_d_unstructured && scattered_one_to_one) owned_map_ = buffer_map_ = node_map;  // it is the array's map
+    if (one_d_unstructured) {  // the node map is the array's buffer map, and its owned map when one-to-one
+      buffer_map_ = node_map;
+      if (scattered_one_to_one) owned_map_ = node_map;
+    }
   }
 
   // Position i along axis a of the process at grid coordinates c: owned?
   const auto owned_at_coords = [&](const std::vector<int>& c, int a, global_index_t i) -> bool {
-    if (a == scattered_axis_) return scattered_owned[static_cast<std::size_t>(i)] != 0;
+    if (a == scattered_axis_) return scattered_owner_[static_cast<std::size_t>(i)] == rank_;
     if (!global_) return true;  // an undistributed axis beside a scattered one
     return global_->axis(a).is_owned(c[a], i);
   };
@@ -506,6 +504,7 @@ void TpetraLayout::build_maps() {
         if (a != column_axis_) all_owned = all_owned && owned_run(c, dd, a).count == local_extent(dd[a]);
     }
   }
+  if (buffer_map_) return;  // the node map, in the 1-D scattered case
   if (all_owned) {
     buffer_map_ = owned_map_;
   } else {

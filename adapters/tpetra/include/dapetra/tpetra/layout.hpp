@@ -66,6 +66,7 @@ class TpetraLayout {
   const Teuchos::RCP<const Comm>& comm() const { return comm_; }
   int rank() const { return rank_; }
   const std::vector<Dim>& dim_data() const { return dim_data_; }
+  const std::vector<global_index_t>& local_shape() const { return local_shape_; }
   const std::vector<global_index_t>& global_shape() const { return global_shape_; }
   const ProcessGrid& grid() const { return grid_; }
   // Every process's records with closed-form owners, when they were gathered
@@ -104,8 +105,10 @@ class TpetraLayout {
   // Grid rank along `axis` owning global index g of that axis (gathered
   // records only: closed form for 'b' and 'c', a table for 'u').
   int owner_along(int axis, global_index_t g) const { return global().axis(axis).owner(g); }
-  // Which axis kept its 'u' indices distributed (-1: none); see the class comment.
+  // Which axis kept its 'u' indices distributed (-1: none); see the class
+  // comment. Along it, the rank owning the index at each position is known.
   int scattered_axis() const { return scattered_axis_; }
+  int scattered_owner(global_index_t position) const { return scattered_owner_[static_cast<std::size_t>(position)]; }
 
   // Global shape and C-order strides of the linearised array (column axis left out).
   const std::vector<global_index_t>& map_shape() const { return map_shape_; }
@@ -119,12 +122,13 @@ class TpetraLayout {
   Teuchos::RCP<const Comm> comm_;
   int rank_ = 0;
   std::vector<Dim> dim_data_;
+  std::vector<global_index_t> local_shape_;
   std::vector<global_index_t> global_shape_;
   ProcessGrid grid_;
   std::vector<int> coords_;  // this process's grid coordinates
   int scattered_axis_ = -1;  // the 'u' axis whose indices were not gathered, if any
   SharedIndexOwner shared_owner_;
-  std::vector<char> scattered_owned_;  // per position of the scattered axis
+  std::vector<int> scattered_owner_;  // owning rank per position of the scattered axis
   std::unique_ptr<GlobalLayout> global_;
   std::vector<std::vector<int>> memory_orders_;  // every process's
   std::vector<int> memory_order_;

@@ -1,0 +1,248 @@
+// Halo exchange and unstructured ghost update / assembly rows (issue 4):
+// HaloPlan versus a hand-written MPI exchange and versus plain Tpetra
+// doImport / doExport between separately allocated vectors.
+#include <Teuchos_DefaultMpiComm.hpp>
+#include <Tpetra_Export.hpp>
+#include <Tpetra_Import.hpp>
+#include <Tpetra_Map.hpp>
+#include <Tpetra_MultiVector.hpp>
+#include <numeric>
+
+#include "bench_util.hpp"
+#include "dapetra/tpetra/tpetra.hpp"
+
+using namespace dapetra;
+using namespace dapetra::tpetra;
+using bench::median_seconds;
+using bench::Report;
+using bench::Row;
+
+namespace dapetra::bench {
+
+namespace {
+
+// An N-D array split along axis 0 only (slabs), halo w on axis 0, unpadded
+// elsewhere: the layout hand-written codes use, and the one the raw baseline knows.
+std::vector<Dim> slab_dims(const std::vector<global_index_t>& sizes, global_index_t w, int P, int r) {
+  std::vector<Dim> dims{Dim::even_block(sizes[0], P, r, w)};
+  for (std::size_t a = 1; a < sizes.size(); ++a) dims.push_back(Dim::undistributed(sizes[a]));
+  return dims;
+}
+
+// The classic hand-written exchange of a slab-decomposed C-ordered array:
+// pack the w owned planes next to each neighbour, Isend/Irecv, unpack into
+// the padding planes.
+struct RawSlabExchange {
+  MPI_Comm comm;
+  int left = MPI_PROC_NULL, right = MPI_PROC_NULL;
+  std::size_t plane = 0, w = 0, lo_owned = 0, hi_owned = 0, extent = 0;
+  std::vector<double> send_l, send_r, recv_l, recv_r;
+  void run(double* a) {
+    MPI_Request req[4];
+    int n = 0;
+    const std::size_t m = w * plane;
+    if (left != MPI_PROC_NULL) {
+      std::copy_n(a + lo_owned * plane, m, send_l.data());
+      MPI_Irecv(recv_l.data(), static_cast<int>(m), MPI_DOUBLE, left, 1, comm, &req[n++]);
+      MPI_Isend(send_l.data(), static_cast<int>(m), MPI_DOUBLE, left, 0, comm, &req[n++]);
+    }
+    if (right != MPI_PROC_NULL) {
+      std::copy_n(a + (hi_owned - w) * plane, m, send_r.data());
+      MPI_Irecv(recv_r.data(), static_cast<int>(m), MPI_DOUBLE, right, 0, comm, &req[n++]);
+      MPI_Isend(send_r.data(), static_cast<int>(m), MPI_DOUBLE, right, 1, comm, &req[n++]);
+    }
+    MPI_Waitall(n, req, MPI_STATUSES_IGNORE);
+    if (left != MPI_PROC_NULL) std::copy_n(recv_l.data(), m, a + (lo_owned - w) * plane);
+    if (right != MPI_PROC_NULL) std::copy_n(recv_r.data(), m, a + hi_owned * plane);
+  }
+};
+
+void bench_slab(Report& report, const Teuchos::RCP<const Comm>& comm, MPI_Comm raw, const std::string& name,
+                const std::vector<global_index_t>& sizes, global_index_t w, int reps) {
+  const int P = comm->getSize(), r = comm->getRank();
+  const auto dims = slab_dims(sizes, w, P, r);
+  auto storage = std::make_shared<std::vector<double>>();
+  const auto shape = local_shape_of(dims);
+  global_index_t n = 1;
+  for (auto s : shape) n *= s;
+  storage->assign(static_cast<std::size_t>(n), 1.0);
+  DistArray a;
+  a.dim_data = dims;
+  a.buffer = view_buffer(storage->data(), shape, storage);
+  const auto plan = HaloPlan::create(TpetraLayout::create(a, comm));
+  const int inner = 20;
+  const double ours = median_seconds(raw, reps, [&] {
+    for (int i = 0; i < inner; ++i) plan->update<double>(a);
+  }) / inner;
+
+  RawSlabExchange x;
+  x.comm = raw;
+  x.left = r > 0 ? r - 1 : MPI_PROC_NULL;
+  x.right = r < P - 1 ? r + 1 : MPI_PROC_NULL;
+  x.plane = static_cast<std::size_t>(n / shape[0]);
+  x.w = static_cast<std::size_t>(w);
+  const LocalRange own = owned_local_range(dims[0]);
+  x.lo_owned = static_cast<std::size_t>(own.begin);
+  x.hi_owned = static_cast<std::size_t>(own.end);
+  x.send_l.resize(x.w * x.plane);
+  x.send_r.resize(x.w * x.plane);
+  x.recv_l.resize(x.w * x.plane);
+  x.recv_r.resize(x.w * x.plane);
+  const double base = median_seconds(raw, reps, [&] {
+    for (int i = 0; i < inner; ++i) x.run(storage->data());
+  }) / inner;
+  Row row{name, ours, "hand-written MPI pack + Isend/Irecv", base, 1.2};
+  row.extra["halo_elements_per_rank"] = static_cast<double>(plan->num_ghosts());
+  report.add(row);
+}
+
+// Nodes of an nx x ny structured grid numbered row by row, split in strips of
+// rows; each rank holds its strip plus one ghost row from each neighbour, its
+// owned nodes first (the owned-prefix order FE codes use).
+struct Strip {
+  std::vector<global_index_t> nodes;  // owned, then ghost rows
+  std::size_t owned = 0;
+};
+Strip strip(global_index_t nx, global_index_t ny, int P, int r) {
+  const global_index_t lo = ny * r / P, hi = ny * (r + 1) / P;
+  Strip s;
+  for (global_index_t g = lo * nx; g < hi * nx; ++g) s.nodes.push_back(g);
+  s.owned = s.nodes.size();
+  if (r > 0)
+    for (global_index_t g = (lo - 1) * nx; g < lo * nx; ++g) s.nodes.push_back(g);
+  if (r < P - 1)
+    for (global_index_t g = hi * nx; g < (hi + 1) * nx; ++g) s.nodes.push_back(g);
+  return s;
+}
+
+void bench_unstructured(Report& report, const Teuchos::RCP<const Comm>& comm, MPI_Comm raw, global_index_t nx,
+                        global_index_t ny, int reps) {
+  const int P = comm->getSize(), r = comm->getRank();
+  const Strip s = strip(nx, ny, P, r);
+  auto storage = std::make_shared<std::vector<double>>(s.nodes.size(), 1.0);
+  DistArray a;
+  a.dim_data = {Dim::unstructured(nx * ny, P, r, s.nodes)};
+  a.buffer = view_buffer(storage->data(), {static_cast<global_index_t>(s.nodes.size())}, storage);
+  const auto layout = TpetraLayout::create(a, comm);
+  const auto plan = HaloPlan::create(layout);
+  const std::string size = " owned/rank=" + std::to_string(s.owned) + " np=" + std::to_string(P);
+  const int inner = 20;
+
+  // (a) raw MPI with the same pattern: first / last owned row to the neighbours.
+  const std::size_t row = static_cast<std::size_t>(nx);
+  std::vector<double> sl(row), sr(row), rl(row), rr(row);
+  const int left = r > 0 ? r - 1 : MPI_PROC_NULL, right = r < P - 1 ? r + 1 : MPI_PROC_NULL;
+  const std::size_t ghost_left = s.owned, ghost_right = s.owned + (r > 0 ? row : 0);
+  const auto raw_update = [&](double* x) {
+    MPI_Request req[4];
+    int n = 0;
+    if (left != MPI_PROC_NULL) {
+      std::copy_n(x, row, sl.data());
+      MPI_Irecv(rl.data(), static_cast<int>(row), MPI_DOUBLE, left, 1, raw, &req[n++]);
+      MPI_Isend(sl.data(), static_cast<int>(row), MPI_DOUBLE, left, 0, raw, &req[n++]);
+    }
+    if (right != MPI_PROC_NULL) {
+      std::copy_n(x + s.owned - row, row, sr.data());
+      MPI_Irecv(rr.data(), static_cast<int>(row), MPI_DOUBLE, right, 0, raw, &req[n++]);
+      MPI_Isend(sr.data(), static_cast<int>(row), MPI_DOUBLE, right, 1, raw, &req[n++]);
+    }
+    MPI_Waitall(n, req, MPI_STATUSES_IGNORE);
+    if (left != MPI_PROC_NULL) std::copy_n(rl.data(), row, x + ghost_left);
+    if (right != MPI_PROC_NULL) std::copy_n(rr.data(), row, x + ghost_right);
+  };
+  const auto raw_assemble = [&](double* x) {
+    MPI_Request req[4];
+    int n = 0;
+    if (left != MPI_PROC_NULL) {
+      std::copy_n(x + ghost_left, row, sl.data());
+      MPI_Irecv(rl.data(), static_cast<int>(row), MPI_DOUBLE, left, 1, raw, &req[n++]);
+      MPI_Isend(sl.data(), static_cast<int>(row), MPI_DOUBLE, left, 0, raw, &req[n++]);
+    }
+    if (right != MPI_PROC_NULL) {
+      std::copy_n(x + ghost_right, row, sr.data());
+      MPI_Irecv(rr.data(), static_cast<int>(row), MPI_DOUBLE, right, 0, raw, &req[n++]);
+      MPI_Isend(sr.data(), static_cast<int>(row), MPI_DOUBLE, right, 1, raw, &req[n++]);
+    }
+    MPI_Waitall(n, req, MPI_STATUSES_IGNORE);
+    if (left != MPI_PROC_NULL)
+      for (std::size_t i = 0; i < row; ++i) x[i] += rl[i];
+    if (right != MPI_PROC_NULL)
+      for (std::size_t i = 0; i < row; ++i) x[s.owned - row + i] += rr[i];
+  };
+  double* x = storage->data();
+  const double ours_u = median_seconds(raw, reps, [&] { for (int i = 0; i < inner; ++i) plan->update<double>(a); }) / inner;
+  const double raw_u = median_seconds(raw, reps, [&] { for (int i = 0; i < inner; ++i) raw_update(x); }) / inner;
+  const double ours_a = median_seconds(raw, reps, [&] { for (int i = 0; i < inner; ++i) plan->assemble<double>(a); }) / inner;
+  const double raw_a = median_seconds(raw, reps, [&] { for (int i = 0; i < inner; ++i) raw_assemble(x); }) / inner;
+
+  // (b) plain Tpetra: an owned vector and an overlapped vector, doImport / doExport.
+  const auto owned_map = layout->owned_map();
+  const auto overlap_map = layout->buffer_map();
+  Tpetra::Import<LO, GO, Node> importer(owned_map, overlap_map);
+  MultiVector<double> owned_v(owned_map, 1), overlap_v(overlap_map, 1);
+  const double tp_u = median_seconds(raw, reps, [&] {
+    for (int i = 0; i < inner; ++i) overlap_v.doImport(owned_v, importer, Tpetra::INSERT);
+  }) / inner;
+  const double tp_a = median_seconds(raw, reps, [&] {
+    for (int i = 0; i < inner; ++i) owned_v.doExport(overlap_v, importer, Tpetra::ADD);
+  }) / inner;
+
+  report.add({"ghost_update unstructured" + size, ours_u, "hand-written MPI, same pattern", raw_u, 1.2});
+  report.add({"ghost_update unstructured" + size, ours_u, "Tpetra doImport owned -> overlapped vector", tp_u, 0.05});
+  report.add({"assemble(add) unstructured" + size, ours_a, "hand-written MPI, same pattern", raw_a, 1.2});
+  report.add({"assemble(add) unstructured" + size, ours_a, "Tpetra doExport(ADD) overlapped -> owned", tp_a, 0.05});
+
+  // Plan construction (layout + plan) versus Tpetra's generic maps + Import.
+  std::vector<GO> owned_gids(s.nodes.begin(), s.nodes.begin() + static_cast<std::ptrdiff_t>(s.owned));
+  std::vector<GO> all_gids(s.nodes.begin(), s.nodes.end());
+  const double ours_build = median_seconds(raw, 5, [&] { HaloPlan::create(TpetraLayout::create(a, comm)); });
+  const double tp_build = median_seconds(raw, 5, [&] {
+    auto om = Teuchos::rcp(new Map(Teuchos::OrdinalTraits<Tpetra::global_size_t>::invalid(), Teuchos::ArrayView<const GO>(owned_gids), 0, comm));
+    auto bm = Teuchos::rcp(new Map(Teuchos::OrdinalTraits<Tpetra::global_size_t>::invalid(), Teuchos::ArrayView<const GO>(all_gids), 0, comm));
+    Tpetra::Import<LO, GO, Node> imp(om, bm);
+  });
+  report.add({"plan_build unstructured" + size, ours_build, "Tpetra Map + Map + Import (directory)", tp_build, 1.2});
+}
+
+}  // namespace
+
+void bench_halo(Report& report, const Teuchos::RCP<const Comm>& comm, MPI_Comm raw, bool quick) {
+  const int P = comm->getSize(), r = comm->getRank();
+  const int reps = quick ? 5 : 11;
+  // Update time must not depend on the owned size (same halo).
+  for (global_index_t per_rank : {global_index_t{10'000}, global_index_t{1'000'000}})
+    bench_slab(report, comm, raw, "halo_update 1-D w=2 owned/rank=" + std::to_string(per_rank) + " np=" + std::to_string(P),
+               {per_rank * P}, 2, reps);
+  for (global_index_t w : {1, 2}) {
+    bench_slab(report, comm, raw, "halo_update 2-D 4096^2 w=" + std::to_string(w) + " np=" + std::to_string(P),
+               {4096, 4096}, w, reps);
+    bench_slab(report, comm, raw, "halo_update 3-D 256^3 w=" + std::to_string(w) + " np=" + std::to_string(P),
+               {256, 256, 256}, w, reps);
+  }
+  // Plan construction for a padded 2-D block versus generic Map + Import.
+  {
+    const auto dims = slab_dims({1024, 1024}, 1, P, r);
+    DistArray a;
+    auto storage = std::make_shared<std::vector<double>>(static_cast<std::size_t>(local_extent(dims[0]) * 1024));
+    a.dim_data = dims;
+    a.buffer = view_buffer(storage->data(), local_shape_of(dims), storage);
+    const auto layout = TpetraLayout::create(a, comm);
+    const auto plan = HaloPlan::create(layout);
+    const double ours = median_seconds(raw, reps, [&] { HaloPlan::create(TpetraLayout::create(a, comm)); });
+    const auto bm = layout->buffer_map();
+    std::vector<GO> owned_gids;
+    for (LO i = 0; i < static_cast<LO>(layout->owned_map()->getNodeNumElements()); ++i)
+      owned_gids.push_back(layout->owned_map()->getGlobalElement(i));
+    const double generic = median_seconds(raw, reps, [&] {
+      auto om = Teuchos::rcp(new Map(Teuchos::OrdinalTraits<Tpetra::global_size_t>::invalid(), Teuchos::ArrayView<const GO>(owned_gids), 0, comm));
+      Tpetra::Import<LO, GO, Node> imp(om, bm);
+    });
+    report.add({"plan_build 2-D 1024^2 w=1 np=" + std::to_string(P), ours, "Tpetra noncontiguous Map + Import", generic, 0.1});
+    const int inner = 20;
+    const double one_update = median_seconds(raw, reps, [&] { for (int i = 0; i < inner; ++i) plan->update<double>(a); }) / inner;
+    report.add({"plan_build 2-D 1024^2 w=1 np=" + std::to_string(P), ours, "5 halo updates", 5 * one_update, 1.0});
+  }
+  bench_unstructured(report, comm, raw, 1000, quick ? 100 * P : 1000 * P, reps);
+}
+
+}  // namespace dapetra::bench
