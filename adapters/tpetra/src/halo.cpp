@@ -205,8 +205,9 @@ std::shared_ptr<const HaloPlan> HaloPlan::create(std::shared_ptr<const TpetraLay
   }
 
   // Where each requested element lives in this process's buffer.
-  std::vector<IndexLookup> lookups;
-  for (const AxisPlan& ax : axes) lookups.emplace_back(*ax.dim);
+  std::vector<IndexLookup> lookups;  // built only if this process sends anything
+  if (!give_flat.empty())
+    for (const AxisPlan& ax : axes) lookups.emplace_back(*ax.dim);
   const bool one_d_unstructured = ndim == 1 && dims[0].dist_type == DistType::unstructured;
   const auto offset_of = [&](GO gid) {
     const global_index_t flat = gid - layout.index_base();
@@ -218,18 +219,84 @@ std::shared_ptr<const HaloPlan> HaloPlan::create(std::shared_ptr<const TpetraLay
     }
     return offset;
   };
+  const auto item = static_cast<std::ptrdiff_t>(layout.itemsize());
+  const auto runs_of = [item](const std::vector<std::ptrdiff_t>& offsets) {
+    std::vector<Run> runs;
+    for (std::ptrdiff_t o : offsets) {
+      if (!runs.empty() && runs.back().offset + static_cast<std::ptrdiff_t>(runs.back().count) * item == o)
+        ++runs.back().count;
+      else
+        runs.push_back({o, 1});
+    }
+    return runs;
+  };
   for (int p = 0; p < nprocs; ++p) {
     if (give_counts[p] == 0 && fill[p].empty()) continue;
     Peer peer;
     peer.rank = p;
-    for (int i = 0; i < give_counts[p]; ++i) peer.send_offsets.push_back(offset_of(give_flat[give_displs[p] + i]));
-    peer.recv_offsets = std::move(fill[p]);
-    self->num_sent_ += peer.send_offsets.size();
-    self->num_received_ += peer.recv_offsets.size();
+    std::vector<std::ptrdiff_t> send_offsets;
+    for (int i = 0; i < give_counts[p]; ++i) send_offsets.push_back(offset_of(give_flat[give_displs[p] + i]));
+    peer.send = runs_of(send_offsets);
+    peer.recv = runs_of(fill[p]);
+    peer.send_count = send_offsets.size();
+    peer.recv_count = fill[p].size();
+    self->num_sent_ += peer.send_count;
+    self->num_received_ += peer.recv_count;
     self->peers_.push_back(std::move(peer));
   }
   return self;
 }
+
+namespace {
+
+// Messages hold column 0 of every element, then column 1, ...: each run is
+// then one memcpy per column on both sides.
+template <class Scalar>
+char* pack(const std::vector<detail::HaloRun>& runs, const char* base, std::size_t ncols,
+           std::ptrdiff_t column_stride, char* out) {
+  for (std::size_t j = 0; j < ncols; ++j)
+    for (const detail::HaloRun& r : runs) {
+      const std::size_t bytes = r.count * sizeof(Scalar);
+      std::memcpy(out, base + r.offset + static_cast<std::ptrdiff_t>(j) * column_stride, bytes);
+      out += bytes;
+    }
+  return out;
+}
+
+template <class Scalar>
+const char* unpack(const std::vector<detail::HaloRun>& runs, char* base, std::size_t ncols, std::ptrdiff_t column_stride,
+                   const char* in) {
+  for (std::size_t j = 0; j < ncols; ++j)
+    for (const detail::HaloRun& r : runs) {
+      const std::size_t bytes = r.count * sizeof(Scalar);
+      std::memcpy(base + r.offset + static_cast<std::ptrdiff_t>(j) * column_stride, in, bytes);
+      in += bytes;
+    }
+  return in;
+}
+
+template <class Scalar>
+const char* unpack_combine(const std::vector<detail::HaloRun>& runs, char* base, std::size_t ncols,
+                           std::ptrdiff_t column_stride, const char* in, CombineMode mode) {
+  for (std::size_t j = 0; j < ncols; ++j)
+    for (const detail::HaloRun& r : runs) {
+      auto* to = reinterpret_cast<Scalar*>(base + r.offset + static_cast<std::ptrdiff_t>(j) * column_stride);
+      const auto* from = reinterpret_cast<const Scalar*>(in);  // the scratch buffer is suitably aligned
+      switch (mode) {
+        case CombineMode::add:
+          for (std::size_t i = 0; i < r.count; ++i) to[i] += from[i];
+          break;
+        case CombineMode::insert: std::memcpy(to, from, r.count * sizeof(Scalar)); break;
+        case CombineMode::absmax:
+          for (std::size_t i = 0; i < r.count; ++i) to[i] = std::max<Scalar>(std::abs(to[i]), std::abs(from[i]));
+          break;
+      }
+      in += r.count * sizeof(Scalar);
+    }
+  return in;
+}
+
+}  // namespace
 
 template <class Scalar>
 void HaloPlan::begin_update(const DistArray& array) const {
@@ -240,26 +307,21 @@ void HaloPlan::begin_update(const DistArray& array) const {
   x.send.resize(num_sent_ * item);
   x.recv.resize(num_received_ * item);
   x.requests.clear();
-  std::size_t sent = 0, received = 0;
-  for (const Peer& peer : peers_) {
-    if (!peer.recv_offsets.empty()) {
+  char* in = x.recv.data();
+  for (const Peer& peer : peers_)
+    if (peer.recv_count > 0) {
       x.requests.emplace_back();
-      MPI_Irecv(x.recv.data() + received * item, static_cast<int>(peer.recv_offsets.size() * item), MPI_BYTE, peer.rank,
-                tag_, x.comm, &x.requests.back());
-      received += peer.recv_offsets.size();
+      MPI_Irecv(in, static_cast<int>(peer.recv_count * item), MPI_BYTE, peer.rank, tag_, x.comm, &x.requests.back());
+      in += peer.recv_count * item;
     }
-  }
-  for (const Peer& peer : peers_) {
-    if (peer.send_offsets.empty()) continue;
-    auto* out = reinterpret_cast<Scalar*>(x.send.data() + sent * item);
-    for (std::size_t e = 0; e < peer.send_offsets.size(); ++e)
-      for (std::size_t j = 0; j < ncols; ++j)
-        out[e * ncols + j] = at<Scalar>(base, peer.send_offsets[e] + static_cast<std::ptrdiff_t>(j) * column_stride_);
-    x.requests.emplace_back();
-    MPI_Isend(out, static_cast<int>(peer.send_offsets.size() * item), MPI_BYTE, peer.rank, tag_, x.comm,
-              &x.requests.back());
-    sent += peer.send_offsets.size();
-  }
+  char* out = x.send.data();
+  for (const Peer& peer : peers_)
+    if (peer.send_count > 0) {
+      char* next = pack<Scalar>(peer.send, base, ncols, column_stride_, out);
+      x.requests.emplace_back();
+      MPI_Isend(out, static_cast<int>(next - out), MPI_BYTE, peer.rank, tag_, x.comm, &x.requests.back());
+      out = next;
+    }
   x.in_flight = true;
 }
 
@@ -271,13 +333,9 @@ void HaloPlan::end_update(const DistArray& array) const {
   MPI_Waitall(static_cast<int>(x.requests.size()), x.requests.data(), MPI_STATUSES_IGNORE);
   x.in_flight = false;
   const std::size_t ncols = layout_->num_vectors();
-  const auto* in = reinterpret_cast<const Scalar*>(x.recv.data());
-  for (const Peer& peer : peers_) {
-    for (std::ptrdiff_t to : peer.recv_offsets) {
-      for (std::size_t j = 0; j < ncols; ++j) at<Scalar>(base, to + static_cast<std::ptrdiff_t>(j) * column_stride_) = in[j];
-      in += ncols;
-    }
-  }
+  const char* in = x.recv.data();
+  for (const Peer& peer : peers_)
+    if (peer.recv_count > 0) in = unpack<Scalar>(peer.recv, base, ncols, column_stride_, in);
   for (const auto& [from, to] : local_copies_)
     for (std::size_t j = 0; j < ncols; ++j) {
       const std::ptrdiff_t shift = static_cast<std::ptrdiff_t>(j) * column_stride_;
@@ -301,33 +359,26 @@ void HaloPlan::assemble(const DistArray& array, CombineMode mode, bool then_upda
   x.send.resize(num_received_ * item);
   x.recv.resize(num_sent_ * item);
   x.requests.clear();
-  std::size_t incoming = 0, outgoing = 0;
-  for (const Peer& peer : peers_) {
-    if (peer.send_offsets.empty()) continue;
-    x.requests.emplace_back();
-    MPI_Irecv(x.recv.data() + incoming * item, static_cast<int>(peer.send_offsets.size() * item), MPI_BYTE, peer.rank,
-              tag_ + 1, x.comm, &x.requests.back());
-    incoming += peer.send_offsets.size();
-  }
-  for (const Peer& peer : peers_) {
-    if (peer.recv_offsets.empty()) continue;
-    auto* out = reinterpret_cast<Scalar*>(x.send.data() + outgoing * item);
-    for (std::size_t e = 0; e < peer.recv_offsets.size(); ++e)
-      for (std::size_t j = 0; j < ncols; ++j)
-        out[e * ncols + j] = at<Scalar>(base, peer.recv_offsets[e] + static_cast<std::ptrdiff_t>(j) * column_stride_);
-    x.requests.emplace_back();
-    MPI_Isend(out, static_cast<int>(peer.recv_offsets.size() * item), MPI_BYTE, peer.rank, tag_ + 1, x.comm,
-              &x.requests.back());
-    outgoing += peer.recv_offsets.size();
-  }
-  MPI_Waitall(static_cast<int>(x.requests.size()), x.requests.data(), MPI_STATUSES_IGNORE);
-  const auto* in = reinterpret_cast<const Scalar*>(x.recv.data());
+  char* in = x.recv.data();
   for (const Peer& peer : peers_)
-    for (std::ptrdiff_t to : peer.send_offsets) {
-      for (std::size_t j = 0; j < ncols; ++j)
-        combine(at<Scalar>(base, to + static_cast<std::ptrdiff_t>(j) * column_stride_), in[j], mode);
-      in += ncols;
+    if (peer.send_count > 0) {
+      x.requests.emplace_back();
+      MPI_Irecv(in, static_cast<int>(peer.send_count * item), MPI_BYTE, peer.rank, tag_ + 1, x.comm,
+                &x.requests.back());
+      in += peer.send_count * item;
     }
+  char* out = x.send.data();
+  for (const Peer& peer : peers_)
+    if (peer.recv_count > 0) {
+      char* next = pack<Scalar>(peer.recv, base, ncols, column_stride_, out);
+      x.requests.emplace_back();
+      MPI_Isend(out, static_cast<int>(next - out), MPI_BYTE, peer.rank, tag_ + 1, x.comm, &x.requests.back());
+      out = next;
+    }
+  MPI_Waitall(static_cast<int>(x.requests.size()), x.requests.data(), MPI_STATUSES_IGNORE);
+  const char* received = x.recv.data();
+  for (const Peer& peer : peers_)
+    if (peer.send_count > 0) received = unpack_combine<Scalar>(peer.send, base, ncols, column_stride_, received, mode);
   for (const auto& [from, to] : local_copies_)
     for (std::size_t j = 0; j < ncols; ++j) {
       const std::ptrdiff_t shift = static_cast<std::ptrdiff_t>(j) * column_stride_;

@@ -200,6 +200,7 @@ std::shared_ptr<const TpetraLayout> TpetraLayout::create(const DistArray& local,
   self->column_axis_ = options.column_axis;
   self->index_base_ = options.index_base;
   self->shared_owner_ = options.shared_owner;
+  self->want_buffer_map_ = options.buffer_map;
   self->build_maps();
   return self;
 }
@@ -286,11 +287,18 @@ void TpetraLayout::build_maps() {
     }
     Teuchos::reduceAll<int, GO>(*comm_, Teuchos::REDUCE_MIN, local_min, Teuchos::outArg(scattered_base));
     node_map = list_map(Teuchos::OrdinalTraits<Tpetra::global_size_t>::invalid(), node_gids, scattered_base, comm_);
-    Tpetra::Directory<LO, GO, Node> directory;
-    directory.initialize(*node_map, RuleTieBreak(shared_owner_, node_base_shift));
-    scattered_owner_.assign(node_gids.size(), -1);
-    directory.getDirectoryEntries(*node_map, Teuchos::ArrayView<const GO>(node_gids.data(), node_gids.size()),
-                                  Teuchos::ArrayView<int>(scattered_owner_.data(), scattered_owner_.size()));
+    // A one_to_one claim is checked by Tpetra's isOneToOne() (every process
+    // then owns all it holds); otherwise, or if the check fails, the directory
+    // names every index's owner.
+    if (u.one_to_one && node_map->isOneToOne()) {
+      scattered_owner_.assign(node_gids.size(), rank_);
+    } else {
+      Tpetra::Directory<LO, GO, Node> directory;
+      directory.initialize(*node_map, RuleTieBreak(shared_owner_, node_base_shift));
+      scattered_owner_.assign(node_gids.size(), -1);
+      directory.getDirectoryEntries(*node_map, Teuchos::ArrayView<const GO>(node_gids.data(), node_gids.size()),
+                                    Teuchos::ArrayView<int>(scattered_owner_.data(), scattered_owner_.size()));
+    }
     // Distinct indices = owned ones summed; with one_to_one nothing may be held twice.
     long long owned_here = 0, distinct = 0, held = static_cast<long long>(node_gids.size()), held_total = 0;
     for (int o : scattered_owner_) owned_here += o == rank_;
@@ -507,7 +515,7 @@ void TpetraLayout::build_maps() {
   if (buffer_map_) return;  // the node map, in the 1-D scattered case
   if (all_owned) {
     buffer_map_ = owned_map_;
-  } else {
+  } else if (want_buffer_map_) {
     std::vector<GO> gids;
     gids.reserve(local_rows_);
     for_each_row([&](global_index_t g, bool) { gids.push_back(static_cast<GO>(g) + index_base_); });

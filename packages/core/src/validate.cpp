@@ -260,12 +260,25 @@ std::vector<Problem> check_dim(const Dim& d, int rank, int dim, std::optional<gl
       if (static_cast<global_index_t>(d.indices.size()) > d.size)
         c.add(rank, dim, "indices", str(static_cast<global_index_t>(d.indices.size())) + " indices",
               "len(indices) <= size", "more indices than size");
-      // Sorting plain indices is the cheap test; positions are found only
-      // when there is a duplicate to report.
-      std::vector<global_index_t> plain(d.indices);
-      std::sort(plain.begin(), plain.end());
+      // The cheap test first (a bitmap when the indices lie in [0, size) and
+      // size is not much larger than their number, else a sort); positions
+      // are found only when there is a duplicate to report.
+      bool repeated = false;
+      const bool in_range = std::all_of(d.indices.begin(), d.indices.end(),
+                                        [&](global_index_t g) { return g >= 0 && g < d.size; });
+      if (in_range && d.size <= 64 * static_cast<global_index_t>(d.indices.size()) + 64) {
+        std::vector<bool> seen(static_cast<std::size_t>(d.size));
+        for (global_index_t g : d.indices) {
+          if (seen[static_cast<std::size_t>(g)]) repeated = true;
+          seen[static_cast<std::size_t>(g)] = true;
+        }
+      } else {
+        std::vector<global_index_t> plain(d.indices);
+        std::sort(plain.begin(), plain.end());
+        repeated = std::adjacent_find(plain.begin(), plain.end()) != plain.end();
+      }
       std::size_t dups = 0;
-      if (std::adjacent_find(plain.begin(), plain.end()) != plain.end()) {
+      if (repeated) {
         std::vector<std::pair<global_index_t, std::size_t>> sorted(d.indices.size());
         for (std::size_t i = 0; i < d.indices.size(); ++i) sorted[i] = {d.indices[i], i};
         std::sort(sorted.begin(), sorted.end());

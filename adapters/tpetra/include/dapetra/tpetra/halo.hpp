@@ -32,6 +32,14 @@
 
 namespace dapetra::tpetra {
 
+namespace detail {
+// Consecutive elements of a buffer: one memcpy per run and column.
+struct HaloRun {
+  std::ptrdiff_t offset;  // bytes
+  std::size_t count;      // elements
+};
+}  // namespace detail
+
 // How assemble() combines the contributions of the copies with the owner's
 // value (Tpetra's ADD, INSERT and ABSMAX).
 enum class CombineMode { add, insert, absmax };
@@ -71,10 +79,12 @@ class HaloPlan {
 
  private:
   HaloPlan() = default;
+  using Run = detail::HaloRun;
   struct Peer {
     int rank = 0;
-    std::vector<std::ptrdiff_t> send_offsets;  // byte offsets of owned elements it needs, in its order
-    std::vector<std::ptrdiff_t> recv_offsets;  // byte offsets of the ghosts it fills, in message order
+    std::vector<Run> send;  // owned elements it needs, in the order it expects them
+    std::vector<Run> recv;  // ghosts it fills, in message order
+    std::size_t send_count = 0, recv_count = 0;
   };
   struct Exchange;  // buffers and requests of one exchange in flight
 

@@ -46,6 +46,10 @@ struct LayoutOptions {
   int column_axis = -1;
   // Owner of a 'u' index held by several processes (one_to_one false).
   SharedIndexOwner shared_owner = lowest_holder;
+  // Build the buffer map too (the default). A halo plan needs only the owned
+  // map, and a padded buffer map lists every buffer element's index, so codes
+  // that only exchange halos may skip it; buffer_map() is then null.
+  bool buffer_map = true;
   // Tpetra global index of the array's flat index 0 (DAP indices are 0-based;
   // Tpetra maps may start anywhere). GID = flat index + index_base.
   GO index_base = 0;
@@ -75,6 +79,8 @@ class TpetraLayout {
   const GlobalLayout& global() const;
 
   Teuchos::RCP<const Map> owned_map() const { return owned_map_; }
+  // Null when built with LayoutOptions::buffer_map false (and the array has
+  // padding or copies).
   Teuchos::RCP<const Map> buffer_map() const { return buffer_map_; }
   bool buffer_map_is_owned_map() const { return buffer_map_ == owned_map_; }
 
@@ -128,6 +134,7 @@ class TpetraLayout {
   std::vector<int> coords_;  // this process's grid coordinates
   int scattered_axis_ = -1;  // the 'u' axis whose indices were not gathered, if any
   SharedIndexOwner shared_owner_;
+  bool want_buffer_map_ = true;
   std::vector<int> scattered_owner_;  // owning rank per position of the scattered axis
   std::unique_ptr<GlobalLayout> global_;
   std::vector<std::vector<int>> memory_orders_;  // every process's
