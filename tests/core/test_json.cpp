@@ -3,6 +3,7 @@
 #include <limits>
 #include <random>
 
+#include "dapetra/inspect.hpp"
 #include "dapetra/json.hpp"
 #include "dapetra/validate.hpp"
 #include "random_layout.hpp"
@@ -116,4 +117,14 @@ TEST(Json, ReadLayoutFileThrowsWithEveryProblem) {
   } catch (const ValidationError& e) {
     FAIL() << e.what();
   }
+}
+
+TEST(Json, InvalidUtf8InInputIsReportedNotThrownFromTheReport) {
+  // Found by fuzz_layout: a parse error quoting an invalid byte made the
+  // --json report throw while escaping the message.
+  const std::string text = "{\"__version__\": \"0.10.0\", \"ranks\": [{\"dim_data\": [{\"padding\": [1\xf0 1]}]}]}";
+  const ParsedLayout p = parse_layout(text);
+  ASSERT_FALSE(p.ok());
+  EXPECT_NO_THROW((void)report_to_json(inspect(p)));
+  EXPECT_NE(report_to_json(inspect(p)).find("\"valid\":false"), std::string::npos);
 }

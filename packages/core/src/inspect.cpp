@@ -113,7 +113,7 @@ std::string report_to_json(const InspectReport& rep) {
       e["message"] = p.message;
       j["errors"].push_back(std::move(e));
     }
-    return j.dump();
+    return j.dump(-1, ' ', false, ordered_json::error_handler_t::replace);
   }
   j["global_shape"] = rep.global_shape;
   j["nprocs"] = rep.nprocs;
@@ -133,7 +133,7 @@ std::string report_to_json(const InspectReport& rep) {
     }
     j["ranks"].push_back(std::move(e));
   }
-  return j.dump();
+  return j.dump(-1, ' ', false, ordered_json::error_handler_t::replace);
 }
 
 std::string report_to_text(const InspectReport& rep) {

@@ -15,7 +15,8 @@ using json = nlohmann::json;
 using ordered_json = nlohmann::ordered_json;
 
 std::string brief(const json& j) {
-  std::string s = j.dump();
+  // Text from the input may be invalid UTF-8 (it is quoted back in messages).
+  std::string s = j.dump(-1, ' ', false, json::error_handler_t::replace);
   return s.size() > 60 ? s.substr(0, 57) + "..." : s;
 }
 
@@ -221,7 +222,7 @@ std::string layout_to_json(const Layout& layout, int indent) {
     if (r.local_shape) e["local_shape"] = *r.local_shape;
     j["ranks"].push_back(e);
   }
-  return j.dump(indent);
+  return j.dump(indent, ' ', false, ordered_json::error_handler_t::replace);
 }
 
 std::vector<Dim> dim_data_from_json(std::string_view text, const std::vector<global_index_t>* local_shape, int rank) {
