@@ -1,0 +1,10 @@
+# DapetraTpetra in a TriBITS project (read from CMakeLists.txt there). Inside
+# Trilinos, Tpetra's targets and include paths come from the package itself.
+tribits_subpackage(Tpetra)
+tribits_include_directories(${CMAKE_CURRENT_LIST_DIR}/../include)
+file(GLOB dapetra_tpetra_headers ${CMAKE_CURRENT_LIST_DIR}/../include/dapetra/tpetra/*.hpp)
+tribits_add_library(dapetra_tpetra
+  HEADERS ${dapetra_tpetra_headers}
+  HEADERS_INSTALL_SUBDIR dapetra/tpetra
+  SOURCES src/collectives.cpp src/halo.cpp src/layout.cpp src/producer.cpp src/views.cpp)
+tribits_subpackage_postprocess()

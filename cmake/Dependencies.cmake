@@ -1,0 +1,5 @@
+tribits_package_define_dependencies(
+  SUBPACKAGES_DIRS_CLASSIFICATIONS_OPTREQS
+    Core    packages/core     PT  REQUIRED
+    Tpetra  adapters/tpetra   PT  OPTIONAL
+  )

@@ -1,0 +1,7 @@
+# The Dapetra package in a TriBITS project: subpackages DapetraCore and
+# DapetraTpetra. Plain-CMake builds never read this file.
+include(${CMAKE_CURRENT_LIST_DIR}/../DapetraVersion.cmake)
+tribits_package_decl(Dapetra)
+tribits_process_subpackages()
+tribits_package_def()
+tribits_package_postprocess()

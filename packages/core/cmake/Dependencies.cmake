@@ -1,0 +1,3 @@
+tribits_package_define_dependencies(
+  LIB_REQUIRED_TPLS nlohmann_json
+  )
