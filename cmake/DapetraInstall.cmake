@@ -10,6 +10,9 @@ set(_dapetra_targets dapetra_core)
 if(TARGET dapetra_tpetra)
   list(APPEND _dapetra_targets dapetra_tpetra)
 endif()
+if(TARGET dapetra_eigen)
+  list(APPEND _dapetra_targets dapetra_eigen)
+endif()
 
 # Dapetra::all_libs, as TriBITS packages provide it.
 add_library(dapetra_all_libs INTERFACE)
@@ -27,12 +30,15 @@ install(DIRECTORY ${PROJECT_SOURCE_DIR}/packages/core/include/dapetra DESTINATIO
         FILES_MATCHING PATTERN "*.hpp")
 install(FILES ${PROJECT_BINARY_DIR}/packages/core/include/dapetra/version.hpp
         DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/dapetra)
-if(TARGET dapetra_tpetra)
-  install(DIRECTORY ${PROJECT_SOURCE_DIR}/adapters/tpetra/include/dapetra DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}
-          FILES_MATCHING PATTERN "*.hpp")
-endif()
+foreach(adapter tpetra eigen)
+  if(TARGET dapetra_${adapter})
+    install(DIRECTORY ${PROJECT_SOURCE_DIR}/adapters/${adapter}/include/dapetra DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}
+            FILES_MATCHING PATTERN "*.hpp")
+  endif()
+endforeach()
 
 set(DAPETRA_WITH_TPETRA ${DAPETRA_ENABLE_TPETRA})
+set(DAPETRA_WITH_EIGEN ${DAPETRA_ENABLE_EIGEN})
 configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/DapetraConfig.cmake.in
                               ${PROJECT_BINARY_DIR}/DapetraConfig.cmake
                               INSTALL_DESTINATION ${DAPETRA_INSTALL_CMAKEDIR})
