@@ -24,18 +24,21 @@ struct AxisPlan {
   std::ptrdiff_t stride = 0;     // bytes
   LocalRange keep;               // positions kept as they are, when a range ...
   std::vector<char> keep_flags;  // ... or per position ('u' axes)
-  global_index_t period = 0;     // periodic 'b': interior period M
-  global_index_t left_edge = 0, right_edge = 0;  // periodic 'b': wrapped positions here
+  global_index_t period = 0;     // periodic 'b': interior period M ...
+  global_index_t first_edge = 0, last_edge = 0;  // ... and the axis's edge padding widths
   const Dim* dim = nullptr;
 
   bool kept(global_index_t p) const {
     return keep_flags.empty() ? keep.contains(static_cast<local_index_t>(p)) : keep_flags[p] != 0;
   }
   // Global index along the axis whose value position p holds after an update.
+  // The wrap goes by global index, not by position: a communication padding
+  // copy of an edge padding element also takes the wrapped value, so every
+  // copy of an element agrees after one update.
   global_index_t source(global_index_t p) const {
     const global_index_t g = global_index(*dim, p);
-    if (p < left_edge) return g + period;
-    if (p >= extent - right_edge) return g - period;
+    if (period > 0 && g < first_edge) return g + period;
+    if (period > 0 && g >= dim->size - last_edge) return g - period;
     return g;
   }
 };
@@ -63,8 +66,8 @@ AxisPlan plan_axis(const TpetraLayout& layout, int a) {
     const global_index_t first_edge = alone ? d.padding[0] : layout.global().axis(a).dim(0).padding[0];
     const global_index_t last_edge = alone ? d.padding[1] : layout.global().axis(a).dim(d.proc_grid_size - 1).padding[1];
     ax.period = d.size - first_edge - last_edge;
-    ax.left_edge = edge[0];
-    ax.right_edge = edge[1];
+    ax.first_edge = first_edge;
+    ax.last_edge = last_edge;
     ax.keep = {static_cast<local_index_t>(std::max<global_index_t>(ax.keep.begin, edge[0])),
                static_cast<local_index_t>(std::min<global_index_t>(ax.keep.end, ax.extent - edge[1]))};
   }

@@ -6,7 +6,8 @@
 //   - padded block arrays: every communication padding element, edges and
 //     corners included, and the edge padding of periodic axes, which is filled
 //     from the opposite end of the interior (period M = size - both edge pads:
-//     a left pad at g takes g + M, a right pad g - M);
+//     a left pad at g takes g + M, a right pad g - M; so does every
+//     communication padding copy of an edge pad, so all copies agree);
 //   - overlapping unstructured arrays: every copy of an index held for another
 //     process ("ghost" nodes, with any number of values per node).
 // update() copies owners' values into the ghosts; assemble() combines the
