@@ -13,6 +13,12 @@ DAPETRA_PACKAGES=(
   libopenmpi-dev openmpi-bin
   libtrilinos-teuchos-dev libtrilinos-tpetra-dev libtrilinos-kokkos-dev
   libtrilinos-kokkos-kernels-dev libtrilinos-epetra-dev
+  # The finite-element example's solver stack: Belos' and Ifpack2's CMake
+  # configs need all of these (and scotch, zlib) on Debian 12.
+  libtrilinos-belos-dev libtrilinos-ifpack2-dev libtrilinos-aztecoo-dev libtrilinos-epetraext-dev
+  libtrilinos-rtop-dev libtrilinos-thyra-dev libtrilinos-triutils-dev libtrilinos-xpetra-dev
+  libtrilinos-amesos2-dev libtrilinos-zoltan-dev libtrilinos-zoltan2-dev libtrilinos-shylu-dev
+  libptscotch-dev zlib1g-dev
 )
 
 dapetra_install_deps() {

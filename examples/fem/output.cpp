@@ -1,0 +1,156 @@
+#include "output.hpp"
+
+#include <zlib.h>
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstdint>
+#include <fstream>
+#include <functional>
+#include <stdexcept>
+
+namespace fem {
+namespace {
+
+struct Image {
+  int w, h;
+  std::vector<std::uint8_t> rgb;
+  Image(int width, int height) : w(width), h(height), rgb(static_cast<std::size_t>(width * height * 3), 255) {}
+  void set(int x, int y, std::array<std::uint8_t, 3> c) {
+    if (x < 0 || y < 0 || x >= w || y >= h) return;
+    std::copy(c.begin(), c.end(), rgb.begin() + (static_cast<std::ptrdiff_t>(y) * w + x) * 3);
+  }
+};
+
+void put_u32(std::vector<std::uint8_t>& out, std::uint32_t v) {
+  for (int s = 24; s >= 0; s -= 8) out.push_back(static_cast<std::uint8_t>(v >> s));
+}
+
+void chunk(std::ofstream& os, const char* type, const std::vector<std::uint8_t>& data) {
+  std::vector<std::uint8_t> buf;
+  put_u32(buf, static_cast<std::uint32_t>(data.size()));
+  buf.insert(buf.end(), type, type + 4);
+  buf.insert(buf.end(), data.begin(), data.end());
+  const uLong crc = crc32(crc32(0L, Z_NULL, 0), buf.data() + 4, static_cast<uInt>(buf.size() - 4));
+  put_u32(buf, static_cast<std::uint32_t>(crc));
+  os.write(reinterpret_cast<const char*>(buf.data()), static_cast<std::streamsize>(buf.size()));
+}
+
+void write_png(const std::string& path, const Image& img) {
+  std::vector<std::uint8_t> raw;
+  raw.reserve(static_cast<std::size_t>(img.h * (img.w * 3 + 1)));
+  for (int y = 0; y < img.h; ++y) {
+    raw.push_back(0);  // filter: none
+    const auto row = img.rgb.begin() + static_cast<std::ptrdiff_t>(y) * img.w * 3;
+    raw.insert(raw.end(), row, row + img.w * 3);
+  }
+  uLongf size = compressBound(static_cast<uLong>(raw.size()));
+  std::vector<std::uint8_t> z(size);
+  if (compress2(z.data(), &size, raw.data(), static_cast<uLong>(raw.size()), 9) != Z_OK)
+    throw std::runtime_error("zlib failed on " + path);
+  z.resize(size);
+  std::ofstream os(path, std::ios::binary);
+  if (!os) throw std::runtime_error("cannot write " + path);
+  const std::uint8_t sig[8] = {137, 80, 78, 71, 13, 10, 26, 10};
+  os.write(reinterpret_cast<const char*>(sig), 8);
+  std::vector<std::uint8_t> ihdr;
+  put_u32(ihdr, static_cast<std::uint32_t>(img.w));
+  put_u32(ihdr, static_cast<std::uint32_t>(img.h));
+  ihdr.insert(ihdr.end(), {8, 2, 0, 0, 0});  // 8-bit RGB
+  chunk(os, "IHDR", ihdr);
+  chunk(os, "IDAT", z);
+  chunk(os, "IEND", {});
+}
+
+// Fills every pixel inside each triangle; `colour(cell, l0, l1, l2)` gets the
+// barycentric coordinates of the pixel centre.
+void rasterize(Image& img, const Mesh& mesh,
+               const std::function<std::array<std::uint8_t, 3>(std::size_t, double, double, double)>& colour) {
+  double lo[2] = {1e300, 1e300}, hi[2] = {-1e300, -1e300};
+  for (const auto& p : mesh.x)
+    for (int d = 0; d < 2; ++d) lo[d] = std::min(lo[d], p[d]), hi[d] = std::max(hi[d], p[d]);
+  const double scale = (img.w - 1) / std::max(hi[0] - lo[0], hi[1] - lo[1]);
+  const auto px = [&](const std::array<double, 2>& p) {
+    return std::array<double, 2>{(p[0] - lo[0]) * scale, (img.h - 1) - (p[1] - lo[1]) * scale};
+  };
+  for (std::size_t c = 0; c < mesh.num_cells(); ++c) {
+    const auto a = px(mesh.x[mesh.cells[c][0]]), b = px(mesh.x[mesh.cells[c][1]]), d = px(mesh.x[mesh.cells[c][2]]);
+    const double det = (b[1] - d[1]) * (a[0] - d[0]) + (d[0] - b[0]) * (a[1] - d[1]);
+    if (std::abs(det) < 1e-12) continue;
+    const int x0 = static_cast<int>(std::floor(std::min({a[0], b[0], d[0]}))), x1 = static_cast<int>(std::ceil(std::max({a[0], b[0], d[0]})));
+    const int y0 = static_cast<int>(std::floor(std::min({a[1], b[1], d[1]}))), y1 = static_cast<int>(std::ceil(std::max({a[1], b[1], d[1]})));
+    for (int y = y0; y <= y1; ++y)
+      for (int x = x0; x <= x1; ++x) {
+        const double l0 = ((b[1] - d[1]) * (x - d[0]) + (d[0] - b[0]) * (y - d[1])) / det;
+        const double l1 = ((d[1] - a[1]) * (x - d[0]) + (a[0] - d[0]) * (y - d[1])) / det;
+        const double l2 = 1 - l0 - l1;
+        if (l0 >= -1e-9 && l1 >= -1e-9 && l2 >= -1e-9) img.set(x, y, colour(c, l0, l1, l2));
+      }
+  }
+}
+
+std::array<std::uint8_t, 3> diverging(double t) {  // t in [0,1]: blue - white - red
+  t = std::clamp(t, 0.0, 1.0);
+  const auto mix = [](double a, double b, double s) { return static_cast<std::uint8_t>(std::lround(a + (b - a) * s)); };
+  if (t < 0.5) return {mix(59, 247, 2 * t), mix(76, 247, 2 * t), mix(192, 247, 2 * t)};
+  return {mix(247, 180, 2 * t - 1), mix(247, 4, 2 * t - 1), mix(247, 38, 2 * t - 1)};
+}
+
+std::array<std::uint8_t, 3> rank_colour(int r) {
+  static const std::array<std::array<std::uint8_t, 3>, 10> palette{{{31, 119, 180}, {255, 127, 14}, {44, 160, 44}, {214, 39, 40},
+                                                                    {148, 103, 189}, {140, 86, 75}, {227, 119, 194}, {127, 127, 127},
+                                                                    {188, 189, 34}, {23, 190, 207}}};
+  return palette[static_cast<std::size_t>(r) % palette.size()];
+}
+
+}  // namespace
+
+void write_vtu(const std::string& path, const Mesh& mesh, const std::vector<double>& u, const std::vector<int>& node_owner,
+               const std::vector<int>& cell_part) {
+  std::ofstream os(path);
+  if (!os) throw std::runtime_error("cannot write " + path);
+  os.precision(17);
+  os << "<?xml version=\"1.0\"?>\n<VTKFile type=\"UnstructuredGrid\" version=\"0.1\" byte_order=\"LittleEndian\">\n"
+     << "<UnstructuredGrid>\n<Piece NumberOfPoints=\"" << mesh.num_nodes() << "\" NumberOfCells=\"" << mesh.num_cells() << "\">\n"
+     << "<Points><DataArray type=\"Float64\" NumberOfComponents=\"3\" format=\"ascii\">\n";
+  for (const auto& p : mesh.x) os << p[0] << " " << p[1] << " 0\n";
+  os << "</DataArray></Points>\n<Cells><DataArray type=\"Int64\" Name=\"connectivity\" format=\"ascii\">\n";
+  for (const auto& c : mesh.cells) os << c[0] << " " << c[1] << " " << c[2] << "\n";
+  os << "</DataArray><DataArray type=\"Int64\" Name=\"offsets\" format=\"ascii\">\n";
+  for (std::size_t c = 0; c < mesh.num_cells(); ++c) os << 3 * (c + 1) << "\n";
+  os << "</DataArray><DataArray type=\"UInt8\" Name=\"types\" format=\"ascii\">\n";
+  for (std::size_t c = 0; c < mesh.num_cells(); ++c) os << "5\n";
+  os << "</DataArray></Cells>\n<PointData Scalars=\"u\">\n<DataArray type=\"Float64\" Name=\"u\" format=\"ascii\">\n";
+  for (double v : u) os << v << "\n";
+  os << "</DataArray>\n<DataArray type=\"Int32\" Name=\"owner_rank\" format=\"ascii\">\n";
+  for (int r : node_owner) os << r << "\n";
+  os << "</DataArray>\n</PointData>\n<CellData Scalars=\"rank\">\n<DataArray type=\"Int32\" Name=\"rank\" format=\"ascii\">\n";
+  for (int r : cell_part) os << r << "\n";
+  os << "</DataArray>\n</CellData>\n</Piece>\n</UnstructuredGrid>\n</VTKFile>\n";
+}
+
+void write_solution_png(const std::string& path, const Mesh& mesh, const std::vector<double>& u, int pixels) {
+  Image img(pixels, pixels);
+  const auto [mn, mx] = std::minmax_element(u.begin(), u.end());
+  const double lo = *mn, span = std::max(*mx - *mn, 1e-300);
+  rasterize(img, mesh, [&](std::size_t c, double l0, double l1, double l2) {
+    const auto& cell = mesh.cells[c];
+    return diverging((l0 * u[cell[0]] + l1 * u[cell[1]] + l2 * u[cell[2]] - lo) / span);
+  });
+  write_png(path, img);
+}
+
+void write_partition_png(const std::string& path, const Mesh& mesh, const std::vector<int>& cell_part, int pixels) {
+  Image img(pixels, pixels);
+  rasterize(img, mesh, [&](std::size_t c, double l0, double l1, double l2) {
+    // Darken a thin band along cell edges so the mesh shows through.
+    auto col = rank_colour(cell_part[c]);
+    if (std::min({l0, l1, l2}) < 0.04)
+      for (auto& v : col) v = static_cast<std::uint8_t>(v * 0.88);
+    return col;
+  });
+  write_png(path, img);
+}
+
+}  // namespace fem

@@ -1,0 +1,291 @@
+#include "poisson.hpp"
+
+#include <BelosLinearProblem.hpp>
+#include <BelosSolverFactory.hpp>
+#include <BelosTpetraAdapter.hpp>
+#include <Ifpack2_Factory.hpp>
+#include <Teuchos_CommHelpers.hpp>
+#include <Teuchos_ParameterList.hpp>
+#include <Tpetra_CrsMatrix.hpp>
+#include <Tpetra_Export.hpp>
+#include <Tpetra_MultiVector.hpp>
+#include <Tpetra_Operator.hpp>
+#include <algorithm>
+#include <chrono>
+#include <map>
+#include <memory>
+#include <set>
+
+#include <Eigen/Sparse>
+#include <Eigen/SparseCholesky>
+
+#include "dapetra/eigen/eigen.hpp"
+#include "dapetra/tpetra/tpetra.hpp"
+#include "element.hpp"
+
+namespace fem {
+
+double exact(double x, double y) { return exact_value(x, y); }
+double source(double x, double y) { return source_value(x, y); }
+std::array<double, 2> exact_gradient(double x, double y) {
+  return {pi * std::cos(pi * x) * std::sin(pi * y), pi * std::sin(pi * x) * std::cos(pi * y)};
+}
+
+namespace {
+
+using namespace dapetra;
+using dapetra::tpetra::GO;
+using dapetra::tpetra::LO;
+using dapetra::tpetra::Node;
+using Matrix = Tpetra::CrsMatrix<double, LO, GO, Node>;
+using MV = Tpetra::MultiVector<double, LO, GO, Node>;
+using OP = Tpetra::Operator<double, LO, GO, Node>;
+using Clock = std::chrono::steady_clock;
+
+double seconds_since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
+
+// A DAP nodal array over `nodes`, owning its memory through keep_alive.
+DistArray nodal_array(const Dim& dim) {
+  auto storage = std::make_shared<std::vector<double>>(dim.indices.size(), 0.0);
+  DistArray a;
+  a.dim_data = {dim};
+  a.buffer = view_buffer(storage->data(), {static_cast<global_index_t>(storage->size())}, storage);
+  return a;
+}
+
+// Nodes adjacent to each node (itself included), over the whole mesh.
+std::vector<std::set<std::int64_t>> node_neighbours(const Mesh& mesh) {
+  std::vector<std::set<std::int64_t>> nb(mesh.num_nodes());
+  for (const auto& c : mesh.cells)
+    for (int a = 0; a < 3; ++a)
+      for (int b = 0; b < 3; ++b) nb[c[a]].insert(c[b]);
+  return nb;
+}
+
+}  // namespace
+
+Result solve_poisson(const Mesh& mesh, const std::vector<int>& cell_part, const Teuchos::RCP<const Teuchos::Comm<int>>& comm,
+                     const SolveOptions& options) {
+  const int rank = comm->getRank(), nprocs = comm->getSize();
+  Result res;
+  res.num_nodes = mesh.num_nodes();
+  res.num_cells = mesh.num_cells();
+
+  // Ownership: a node belongs to the lowest rank holding a cell around it
+  // (Dapetra's default rule for shared 'u' indices, so both sides agree).
+  res.node_owner.assign(mesh.num_nodes(), nprocs);
+  std::vector<int> holders(mesh.num_nodes(), 0);
+  std::vector<std::set<int>> held_by(mesh.num_nodes());
+  std::vector<std::size_t> my_cells;
+  std::vector<std::size_t> cells_per_rank(nprocs, 0);
+  for (std::size_t c = 0; c < mesh.num_cells(); ++c) {
+    ++cells_per_rank[cell_part[c]];
+    if (cell_part[c] == rank) my_cells.push_back(c);
+    for (auto v : mesh.cells[c]) {
+      res.node_owner[v] = std::min(res.node_owner[v], cell_part[c]);
+      held_by[v].insert(cell_part[c]);
+    }
+  }
+  for (const auto& h : held_by) res.shared_nodes += h.size() > 1;
+  res.max_cells_per_rank = static_cast<double>(*std::max_element(cells_per_rank.begin(), cells_per_rank.end()));
+  res.mean_cells_per_rank = static_cast<double>(mesh.num_cells()) / nprocs;
+
+  // This process's nodes, owned first: then the owned values are one run of
+  // the buffer and the solver works on them in place.
+  std::set<std::int64_t> mine;
+  for (std::size_t c : my_cells)
+    for (auto v : mesh.cells[c]) mine.insert(v);
+  for (auto v : mine)
+    if (res.node_owner[v] == rank) res.nodes.push_back(v);
+  res.num_owned = res.nodes.size();
+  for (auto v : mine)
+    if (res.node_owner[v] != rank) res.nodes.push_back(v);
+  std::map<std::int64_t, std::size_t> local_of;
+  for (std::size_t i = 0; i < res.nodes.size(); ++i) local_of[res.nodes[i]] = i;
+
+  const Dim dim = Dim::unstructured(static_cast<global_index_t>(mesh.num_nodes()), nprocs, rank,
+                                    std::vector<global_index_t>(res.nodes.begin(), res.nodes.end()), false);
+  DistArray u = nodal_array(dim), f = nodal_array(dim);
+  const auto layout = tpetra::TpetraLayout::create(u, comm);  // collective
+  const auto plan = tpetra::HaloPlan::create(layout);          // collective
+
+  // Assembly: element kernels with Eigen, straight into the DAP arrays and an
+  // overlapped matrix on the adapter's buffer map; Dirichlet values g = exact
+  // are eliminated symmetrically (the matrix stays SPD for CG).
+  const auto t_assembly = Clock::now();
+  const auto nb = node_neighbours(mesh);
+  std::vector<std::size_t> row_lengths(res.nodes.size());
+  for (std::size_t i = 0; i < res.nodes.size(); ++i) row_lengths[i] = nb[res.nodes[i]].size();
+  auto overlapped = Teuchos::rcp(new Matrix(layout->buffer_map(), Teuchos::ArrayView<const std::size_t>(row_lengths)));
+  auto fv = dapetra::eigen::vector_view<double>(f);
+  const auto g = [&](std::int64_t v) { return exact_value(mesh.x[v][0], mesh.x[v][1]); };
+  for (std::size_t c : my_cells) {
+    const Element e(mesh, c);
+    const Eigen::Matrix3d k = e.stiffness();
+    const Eigen::Vector3d b = load(e);
+    const auto& cell = mesh.cells[c];
+    for (int a = 0; a < 3; ++a) {
+      const std::int64_t row = cell[a];
+      if (mesh.boundary[row]) continue;
+      std::array<GO, 3> cols{};
+      std::array<double, 3> vals{};
+      int n = 0;
+      double rhs = b(a);
+      for (int bb = 0; bb < 3; ++bb) {
+        if (mesh.boundary[cell[bb]]) {
+          rhs -= k(a, bb) * g(cell[bb]);
+          continue;
+        }
+        cols[n] = cell[bb];
+        vals[n++] = k(a, bb);
+      }
+      fv(static_cast<Eigen::Index>(local_of[row])) += rhs;
+      overlapped->insertGlobalValues(row, Teuchos::ArrayView<const GO>(cols.data(), n),
+                                     Teuchos::ArrayView<const double>(vals.data(), n));
+    }
+  }
+  for (std::size_t i = 0; i < res.num_owned; ++i)  // identity rows for owned boundary nodes
+    if (mesh.boundary[res.nodes[i]]) {
+      const GO row = res.nodes[i];
+      const double one = 1.0;
+      overlapped->insertGlobalValues(row, Teuchos::ArrayView<const GO>(&row, 1), Teuchos::ArrayView<const double>(&one, 1));
+    }
+  const auto owned_map = layout->owned_map();
+  overlapped->fillComplete(owned_map, owned_map);
+  std::vector<std::size_t> owned_lengths(res.num_owned);
+  for (std::size_t i = 0; i < res.num_owned; ++i) owned_lengths[i] = nb[res.nodes[i]].size();
+  auto a_mat = Teuchos::rcp(new Matrix(owned_map, Teuchos::ArrayView<const std::size_t>(owned_lengths)));
+  Tpetra::Export<LO, GO, Node> exporter(layout->buffer_map(), owned_map);
+  a_mat->doExport(*overlapped, exporter, Tpetra::ADD);
+  a_mat->fillComplete(owned_map, owned_map);
+  for (std::size_t i = 0; i < res.num_owned; ++i) {
+    const GO row = res.nodes[i];
+    const std::size_t len = a_mat->getNumEntriesInGlobalRow(row);
+    std::vector<GO> cols(len);
+    std::vector<double> vals(len);
+    std::size_t got = 0;
+    a_mat->getGlobalRowCopy(row, Teuchos::ArrayView<GO>(cols), Teuchos::ArrayView<double>(vals), got);
+    std::vector<std::pair<std::int64_t, double>> entries;
+    for (std::size_t k = 0; k < got; ++k) entries.emplace_back(cols[k], vals[k]);
+    std::sort(entries.begin(), entries.end());
+    res.owned_rows.push_back(std::move(entries));
+  }
+  plan->assemble<double>(f);  // contributions of shared nodes summed on their owners
+  for (std::size_t i = 0; i < res.num_owned; ++i)
+    if (mesh.boundary[res.nodes[i]]) fv(static_cast<Eigen::Index>(i)) = g(res.nodes[i]);
+  res.assembly_seconds = seconds_since(t_assembly);
+
+  // Solve in place: the right-hand side and the solution are views of the
+  // owned parts of the DAP arrays (owned nodes first, so no copy).
+  const auto t_solve = Clock::now();
+  Teuchos::RCP<MV> x = tpetra::owned_view<double>(*layout, u);
+  Teuchos::RCP<MV> b = tpetra::owned_view<double>(*layout, f);
+  auto problem = Teuchos::rcp(new Belos::LinearProblem<double, MV, OP>(a_mat, x, b));
+  Teuchos::RCP<Ifpack2::Preconditioner<double, LO, GO, Node>> prec =
+      Ifpack2::Factory::create<Matrix>(options.preconditioner, a_mat);
+  Teuchos::ParameterList prec_params;
+  if (options.preconditioner == "RELAXATION") {
+    prec_params.set("relaxation: type", "Symmetric Gauss-Seidel");
+    prec_params.set("relaxation: sweeps", 1);
+  }
+  prec->setParameters(prec_params);
+  prec->initialize();
+  prec->compute();
+  problem->setLeftPrec(prec);
+  problem->setProblem();
+  auto params = Teuchos::rcp(new Teuchos::ParameterList());
+  params->set("Convergence Tolerance", options.tolerance);
+  params->set("Maximum Iterations", options.max_iterations);
+  Belos::SolverFactory<double, MV, OP> factory;
+  auto solver = factory.create("CG", params);
+  solver->setProblem(problem);
+  const Belos::ReturnType converged = solver->solve();
+  res.iterations = solver->getNumIters();
+  res.solve_seconds = seconds_since(t_solve);
+  // The true relative residual |b - Ax| / |b|.
+  MV r(owned_map, 1);
+  a_mat->apply(*x, r);
+  r.update(1.0, *b, -1.0);
+  std::vector<double> rn(1), bn(1);
+  r.norm2(Teuchos::ArrayView<double>(rn));
+  b->norm2(Teuchos::ArrayView<double>(bn));
+  res.relative_residual = bn[0] > 0 ? rn[0] / bn[0] : rn[0];
+  if (converged != Belos::Converged && rank == 0)
+    std::fprintf(stderr, "warning: CG stopped after %d iterations without converging\n", res.iterations);
+
+  // One ghost update: every shared node now holds its owner's value.
+  plan->update<double>(u);
+  const double* uv = data_as<const double>(u);
+  res.u.assign(uv, uv + res.nodes.size());
+
+  // Errors against the exact solution, over this process's cells, summed.
+  double sums[2] = {0, 0}, total[2] = {0, 0};
+  for (std::size_t c : my_cells) {
+    const Element e(mesh, c);
+    Eigen::Vector3d ue;
+    for (int k = 0; k < 3; ++k) ue(k) = res.u[local_of[mesh.cells[c][k]]];
+    const auto err = errors(e, ue);
+    sums[0] += err[0];
+    sums[1] += err[1];
+  }
+  Teuchos::reduceAll<int, double>(*comm, Teuchos::REDUCE_SUM, 2, sums, total);
+  res.l2_error = std::sqrt(total[0]);
+  res.h1_error = std::sqrt(total[1]);
+
+  // Every node's value on every process (owners contribute), for output and tests.
+  std::vector<double> contribution(mesh.num_nodes(), 0.0);
+  for (std::size_t i = 0; i < res.num_owned; ++i) contribution[res.nodes[i]] = res.u[i];
+  res.u_global.assign(mesh.num_nodes(), 0.0);
+  Teuchos::reduceAll<int, double>(*comm, Teuchos::REDUCE_SUM, static_cast<int>(mesh.num_nodes()), contribution.data(),
+                                  res.u_global.data());
+  return res;
+}
+
+std::vector<std::vector<std::pair<std::int64_t, double>>> serial_matrix_rows(const Mesh& mesh) {
+  std::vector<std::map<std::int64_t, double>> rows(mesh.num_nodes());
+  for (std::size_t c = 0; c < mesh.num_cells(); ++c) {
+    const Element e(mesh, c);
+    const Eigen::Matrix3d k = e.stiffness();
+    const auto& cell = mesh.cells[c];
+    for (int a = 0; a < 3; ++a)
+      for (int b = 0; b < 3; ++b)
+        if (!mesh.boundary[cell[a]] && !mesh.boundary[cell[b]]) rows[cell[a]][cell[b]] += k(a, b);
+  }
+  for (std::size_t v = 0; v < mesh.num_nodes(); ++v)
+    if (mesh.boundary[v]) rows[v][static_cast<std::int64_t>(v)] = 1.0;
+  std::vector<std::vector<std::pair<std::int64_t, double>>> out(mesh.num_nodes());
+  for (std::size_t v = 0; v < mesh.num_nodes(); ++v) out[v].assign(rows[v].begin(), rows[v].end());
+  return out;
+}
+
+std::vector<double> solve_serial(const Mesh& mesh) {
+  const auto n = static_cast<Eigen::Index>(mesh.num_nodes());
+  std::vector<Eigen::Triplet<double>> triplets;
+  const auto rows = serial_matrix_rows(mesh);
+  for (std::size_t v = 0; v < rows.size(); ++v)
+    for (const auto& [col, val] : rows[v])
+      triplets.emplace_back(static_cast<Eigen::Index>(v), static_cast<Eigen::Index>(col), val);
+  Eigen::SparseMatrix<double> a(n, n);
+  a.setFromTriplets(triplets.begin(), triplets.end());
+  Eigen::VectorXd b = Eigen::VectorXd::Zero(n);
+  const auto g = [&](std::int64_t v) { return exact_value(mesh.x[v][0], mesh.x[v][1]); };
+  for (std::size_t c = 0; c < mesh.num_cells(); ++c) {
+    const Element e(mesh, c);
+    const Eigen::Matrix3d k = e.stiffness();
+    const Eigen::Vector3d f = load(e);
+    const auto& cell = mesh.cells[c];
+    for (int i = 0; i < 3; ++i) {
+      if (mesh.boundary[cell[i]]) continue;
+      b(cell[i]) += f(i);
+      for (int j = 0; j < 3; ++j)
+        if (mesh.boundary[cell[j]]) b(cell[i]) -= k(i, j) * g(cell[j]);
+    }
+  }
+  for (std::size_t v = 0; v < mesh.num_nodes(); ++v)
+    if (mesh.boundary[v]) b(static_cast<Eigen::Index>(v)) = g(static_cast<std::int64_t>(v));
+  Eigen::SimplicialLDLT<Eigen::SparseMatrix<double>> ldlt(a);
+  const Eigen::VectorXd x = ldlt.solve(b);
+  return std::vector<double>(x.data(), x.data() + x.size());
+}
+
+}  // namespace fem
