@@ -17,14 +17,16 @@ struct RandomLayoutOptions {
   int max_grid = 3;  // processes per axis
   global_index_t max_size = 12;
   int nprocs = 0;  // when > 0, the grid holds exactly this many processes
+  bool sparse_1d_indices = true;  // 1-D 'u' may use negative and sparse indices
 };
 
 // Records of every grid rank along one axis.
-inline std::vector<Dim> random_axis(std::mt19937_64& rng, int P, global_index_t max_size, bool multi_dim) {
+inline std::vector<Dim> random_axis(std::mt19937_64& rng, int P, global_index_t max_size, bool multi_dim,
+                                    global_index_t fixed_size = -1) {
   auto pick = [&](global_index_t lo, global_index_t hi) {
     return std::uniform_int_distribution<global_index_t>(lo, hi)(rng);
   };
-  const global_index_t size = pick(0, max_size);
+  const global_index_t size = fixed_size >= 0 ? fixed_size : pick(0, max_size);
   std::vector<Dim> dims;
   switch (pick(0, 2)) {
     case 0: {  // 'b': random cuts (equal cuts make empty ranks), then padding
@@ -86,9 +88,12 @@ inline std::vector<Dim> random_axis(std::mt19937_64& rng, int P, global_index_t 
   return dims;
 }
 
-inline Layout random_layout(std::mt19937_64& rng, const RandomLayoutOptions& opt = {}) {
+// `sizes`, when given, fixes the number of axes and their global sizes.
+inline Layout random_layout(std::mt19937_64& rng, const RandomLayoutOptions& opt = {},
+                            const std::vector<global_index_t>* sizes = nullptr) {
   const int min_ndim = opt.nprocs > 1 ? 1 : 0;
-  const int ndim = std::uniform_int_distribution<int>(min_ndim, std::max(opt.max_ndim, min_ndim))(rng);
+  const int ndim = sizes ? static_cast<int>(sizes->size())
+                         : std::uniform_int_distribution<int>(min_ndim, std::max(opt.max_ndim, min_ndim))(rng);
   std::vector<int> shape(ndim, 1);
   if (opt.nprocs > 0) {  // deal the prime factors of nprocs to random axes
     int rest = opt.nprocs;
@@ -101,7 +106,8 @@ inline Layout random_layout(std::mt19937_64& rng, const RandomLayoutOptions& opt
     for (int& s : shape) s = std::uniform_int_distribution<int>(1, opt.max_grid)(rng);
   }
   std::vector<std::vector<Dim>> axes(ndim);
-  for (int d = 0; d < ndim; ++d) axes[d] = random_axis(rng, shape[d], opt.max_size, ndim > 1);
+  for (int d = 0; d < ndim; ++d)
+    axes[d] = random_axis(rng, shape[d], opt.max_size, ndim > 1 || !opt.sparse_1d_indices, sizes ? (*sizes)[d] : -1);
   const ProcessGrid grid(shape);
   Layout layout;
   for (int r = 0; r < grid.size(); ++r) {

@@ -136,7 +136,7 @@ std::shared_ptr<const TpetraLayout> TpetraLayout::create(const DistArray& local,
 
   // 2. Records for everyone: whole, or without the indices of a lone
   // distributed 'u' axis (checked below through Tpetra instead).
-  const int scattered = scattered_axis_of(local.dim_data);
+  const int scattered = options.scatter_unstructured ? scattered_axis_of(local.dim_data) : -1;
   mine.entry.dim_data = local.dim_data;
   if (scattered >= 0) {
     mine.entry.dim_data[scattered].indices.clear();

@@ -46,6 +46,10 @@ struct LayoutOptions {
   int column_axis = -1;
   // Owner of a 'u' index held by several processes (one_to_one false).
   SharedIndexOwner shared_owner = lowest_holder;
+  // Keep the indices of a lone distributed 'u' axis where they are (the
+  // default; see the class comment). False gathers them like every other
+  // record, which redistribution plans need.
+  bool scatter_unstructured = true;
   // Build the buffer map too (the default). A halo plan needs only the owned
   // map, and a padded buffer map lists every buffer element's index, so codes
   // that only exchange halos may skip it; buffer_map() is then null.
