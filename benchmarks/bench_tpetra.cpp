@@ -102,6 +102,7 @@ void bench_maps(Report& report, const Teuchos::RCP<const Comm>& comm, MPI_Comm r
 
 namespace dapetra::bench {
 void bench_halo(Report& report, const Teuchos::RCP<const Comm>& comm, MPI_Comm raw, bool quick);
+void bench_redistribute(Report& report, const Teuchos::RCP<const Comm>& comm, MPI_Comm raw, bool quick);
 }
 
 int main(int argc, char** argv) {
@@ -121,6 +122,7 @@ int main(int argc, char** argv) {
   bench_views(report, comm, raw, quick);
   bench_maps(report, comm, raw, quick);
   bench::bench_halo(report, comm, raw, quick);
+  bench::bench_redistribute(report, comm, raw, quick);
   nlohmann::ordered_json context;
   context["np"] = comm->getSize();
   context["mode"] = quick ? "quick" : "full";

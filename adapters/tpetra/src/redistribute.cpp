@@ -4,6 +4,7 @@
 #include <mpi.h>
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <cstring>
 #include <numeric>
@@ -85,44 +86,162 @@ void zip_copy(const std::vector<Run>& from, const char* src, const std::vector<R
   }
 }
 
-// This process's owned elements of `layout`, in increasing global (C-order
-// flat) index, with the rank owning each in `other`: visit(offset, other_rank).
+// Appends `len` elements starting at `offset`, `step` bytes apart.
+void append_block(std::vector<Run>& runs, std::ptrdiff_t offset, std::size_t len, std::ptrdiff_t step,
+                  std::ptrdiff_t item) {
+  if (len == 1) return append(runs, offset, item);
+  if (!runs.empty()) {
+    Run& r = runs.back();
+    if ((r.count == 1 || r.step == step) && offset == r.offset + static_cast<std::ptrdiff_t>(r.count) * step) {
+      r.step = step;
+      r.count += len;
+      return;
+    }
+  }
+  runs.push_back({offset, len, step});
+}
+
+// Consecutive owned positions along one axis, rising in global index, all
+// owned in the other layout by one grid coordinate (-1: not held there).
+struct Segment {
+  global_index_t position, length;
+  int other_coord;
+};
+
+// Number of global indices below `bound` that grid rank r of a block-cyclic
+// axis (block b, P ranks) holds: its positions below that index.
+global_index_t cyclic_positions_below(global_index_t bound, global_index_t b, int P, int r) {
+  const global_index_t cycle = b * P;
+  return (bound / cycle) * b + std::clamp<global_index_t>(bound % cycle - r * b, 0, b);
+}
+
+std::vector<Segment> axis_segments(const TpetraLayout& layout, int a, const AxisPartition& other) {
+  const Dim& d = layout.dim_data()[a];
+  const Dim& od = other.dim(0);
+  std::vector<Segment> out;
+  const auto add = [&](global_index_t p, global_index_t len, int coord) {
+    if (len <= 0) return;
+    if (!out.empty() && out.back().other_coord == coord && out.back().position + out.back().length == p)
+      out.back().length += len;
+    else
+      out.push_back({p, len, coord});
+  };
+  // A cyclic axis against blocks: each block of the other layout is one range
+  // of this process's positions (closed form, O(P) work).
+  if (d.dist_type == DistType::cyclic && od.dist_type == DistType::block) {
+    for (int k = 0; k < other.grid_size(); ++k) {
+      const global_index_t lo = cyclic_positions_below(other.owned_begin(k), d.block_size, d.proc_grid_size, d.proc_grid_rank);
+      const global_index_t hi = cyclic_positions_below(other.owned_begin(k + 1), d.block_size, d.proc_grid_size, d.proc_grid_rank);
+      add(lo, hi - lo, k);
+    }
+    return out;
+  }
+  // Otherwise: this process's owned positions as runs whose global indices
+  // rise with them, split where the other layout's owner changes.
+  std::vector<std::array<global_index_t, 3>> runs;  // (global, position, length)
+  switch (d.dist_type) {
+    case DistType::block: {
+      const LocalRange r = owned_local_range(d);
+      if (r.size() > 0) runs.push_back({d.start + r.begin, r.begin, r.size()});
+      break;
+    }
+    case DistType::cyclic:
+      for (global_index_t p = 0; p < local_extent(d); p += d.block_size)
+        runs.push_back({global_index(d, p), p, std::min(d.block_size, local_extent(d) - p)});
+      break;
+    case DistType::unstructured: {
+      std::vector<std::pair<global_index_t, global_index_t>> owned;
+      for (global_index_t p = 0; p < local_extent(d); ++p)
+        if (layout.is_owned_position(a, p)) owned.emplace_back(d.indices[p], p);
+      std::sort(owned.begin(), owned.end());
+      for (const auto& [g, p] : owned) {
+        if (!runs.empty() && runs.back()[0] + runs.back()[2] == g && runs.back()[1] + runs.back()[2] == p)
+          ++runs.back()[2];
+        else
+          runs.push_back({g, p, 1});
+      }
+      break;
+    }
+  }
+  for (const auto& [g0, p0, len] : runs)
+    for (global_index_t g = g0; g < g0 + len;) {
+      const int coord = other.owner(g);
+      global_index_t end = g + 1;
+      if (coord >= 0 && od.dist_type == DistType::block) end = other.owned_begin(coord + 1);
+      if (coord >= 0 && od.dist_type == DistType::cyclic) end = (g / od.block_size + 1) * od.block_size;
+      end = std::min(end, g0 + len);
+      add(p0 + (g - g0), end - g, coord);
+      g = end;
+    }
+  return out;
+}
+
+// This process's owned elements of `layout`, in blocks:
+// visit(offset, count, step, rank in `other`). For every destination the
+// blocks come in increasing global (C-order flat) index, which is the order
+// both sides of a transfer agree on. The fastest axis hands over whole
+// segments; against a pure cyclic axis it hands over one strided block per
+// destination instead of one element at a time.
 template <class Visit>
 void owned_in_global_order(const TpetraLayout& layout, const GlobalLayout& other, Visit&& visit) {
-  const std::vector<Dim>& dims = layout.dim_data();
-  const int nd = static_cast<int>(dims.size());
-  // Per axis: owned positions sorted by global index, their byte strides,
-  // and the other layout's grid coordinate owning each global index.
-  std::vector<std::vector<std::pair<global_index_t, global_index_t>>> axis(nd);  // (global, position)
-  std::vector<std::vector<int>> other_coord(nd);
+  const int nd = static_cast<int>(layout.dim_data().size());
+  if (nd == 0) return visit(std::ptrdiff_t{0}, std::size_t{1}, std::ptrdiff_t{0}, 0);
+  const int last = nd - 1;
+  const Dim& fast = layout.dim_data()[last];
+  const AxisPartition& other_fast = other.axis(last);
+  // Pure cyclic on the other side, and rising runs on this side (a block):
+  // destination q takes every P-th element.
+  const bool strided_fast = other_fast.dim(0).dist_type == DistType::cyclic && other_fast.dim(0).block_size == 1 &&
+                            other_fast.grid_size() > 1 && fast.dist_type == DistType::block;
+  std::vector<std::vector<Segment>> seg(nd);
   for (int a = 0; a < nd; ++a) {
-    const Dim& d = dims[a];
-    for (global_index_t i = 0; i < local_extent(d); ++i)
-      if (layout.is_owned_position(a, i)) axis[a].emplace_back(global_index(d, i), i);
-    if (d.dist_type == DistType::unstructured) std::sort(axis[a].begin(), axis[a].end());
-    for (const auto& gp : axis[a]) other_coord[a].push_back(other.axis(a).owner(gp.first));  // -1: not held there
-    if (axis[a].empty()) return;
+    if (a == last && strided_fast) {
+      const LocalRange r = owned_local_range(fast);
+      if (r.size() > 0) seg[a].push_back({r.begin, r.size(), 0});
+    } else {
+      seg[a] = axis_segments(layout, a, other.axis(a));
+    }
+    if (seg[a].empty()) return;
   }
   std::vector<int> grid_stride(nd, 1);
   for (int a = nd - 2; a >= 0; --a) grid_stride[a] = grid_stride[a + 1] * other.grid().shape()[a + 1];
   const std::vector<global_index_t>& strides = layout.local_strides();
-  if (nd == 0) {
-    visit(std::ptrdiff_t{0}, 0);
-    return;
-  }
+  const auto fast_stride = static_cast<std::ptrdiff_t>(strides[last]);
   std::vector<std::size_t> k(nd, 0);
+  std::vector<global_index_t> i(nd, 0);
   while (true) {
-    std::ptrdiff_t offset = 0;
+    std::ptrdiff_t base = 0;
     int rank = 0;
     bool held = true;
-    for (int a = 0; a < nd; ++a) {
-      offset += axis[a][k[a]].second * strides[a];
-      rank += other_coord[a][k[a]] * grid_stride[a];
-      held = held && other_coord[a][k[a]] >= 0;
+    for (int a = 0; a < last; ++a) {
+      const Segment& s = seg[a][k[a]];
+      base += (s.position + i[a]) * strides[a];
+      rank += s.other_coord * grid_stride[a];
+      held = held && s.other_coord >= 0;
     }
-    visit(offset, held ? rank : -1);
-    int a = nd - 1;
-    while (a >= 0 && ++k[a] == axis[a].size()) k[a--] = 0;
+    if (strided_fast) {
+      const Segment& s = seg[last][0];
+      const global_index_t g0 = fast.start + s.position;
+      const int P = other_fast.grid_size();
+      for (int q = 0; q < P; ++q) {  // first index at or after g0 that q holds
+        const global_index_t first = g0 + ((q - g0 % P) % P + P) % P;
+        if (first >= g0 + s.length) continue;
+        const auto count = static_cast<std::size_t>((g0 + s.length - 1 - first) / P + 1);
+        visit(base + (s.position + first - g0) * fast_stride, count, fast_stride * P, held ? rank + q : -1);
+      }
+    } else {
+      for (const Segment& s : seg[last])
+        visit(base + s.position * fast_stride, static_cast<std::size_t>(s.length), fast_stride,
+              held && s.other_coord >= 0 ? rank + s.other_coord : -1);
+    }
+    int a = last - 1;
+    while (a >= 0) {
+      if (++i[a] < seg[a][k[a]].length) break;
+      i[a] = 0;
+      if (++k[a] < seg[a].size()) break;
+      k[a] = 0;
+      --a;
+    }
     if (a < 0) return;
   }
 }
@@ -159,15 +278,15 @@ std::shared_ptr<const RedistributionPlan> RedistributionPlan::create(std::shared
   bool missing = false;  // an element the other layout does not hold (1-D 'u' index sets differ)
   const auto src_item = static_cast<std::ptrdiff_t>(source->itemsize());
   const auto tgt_item = static_cast<std::ptrdiff_t>(target->itemsize());
-  owned_in_global_order(*source, target->global(), [&](std::ptrdiff_t offset, int to) {
+  owned_in_global_order(*source, target->global(), [&](std::ptrdiff_t offset, std::size_t n, std::ptrdiff_t step, int to) {
     if (to < 0) return void(missing = true);
-    append(by_rank[to].source, offset, src_item);
-    ++by_rank[to].source_count;
+    append_block(by_rank[to].source, offset, n, step, src_item);
+    by_rank[to].source_count += n;
   });
-  owned_in_global_order(*target, source->global(), [&](std::ptrdiff_t offset, int from) {
+  owned_in_global_order(*target, source->global(), [&](std::ptrdiff_t offset, std::size_t n, std::ptrdiff_t step, int from) {
     if (from < 0) return void(missing = true);
-    append(by_rank[from].target, offset, tgt_item);
-    ++by_rank[from].target_count;
+    append_block(by_rank[from].target, offset, n, step, tgt_item);
+    by_rank[from].target_count += n;
   });
   if (!detail::all_true(!missing, *source->comm()))
     throw ValidationError({Problem{-1, 0, "indices", "", "source and target hold the same global indices",
