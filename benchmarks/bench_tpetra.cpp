@@ -103,15 +103,18 @@ void bench_maps(Report& report, const Teuchos::RCP<const Comm>& comm, MPI_Comm r
 namespace dapetra::bench {
 void bench_halo(Report& report, const Teuchos::RCP<const Comm>& comm, MPI_Comm raw, bool quick);
 void bench_redistribute(Report& report, const Teuchos::RCP<const Comm>& comm, MPI_Comm raw, bool quick);
+void bench_scalapack(Report& report, const Teuchos::RCP<const Comm>& comm, MPI_Comm raw, bool quick);
 }
 
 int main(int argc, char** argv) {
   Tpetra::ScopeGuard scope(&argc, &argv);
-  bool quick = false;
-  std::string out = "build/bench/results.json";
+  bool quick = false, append = false;
+  std::string out = "build/bench/results.json", only;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     if (a == "--quick") quick = true;
+    else if (a == "--append") append = true;  // add rows to an existing results file
+    else if (a == "--only" && i + 1 < argc) only = argv[++i];  // one group: views, maps, halo, redistribute, scalapack
     else if (a == "--out" && i + 1 < argc) out = argv[++i];
   }
   const auto comm = Tpetra::getDefaultComm();
@@ -119,13 +122,15 @@ int main(int argc, char** argv) {
   MPI_Comm raw = mpi ? static_cast<MPI_Comm>(*mpi->getRawMpiComm()) : MPI_COMM_SELF;
   Report report(comm->getRank());
   report.header();
-  bench_views(report, comm, raw, quick);
-  bench_maps(report, comm, raw, quick);
-  bench::bench_halo(report, comm, raw, quick);
-  bench::bench_redistribute(report, comm, raw, quick);
+  const auto want = [&](const char* group) { return only.empty() || only == group; };
+  if (want("views")) bench_views(report, comm, raw, quick);
+  if (want("maps")) bench_maps(report, comm, raw, quick);
+  if (want("halo")) bench::bench_halo(report, comm, raw, quick);
+  if (want("redistribute")) bench::bench_redistribute(report, comm, raw, quick);
+  if (want("scalapack")) bench::bench_scalapack(report, comm, raw, quick);
   nlohmann::ordered_json context;
   context["np"] = comm->getSize();
   context["mode"] = quick ? "quick" : "full";
-  report.write(out, context);
+  report.write(out, context, append);
   return 0;
 }

@@ -70,9 +70,14 @@ class Report {
     if (rank_ == 0)
       std::printf("%-52s %11s %11s %8s %7s\n", "benchmark", "ours [s]", "base [s]", "ratio", "target");
   }
-  void write(const std::string& path, const nlohmann::ordered_json& context) const {
+  void write(const std::string& path, const nlohmann::ordered_json& context, bool append = false) const {
     if (rank_ != 0) return;
     nlohmann::ordered_json rows = nlohmann::ordered_json::array();
+    if (append) {
+      std::ifstream in(path);
+      if (in) rows = nlohmann::ordered_json::parse(in, nullptr, false);
+      if (!rows.is_array()) rows = nlohmann::ordered_json::array();
+    }
     for (const Row& r : rows_) {
       nlohmann::ordered_json j;
       j["name"] = r.name;

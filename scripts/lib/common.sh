@@ -19,6 +19,8 @@ DAPETRA_PACKAGES=(
   libtrilinos-rtop-dev libtrilinos-thyra-dev libtrilinos-triutils-dev libtrilinos-xpetra-dev
   libtrilinos-amesos2-dev libtrilinos-zoltan-dev libtrilinos-zoltan2-dev libtrilinos-shylu-dev
   libptscotch-dev zlib1g-dev
+  # The benchmarks' 2-D redistribution baseline (pdgemr2d).
+  libscalapack-openmpi-dev
 )
 
 dapetra_install_deps() {

@@ -178,22 +178,24 @@ std::vector<Segment> axis_segments(const TpetraLayout& layout, int a, const Axis
 
 // This process's owned elements of `layout`, in blocks:
 // visit(offset, count, step, rank in `other`). For every destination the
-// blocks come in increasing global (C-order flat) index, which is the order
-// both sides of a transfer agree on. The fastest axis hands over whole
-// segments; against a pure cyclic axis it hands over one strided block per
-// destination instead of one element at a time.
+// blocks come in increasing global index with the axes taken in `order`
+// (slowest first), the order both sides of a transfer agree on; it follows
+// the source's memory order, so column-major buffers are walked down their
+// columns. The fastest axis hands over whole segments; against a pure cyclic
+// axis it hands over one strided block per destination.
 template <class Visit>
-void owned_in_global_order(const TpetraLayout& layout, const GlobalLayout& other, Visit&& visit) {
+void owned_in_global_order(const TpetraLayout& layout, const GlobalLayout& other, const std::vector<int>& order,
+                           Visit&& visit) {
   const int nd = static_cast<int>(layout.dim_data().size());
   if (nd == 0) return visit(std::ptrdiff_t{0}, std::size_t{1}, std::ptrdiff_t{0}, 0);
-  const int last = nd - 1;
+  const int last = order[nd - 1];
   const Dim& fast = layout.dim_data()[last];
   const AxisPartition& other_fast = other.axis(last);
   // Pure cyclic on the other side, and rising runs on this side (a block):
   // destination q takes every P-th element.
   const bool strided_fast = other_fast.dim(0).dist_type == DistType::cyclic && other_fast.dim(0).block_size == 1 &&
                             other_fast.grid_size() > 1 && fast.dist_type == DistType::block;
-  std::vector<std::vector<Segment>> seg(nd);
+  std::vector<std::vector<Segment>> seg(nd);  // indexed by axis
   for (int a = 0; a < nd; ++a) {
     if (a == last && strided_fast) {
       const LocalRange r = owned_local_range(fast);
@@ -207,13 +209,14 @@ void owned_in_global_order(const TpetraLayout& layout, const GlobalLayout& other
   for (int a = nd - 2; a >= 0; --a) grid_stride[a] = grid_stride[a + 1] * other.grid().shape()[a + 1];
   const std::vector<global_index_t>& strides = layout.local_strides();
   const auto fast_stride = static_cast<std::ptrdiff_t>(strides[last]);
-  std::vector<std::size_t> k(nd, 0);
+  std::vector<std::size_t> k(nd, 0);  // indexed by axis
   std::vector<global_index_t> i(nd, 0);
   while (true) {
     std::ptrdiff_t base = 0;
     int rank = 0;
     bool held = true;
-    for (int a = 0; a < last; ++a) {
+    for (int o = 0; o < nd - 1; ++o) {
+      const int a = order[o];
       const Segment& s = seg[a][k[a]];
       base += (s.position + i[a]) * strides[a];
       rank += s.other_coord * grid_stride[a];
@@ -227,22 +230,24 @@ void owned_in_global_order(const TpetraLayout& layout, const GlobalLayout& other
         const global_index_t first = g0 + ((q - g0 % P) % P + P) % P;
         if (first >= g0 + s.length) continue;
         const auto count = static_cast<std::size_t>((g0 + s.length - 1 - first) / P + 1);
-        visit(base + (s.position + first - g0) * fast_stride, count, fast_stride * P, held ? rank + q : -1);
+        visit(base + (s.position + first - g0) * fast_stride, count, fast_stride * P,
+              held ? rank + q * grid_stride[last] : -1);
       }
     } else {
       for (const Segment& s : seg[last])
         visit(base + s.position * fast_stride, static_cast<std::size_t>(s.length), fast_stride,
-              held && s.other_coord >= 0 ? rank + s.other_coord : -1);
+              held && s.other_coord >= 0 ? rank + s.other_coord * grid_stride[last] : -1);
     }
-    int a = last - 1;
-    while (a >= 0) {
+    int o = nd - 2;
+    while (o >= 0) {
+      const int a = order[o];
       if (++i[a] < seg[a][k[a]].length) break;
       i[a] = 0;
       if (++k[a] < seg[a].size()) break;
       k[a] = 0;
-      --a;
+      --o;
     }
-    if (a < 0) return;
+    if (o < 0) return;
   }
 }
 
@@ -255,6 +260,19 @@ std::atomic<int> plans_created{0};
 
 }  // namespace
 
+struct RedistributionPlan::Scratch {
+  std::unique_ptr<char[]> inbox, outbox;
+  std::size_t in_size = 0, out_size = 0;
+  char* in(std::size_t n) {
+    if (n > in_size) inbox.reset(new char[in_size = n]);
+    return inbox.get();
+  }
+  char* out(std::size_t n) {
+    if (n > out_size) outbox.reset(new char[out_size = n]);
+    return outbox.get();
+  }
+};
+
 RedistributionPlan::~RedistributionPlan() = default;
 
 std::shared_ptr<const RedistributionPlan> RedistributionPlan::create(std::shared_ptr<const TpetraLayout> source,
@@ -264,6 +282,7 @@ std::shared_ptr<const RedistributionPlan> RedistributionPlan::create(std::shared
   self->source_ = source;
   self->target_ = target;
   self->tag_ = 27000 + (plans_created++ % 10000);
+  self->scratch_ = std::make_unique<Scratch>();
   const int me = source->rank(), nprocs = source->comm()->getSize();
   // Both sides judge the same gathered records, so every process agrees.
   if (!source->has_global_layout() || !target->has_global_layout())
@@ -278,12 +297,14 @@ std::shared_ptr<const RedistributionPlan> RedistributionPlan::create(std::shared
   bool missing = false;  // an element the other layout does not hold (1-D 'u' index sets differ)
   const auto src_item = static_cast<std::ptrdiff_t>(source->itemsize());
   const auto tgt_item = static_cast<std::ptrdiff_t>(target->itemsize());
-  owned_in_global_order(*source, target->global(), [&](std::ptrdiff_t offset, std::size_t n, std::ptrdiff_t step, int to) {
+  // Both sides walk the axes in the source's memory order (rank 0's).
+  const std::vector<int>& order = source->memory_order_of(0);
+  owned_in_global_order(*source, target->global(), order, [&](std::ptrdiff_t offset, std::size_t n, std::ptrdiff_t step, int to) {
     if (to < 0) return void(missing = true);
     append_block(by_rank[to].source, offset, n, step, src_item);
     by_rank[to].source_count += n;
   });
-  owned_in_global_order(*target, source->global(), [&](std::ptrdiff_t offset, std::size_t n, std::ptrdiff_t step, int from) {
+  owned_in_global_order(*target, source->global(), order, [&](std::ptrdiff_t offset, std::size_t n, std::ptrdiff_t step, int from) {
     if (from < 0) return void(missing = true);
     append_block(by_rank[from].target, offset, n, step, tgt_item);
     by_rank[from].target_count += n;
@@ -336,17 +357,18 @@ void RedistributionPlan::move(const DistArray& from, const DistArray& to, bool f
   const MPI_Comm comm = from_layout.comm()->getSize() > 1 ? raw_comm(*from_layout.comm()) : MPI_COMM_SELF;
   std::size_t total_in = 0, total_out = 0;
   for (const Peer& p : peers_) total_in += count_in(p), total_out += count_out(p);
-  std::vector<char> inbox(total_in * sizeof(Scalar)), outbox(total_out * sizeof(Scalar));
+  char* const inbox = scratch_->in(total_in * sizeof(Scalar));
+  char* const outbox = scratch_->out(total_out * sizeof(Scalar));
   std::vector<MPI_Request> requests;
   requests.reserve(2 * peers_.size());
-  char* in = inbox.data();
+  char* in = inbox;
   for (const Peer& p : peers_)
     if (count_in(p) > 0) {
       requests.emplace_back();
       MPI_Irecv(in, static_cast<int>(count_in(p) * sizeof(Scalar)), MPI_BYTE, p.rank, tag_, comm, &requests.back());
       in += count_in(p) * sizeof(Scalar);
     }
-  char* out = outbox.data();
+  char* out = outbox;
   for (const Peer& p : peers_)
     if (count_out(p) > 0) {
       char* next = pack<Scalar>(runs_out(p), src, out);
@@ -357,7 +379,7 @@ void RedistributionPlan::move(const DistArray& from, const DistArray& to, bool f
   // What stays on this process moves while the messages travel.
   zip_copy<Scalar>(runs_out(self_), src, runs_in(self_), dst);
   MPI_Waitall(static_cast<int>(requests.size()), requests.data(), MPI_STATUSES_IGNORE);
-  const char* received = inbox.data();
+  const char* received = inbox;
   for (const Peer& p : peers_)
     if (count_in(p) > 0) received = unpack<Scalar>(runs_in(p), dst, received);
   if (forward && target_halo_) target_halo_->update<Scalar>(to);

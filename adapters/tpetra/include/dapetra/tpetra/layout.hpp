@@ -97,6 +97,8 @@ class TpetraLayout {
   // Buffer axes from slowest to fastest in memory, and the strides (bytes)
   // the layout was built for.
   const std::vector<int>& memory_order() const { return memory_order_; }
+  // Another process's memory order (gathered with the records).
+  const std::vector<int>& memory_order_of(int rank) const { return memory_orders_[rank]; }
   const std::vector<global_index_t>& local_strides() const { return local_strides_; }
   std::size_t itemsize() const { return itemsize_; }
 

@@ -79,6 +79,10 @@ class RedistributionPlan {
   std::size_t local_count_ = 0;
   std::shared_ptr<const HaloPlan> target_halo_;
   int tag_ = 0;
+  // Message buffers, kept between calls and never zero-filled (one
+  // redistribution per plan at a time).
+  struct Scratch;
+  std::unique_ptr<Scratch> scratch_;
 };
 
 }  // namespace dapetra::tpetra
