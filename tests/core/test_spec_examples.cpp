@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 #include <set>
 
+#include "../common/flat_indices.hpp"
 #include "dapetra/dim_math.hpp"
 #include "dapetra/inspect.hpp"
 #include "dapetra/json.hpp"
@@ -20,23 +21,6 @@ namespace {
 json spec_data() {
   std::ifstream in(DAPETRA_SPEC_DATA);
   return json::parse(in)["examples"];
-}
-
-// Global C-order flat index of each local element, in local C order.
-std::vector<global_index_t> global_flat_indices(const std::vector<Dim>& dims) {
-  std::vector<global_index_t> shape = local_shape_of(dims), out;
-  global_index_t n = 1;
-  for (auto s : shape) n *= s;
-  for (global_index_t flat = 0; flat < n; ++flat) {
-    global_index_t rest = flat, g = 0, stride = 1;
-    for (int d = static_cast<int>(dims.size()) - 1; d >= 0; --d) {
-      g += global_index(dims[d], rest % shape[d]) * stride;
-      stride *= dims[d].size;
-      rest /= shape[d];
-    }
-    out.push_back(g);
-  }
-  return out;
 }
 
 class SpecExample : public ::testing::TestWithParam<std::string> {};
@@ -73,7 +57,7 @@ TEST_P(SpecIndexExample, EveryBufferElementHasTheListedGlobalIndex) {
     const json& rank = ex["ranks"][r];
     const auto dims = dim_data_from_json(rank["dim_data"].dump());
     const auto listed = rank["buffer"].get<std::vector<double>>();
-    const auto ours = global_flat_indices(dims);
+    const auto ours = dapetra::testing::global_flat_indices(dims);
     ASSERT_EQ(ours.size(), listed.size()) << "rank " << r;
     for (std::size_t i = 0; i < ours.size(); ++i)
       EXPECT_EQ(static_cast<double>(ours[i]), listed[i]) << "example " << id << " rank " << r << " element " << i;
@@ -112,7 +96,7 @@ INSTANTIATE_TEST_SUITE_P(Chapter2, SpecIndexExample,
 TEST(SpecExample2_1, RowsOfTheTwoByTenArray) {
   const json ex = spec_data()["2.1"];
   for (int r = 0; r < 2; ++r) {
-    const auto ours = global_flat_indices(dim_data_from_json(ex["ranks"][r]["dim_data"].dump()));
+    const auto ours = dapetra::testing::global_flat_indices(dim_data_from_json(ex["ranks"][r]["dim_data"].dump()));
     for (int i = 0; i < 10; ++i) EXPECT_EQ(ours[i], r * 10 + i);
   }
 }

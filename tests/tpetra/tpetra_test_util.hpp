@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "dapetra/distarray.hpp"
+#include "../common/flat_indices.hpp"
 #include "dapetra/json.hpp"
 
 namespace dapetra::testing {
@@ -25,24 +26,6 @@ DistArray owning_array(const std::vector<Dim>& dims, T fill = T{}) {
   a.buffer = view_buffer(storage->data(), shape, storage);
   a.dim_data = dims;
   return a;
-}
-
-// Global C-order flat index of each local element, in local C order.
-inline std::vector<global_index_t> global_flat_indices(const std::vector<Dim>& dims) {
-  const auto shape = local_shape_of(dims);
-  global_index_t n = 1;
-  for (auto s : shape) n *= s;
-  std::vector<global_index_t> out;
-  for (global_index_t flat = 0; flat < n; ++flat) {
-    global_index_t rest = flat, g = 0, stride = 1;
-    for (int d = static_cast<int>(dims.size()) - 1; d >= 0; --d) {
-      g += global_index(dims[d], rest % shape[d]) * stride;
-      stride *= dims[d].size;
-      rest /= shape[d];
-    }
-    out.push_back(g);
-  }
-  return out;
 }
 
 inline nlohmann::json spec_examples() {

@@ -5,6 +5,7 @@
 #include <mpi.h>
 
 #include <algorithm>
+#include <atomic>
 
 namespace dapetra::tpetra::detail {
 
@@ -50,10 +51,14 @@ bool all_true(bool value, const Comm& comm) {
   return all == 1;
 }
 
-long long exclusive_sum(long long value, const Comm& comm) {
-  long long inclusive = 0;
-  Teuchos::scan<int, long long>(comm, Teuchos::REDUCE_SUM, value, Teuchos::outArg(inclusive));
-  return inclusive - value;
+MPI_Comm raw_comm(const Comm& comm) {
+  const auto* mpi = dynamic_cast<const Teuchos::MpiComm<int>*>(&comm);
+  return mpi ? static_cast<MPI_Comm>(*mpi->getRawMpiComm()) : MPI_COMM_SELF;
+}
+
+int next_plan_tag() {
+  static std::atomic<int> created{0};
+  return 7000 + (created++ % 20000) * 2;  // each plan uses tag and tag + 1
 }
 
 }  // namespace dapetra::tpetra::detail

@@ -2,6 +2,8 @@
 // (MPI or serial). Every process must call each of them, in the same order.
 #pragma once
 
+#include <mpi.h>
+
 #include <cstdint>
 #include <vector>
 
@@ -15,7 +17,12 @@ std::vector<std::vector<std::int64_t>> allgather_words(const std::vector<std::in
 // True on every process iff `value` is true on every process.
 bool all_true(bool value, const Comm& comm);
 
-// Sum of `value` over the processes of lower rank.
-long long exclusive_sum(long long value, const Comm& comm);
+// The MPI communicator under a Teuchos one (MPI_COMM_SELF for a serial one).
+MPI_Comm raw_comm(const Comm& comm);
+
+// A message tag for the next communication plan: plans are created
+// collectively, so every process numbers them alike, and interleaved
+// exchanges of different plans never match each other's messages.
+int next_plan_tag();
 
 }  // namespace dapetra::tpetra::detail

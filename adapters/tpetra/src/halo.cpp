@@ -11,6 +11,7 @@
 #include <functional>
 
 #include "checked.hpp"
+#include "collectives.hpp"
 
 namespace dapetra::tpetra {
 namespace {
@@ -88,14 +89,7 @@ void combine(Scalar& into, Scalar value, CombineMode mode) {
   }
 }
 
-MPI_Comm raw_comm(const Comm& comm) {
-  const auto* mpi = dynamic_cast<const Teuchos::MpiComm<int>*>(&comm);
-  return mpi ? static_cast<MPI_Comm>(*mpi->getRawMpiComm()) : MPI_COMM_SELF;
-}
 
-// Plans are created collectively, so every process counts them alike: a
-// per-plan tag keeps interleaved exchanges of different plans apart.
-std::atomic<int> plans_created{0};
 
 }  // namespace
 
@@ -112,10 +106,10 @@ std::shared_ptr<const HaloPlan> HaloPlan::create(std::shared_ptr<const TpetraLay
   std::shared_ptr<HaloPlan> self(new HaloPlan());
   self->layout_ = layout_ptr;
   self->exchange_ = std::make_unique<Exchange>();
-  self->tag_ = 7000 + (plans_created++ % 10000) * 2;
+  self->tag_ = detail::next_plan_tag();
   const TpetraLayout& layout = *layout_ptr;
   const Comm& comm = *layout.comm();
-  const MPI_Comm raw = comm.getSize() > 1 ? raw_comm(comm) : MPI_COMM_SELF;
+  const MPI_Comm raw = comm.getSize() > 1 ? detail::raw_comm(comm) : MPI_COMM_SELF;
   self->exchange_->comm = raw;
   const std::vector<Dim>& dims = layout.dim_data();
   const int ndim = static_cast<int>(dims.size());
@@ -302,30 +296,39 @@ const char* unpack_combine(const std::vector<detail::HaloRun>& runs, char* base,
 }  // namespace
 
 template <class Scalar>
+void HaloPlan::post(char* base, bool forward) const {
+  // Forward (update): owners send owned elements, ghosts receive. Backward
+  // (assemble): the same messages reversed, ghosts to owners.
+  Exchange& x = *exchange_;
+  const std::size_t ncols = layout_->num_vectors(), item = sizeof(Scalar) * ncols;
+  x.send.resize((forward ? num_sent_ : num_received_) * item);
+  x.recv.resize((forward ? num_received_ : num_sent_) * item);
+  x.requests.clear();
+  const int tag = forward ? tag_ : tag_ + 1;
+  char* in = x.recv.data();
+  for (const Peer& peer : peers_) {
+    const std::size_t count = forward ? peer.recv_count : peer.send_count;
+    if (count == 0) continue;
+    x.requests.emplace_back();
+    MPI_Irecv(in, static_cast<int>(count * item), MPI_BYTE, peer.rank, tag, x.comm, &x.requests.back());
+    in += count * item;
+  }
+  char* out = x.send.data();
+  for (const Peer& peer : peers_) {
+    if ((forward ? peer.send_count : peer.recv_count) == 0) continue;
+    char* next = pack<Scalar>(forward ? peer.send : peer.recv, base, ncols, column_stride_, out);
+    x.requests.emplace_back();
+    MPI_Isend(out, static_cast<int>(next - out), MPI_BYTE, peer.rank, tag, x.comm, &x.requests.back());
+    out = next;
+  }
+}
+
+template <class Scalar>
 void HaloPlan::begin_update(const DistArray& array) const {
   char* base = reinterpret_cast<char*>(detail::checked_data<Scalar>(*layout_, array));
-  Exchange& x = *exchange_;
-  if (x.in_flight) throw std::logic_error("dapetra::tpetra::HaloPlan: a split-phase update is already in flight");
-  const std::size_t ncols = layout_->num_vectors(), item = sizeof(Scalar) * ncols;
-  x.send.resize(num_sent_ * item);
-  x.recv.resize(num_received_ * item);
-  x.requests.clear();
-  char* in = x.recv.data();
-  for (const Peer& peer : peers_)
-    if (peer.recv_count > 0) {
-      x.requests.emplace_back();
-      MPI_Irecv(in, static_cast<int>(peer.recv_count * item), MPI_BYTE, peer.rank, tag_, x.comm, &x.requests.back());
-      in += peer.recv_count * item;
-    }
-  char* out = x.send.data();
-  for (const Peer& peer : peers_)
-    if (peer.send_count > 0) {
-      char* next = pack<Scalar>(peer.send, base, ncols, column_stride_, out);
-      x.requests.emplace_back();
-      MPI_Isend(out, static_cast<int>(next - out), MPI_BYTE, peer.rank, tag_, x.comm, &x.requests.back());
-      out = next;
-    }
-  x.in_flight = true;
+  if (exchange_->in_flight) throw std::logic_error("dapetra::tpetra::HaloPlan: a split-phase update is already in flight");
+  post<Scalar>(base, true);
+  exchange_->in_flight = true;
 }
 
 template <class Scalar>
@@ -357,28 +360,9 @@ void HaloPlan::assemble(const DistArray& array, CombineMode mode, bool then_upda
   char* base = reinterpret_cast<char*>(detail::checked_data<Scalar>(*layout_, array));
   Exchange& x = *exchange_;
   if (x.in_flight) throw std::logic_error("dapetra::tpetra::HaloPlan: assemble during a split-phase update");
-  // The update's messages run backwards: each ghost goes to its owner.
-  const std::size_t ncols = layout_->num_vectors(), item = sizeof(Scalar) * ncols;
-  x.send.resize(num_received_ * item);
-  x.recv.resize(num_sent_ * item);
-  x.requests.clear();
-  char* in = x.recv.data();
-  for (const Peer& peer : peers_)
-    if (peer.send_count > 0) {
-      x.requests.emplace_back();
-      MPI_Irecv(in, static_cast<int>(peer.send_count * item), MPI_BYTE, peer.rank, tag_ + 1, x.comm,
-                &x.requests.back());
-      in += peer.send_count * item;
-    }
-  char* out = x.send.data();
-  for (const Peer& peer : peers_)
-    if (peer.recv_count > 0) {
-      char* next = pack<Scalar>(peer.recv, base, ncols, column_stride_, out);
-      x.requests.emplace_back();
-      MPI_Isend(out, static_cast<int>(next - out), MPI_BYTE, peer.rank, tag_ + 1, x.comm, &x.requests.back());
-      out = next;
-    }
+  post<Scalar>(base, false);
   MPI_Waitall(static_cast<int>(x.requests.size()), x.requests.data(), MPI_STATUSES_IGNORE);
+  const std::size_t ncols = layout_->num_vectors();
   const char* received = x.recv.data();
   for (const Peer& peer : peers_)
     if (peer.send_count > 0) received = unpack_combine<Scalar>(peer.send, base, ncols, column_stride_, received, mode);

@@ -251,12 +251,7 @@ void owned_in_global_order(const TpetraLayout& layout, const GlobalLayout& other
   }
 }
 
-MPI_Comm raw_comm(const Comm& comm) {
-  const auto* mpi = dynamic_cast<const Teuchos::MpiComm<int>*>(&comm);
-  return mpi ? static_cast<MPI_Comm>(*mpi->getRawMpiComm()) : MPI_COMM_SELF;
-}
 
-std::atomic<int> plans_created{0};
 
 }  // namespace
 
@@ -281,7 +276,7 @@ std::shared_ptr<const RedistributionPlan> RedistributionPlan::create(std::shared
   std::shared_ptr<RedistributionPlan> self(new RedistributionPlan());
   self->source_ = source;
   self->target_ = target;
-  self->tag_ = 27000 + (plans_created++ % 10000);
+  self->tag_ = detail::next_plan_tag();
   self->scratch_ = std::make_unique<Scratch>();
   const int me = source->rank(), nprocs = source->comm()->getSize();
   // Both sides judge the same gathered records, so every process agrees.
@@ -354,7 +349,7 @@ void RedistributionPlan::move(const DistArray& from, const DistArray& to, bool f
   const auto count_out = [&](const Peer& p) { return forward ? p.source_count : p.target_count; };
   const auto count_in = [&](const Peer& p) { return forward ? p.target_count : p.source_count; };
 
-  const MPI_Comm comm = from_layout.comm()->getSize() > 1 ? raw_comm(*from_layout.comm()) : MPI_COMM_SELF;
+  const MPI_Comm comm = from_layout.comm()->getSize() > 1 ? detail::raw_comm(*from_layout.comm()) : MPI_COMM_SELF;
   std::size_t total_in = 0, total_out = 0;
   for (const Peer& p : peers_) total_in += count_in(p), total_out += count_out(p);
   char* const inbox = scratch_->in(total_in * sizeof(Scalar));

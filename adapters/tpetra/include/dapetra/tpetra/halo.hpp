@@ -80,6 +80,8 @@ class HaloPlan {
 
  private:
   HaloPlan() = default;
+  template <class Scalar>
+  void post(char* base, bool forward) const;  // the messages of one exchange
   using Run = detail::HaloRun;
   struct Peer {
     int rank = 0;
