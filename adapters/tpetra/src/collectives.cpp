@@ -62,3 +62,50 @@ int next_plan_tag() {
 }
 
 }  // namespace dapetra::tpetra::detail
+
+namespace dapetra::tpetra::detail {
+
+std::vector<int> lowest_holders(const std::vector<std::int64_t>& indices, std::int64_t size, const Comm& comm) {
+  const int P = comm.getSize(), me = comm.getRank();
+  if (P == 1) return std::vector<int>(indices.size(), 0);
+  const MPI_Comm raw = raw_comm(comm);
+  // Process h settles the indices in [h * chunk, (h + 1) * chunk).
+  const std::int64_t chunk = std::max<std::int64_t>(1, (size + P - 1) / P);
+  std::vector<int> send_counts(P, 0), recv_counts(P), send_displs(P, 0), recv_displs(P, 0);
+  for (std::int64_t g : indices) ++send_counts[static_cast<int>(g / chunk)];
+  MPI_Alltoall(send_counts.data(), 1, MPI_INT, recv_counts.data(), 1, MPI_INT, raw);
+  for (int p = 1; p < P; ++p) {
+    send_displs[p] = send_displs[p - 1] + send_counts[p - 1];
+    recv_displs[p] = recv_displs[p - 1] + recv_counts[p - 1];
+  }
+  std::vector<std::int64_t> out(indices.size());
+  std::vector<std::size_t> slot(indices.size());  // where each index went in `out`
+  {
+    std::vector<int> next(send_displs);
+    for (std::size_t i = 0; i < indices.size(); ++i) {
+      slot[i] = static_cast<std::size_t>(next[static_cast<int>(indices[i] / chunk)]++);
+      out[slot[i]] = indices[i];
+    }
+  }
+  const std::size_t total_in = static_cast<std::size_t>(recv_displs[P - 1] + recv_counts[P - 1]);
+  std::vector<std::int64_t> in(total_in);
+  MPI_Alltoallv(out.data(), send_counts.data(), send_displs.data(), MPI_INT64_T, in.data(), recv_counts.data(),
+                recv_displs.data(), MPI_INT64_T, raw);
+  // The lowest holder of each index of this process's stretch.
+  const std::int64_t lo = me * chunk;
+  std::vector<int> lowest(static_cast<std::size_t>(std::max<std::int64_t>(0, std::min(chunk, size - lo))), P);
+  for (int p = 0; p < P; ++p)
+    for (int k = recv_displs[p]; k < recv_displs[p] + recv_counts[p]; ++k) {
+      int& o = lowest[static_cast<std::size_t>(in[k] - lo)];
+      o = std::min(o, p);
+    }
+  std::vector<int> answer(total_in), owners_sent(indices.size());
+  for (std::size_t k = 0; k < total_in; ++k) answer[k] = lowest[static_cast<std::size_t>(in[k] - lo)];
+  MPI_Alltoallv(answer.data(), recv_counts.data(), recv_displs.data(), MPI_INT, owners_sent.data(), send_counts.data(),
+                send_displs.data(), MPI_INT, raw);
+  std::vector<int> owner(indices.size());
+  for (std::size_t i = 0; i < indices.size(); ++i) owner[i] = owners_sent[slot[i]];
+  return owner;
+}
+
+}  // namespace dapetra::tpetra::detail

@@ -17,6 +17,10 @@ std::vector<std::vector<std::int64_t>> allgather_words(const std::vector<std::in
 // True on every process iff `value` is true on every process.
 bool all_true(bool value, const Comm& comm);
 
+// Rendezvous: for indices in [0, size) held by this process, the lowest rank
+// holding each (every process calls it; indices locally unique).
+std::vector<int> lowest_holders(const std::vector<std::int64_t>& indices, std::int64_t size, const Comm& comm);
+
 // The MPI communicator under a Teuchos one (MPI_COMM_SELF for a serial one).
 MPI_Comm raw_comm(const Comm& comm);
 

@@ -287,10 +287,20 @@ void TpetraLayout::build_maps() {
     }
     Teuchos::reduceAll<int, GO>(*comm_, Teuchos::REDUCE_MIN, local_min, Teuchos::outArg(scattered_base));
     node_map = list_map(Teuchos::OrdinalTraits<Tpetra::global_size_t>::invalid(), node_gids, scattered_base, comm_);
-    // A one_to_one claim is checked by Tpetra's isOneToOne() (every process
-    // then owns all it holds); otherwise, or if the check fails, the directory
-    // names every index's owner.
-    if (u.one_to_one && node_map->isOneToOne()) {
+    // Owners of the indices held here. When every index lies in [0, size)
+    // and the rule is the default (lowest holder), a rendezvous settles it:
+    // each index is sent to the process whose stretch of [0, size) holds it,
+    // which sees every holder and answers with the lowest, using plain arrays
+    // (no sort, no hash). Otherwise Tpetra's directory does it (with the
+    // caller's rule as its tie-break); a one_to_one claim is first checked
+    // by Tpetra's isOneToOne().
+    const auto* rule_fn = shared_owner_.target<int (*)(global_index_t, const std::vector<int>&)>();
+    const bool default_rule = rule_fn && *rule_fn == &lowest_holder;
+    const bool in_range = std::all_of(u.indices.begin(), u.indices.end(),
+                                      [&](global_index_t g) { return g >= 0 && g < u.size; });
+    if (detail::all_true(default_rule && in_range, *comm_)) {
+      scattered_owner_ = detail::lowest_holders(u.indices, u.size, *comm_);
+    } else if (u.one_to_one && node_map->isOneToOne()) {
       scattered_owner_.assign(node_gids.size(), rank_);
     } else {
       Tpetra::Directory<LO, GO, Node> directory;
