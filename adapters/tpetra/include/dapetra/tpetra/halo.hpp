@@ -17,7 +17,7 @@
 // The plan is the communication pattern of the Tpetra Import from the owned
 // map to the buffer map, computed without Tpetra's generic machinery: ghost
 // owners come from the layout (closed form for 'b' and 'c' axes; for a 'u'
-// axis, the Tpetra directory consulted once when the layout was built), and
+// axis, found once when the layout was built), and
 // one all-to-all tells each owner what to send. Applying it packs only halo
 // data straight from the caller's buffer into one message per neighbour and
 // unpacks straight into it (MPI Isend/Irecv): no owned vector is copied,

@@ -16,9 +16,11 @@
 //
 // Scalability: records are gathered to every process, except the indices of
 // a layout whose only distributed axis is unstructured (the finite-element
-// case): those stay where they are, and Tpetra's distributed directory checks
-// one_to_one, counts distinct indices and picks owners. Layouts with other
-// distributed 'u' axes (e.g. 'u' x 'u') gather their indices.
+// case): those stay where they are, and a rendezvous (each index sent to the
+// process owning its stretch of [0, size)) checks one_to_one, counts distinct
+// indices and picks owners; Tpetra's directory does it for a caller's owner
+// rule or for 1-D indices outside [0, size). Layouts with other distributed
+// 'u' axes (e.g. 'u' x 'u') gather their indices.
 //
 // The object is immutable; share it (std::shared_ptr) between any number of
 // arrays with the same distribution and memory layout.
