@@ -247,10 +247,14 @@ void bench_halo(Report& report, const Teuchos::RCP<const Comm>& comm, MPI_Comm r
       auto om = Teuchos::rcp(new Map(Teuchos::OrdinalTraits<Tpetra::global_size_t>::invalid(), Teuchos::ArrayView<const GO>(owned_gids), 0, comm));
       Tpetra::Import<LO, GO, Node> imp(om, bm);
     });
-    report.add({"plan_build 2-D 1024^2 w=1 np=" + std::to_string(P), ours, "Tpetra noncontiguous Map + Import", generic, 0.1});
+    report.add({"plan_build (layout + plan) 2-D 1024^2 w=1 np=" + std::to_string(P), ours, "Tpetra noncontiguous Map + Import",
+                generic, 0.1});
     const int inner = 20;
     const double one_update = median_seconds(raw, reps, [&] { for (int i = 0; i < inner; ++i) plan->update<double>(a); }) / inner;
-    report.add({"plan_build 2-D 1024^2 w=1 np=" + std::to_string(P), ours, "5 halo updates", 5 * one_update, 1.0});
+    const auto halo_layout = TpetraLayout::create(a, comm, halo_only);
+    const double plan_only = median_seconds(raw, reps, [&] { HaloPlan::create(halo_layout); });
+    report.add({"plan_build (plan, layout given) 2-D 1024^2 w=1 np=" + std::to_string(P), plan_only, "5 halo updates",
+                5 * one_update, 1.0});
   }
   bench_unstructured(report, comm, raw, 1000, quick ? 100 * P : 1000 * P, reps);
 }

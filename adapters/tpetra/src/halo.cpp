@@ -28,6 +28,8 @@ struct AxisPlan {
   global_index_t period = 0;     // periodic 'b': interior period M ...
   global_index_t first_edge = 0, last_edge = 0;  // ... and the axis's edge padding widths
   const Dim* dim = nullptr;
+  std::vector<global_index_t> source_of;  // per position: source() ...
+  std::vector<int> owner_of;              // ... and the grid coordinate owning it
 
   bool kept(global_index_t p) const {
     return keep_flags.empty() ? keep.contains(static_cast<local_index_t>(p)) : keep_flags[p] != 0;
@@ -44,7 +46,25 @@ struct AxisPlan {
   }
 };
 
+AxisPlan plan_axis_ranges(const TpetraLayout& layout, int a);
+
+// The axis plan with every position's source and its owner looked up once,
+// so the walk below does no searching per ghost.
 AxisPlan plan_axis(const TpetraLayout& layout, int a) {
+  AxisPlan ax = plan_axis_ranges(layout, a);
+  const Dim& d = layout.dim_data()[a];
+  ax.source_of.resize(static_cast<std::size_t>(ax.extent));
+  ax.owner_of.resize(static_cast<std::size_t>(ax.extent));
+  for (global_index_t p = 0; p < ax.extent; ++p) {
+    ax.source_of[p] = ax.source(p);
+    ax.owner_of[p] = a == layout.scattered_axis() ? layout.scattered_owner(p)
+                     : d.proc_grid_size == 1      ? 0
+                                                  : layout.owner_along(a, ax.source_of[p]);
+  }
+  return ax;
+}
+
+AxisPlan plan_axis_ranges(const TpetraLayout& layout, int a) {
   const Dim& d = layout.dim_data()[a];
   AxisPlan ax;
   ax.axis = a;
@@ -134,25 +154,24 @@ std::shared_ptr<const HaloPlan> HaloPlan::create(std::shared_ptr<const TpetraLay
     std::ptrdiff_t offset, from;  // where it goes; where it comes from when local
   };
   std::vector<Ghost> ghosts;
-  std::vector<global_index_t> pos(axes.size()), src(axes.size());
-  std::vector<int> coords(ndim, 0);
+  std::vector<global_index_t> pos(axes.size());
+  std::vector<int> grid_stride(ndim, 1);  // C order, as ranks are numbered
+  for (int a = ndim - 2; a >= 0; --a) grid_stride[a] = grid_stride[a + 1] * layout.grid().shape()[a + 1];
   std::function<void(std::size_t, std::ptrdiff_t, bool)> walk = [&](std::size_t level, std::ptrdiff_t offset,
                                                                      bool filling) {
     if (level == axes.size()) {
       if (!filling) return;
       GO flat = 0;
+      int owner = 0;
       for (std::size_t k = 0; k < axes.size(); ++k) {
-        const int a = axes[k].axis;
-        src[k] = axes[k].source(pos[k]);
-        flat += src[k] * flat_stride[a];
-        coords[a] = a == layout.scattered_axis() ? layout.scattered_owner(pos[k])
-                    : dims[a].proc_grid_size == 1 ? 0
-                                                  : layout.owner_along(a, src[k]);
+        const auto p = static_cast<std::size_t>(pos[k]);
+        flat += axes[k].source_of[p] * flat_stride[axes[k].axis];
+        owner += axes[k].owner_of[p] * grid_stride[axes[k].axis];
       }
-      const int owner = layout.grid().rank_of(coords);
       std::ptrdiff_t from = 0;
       if (owner == me)
-        for (std::size_t k = 0; k < axes.size(); ++k) from += local_position(*axes[k].dim, src[k]) * axes[k].stride;
+        for (std::size_t k = 0; k < axes.size(); ++k)
+          from += local_position(*axes[k].dim, axes[k].source_of[static_cast<std::size_t>(pos[k])]) * axes[k].stride;
       ghosts.push_back({flat + layout.index_base(), owner, offset, from});
       return;
     }
