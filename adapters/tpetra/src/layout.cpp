@@ -270,8 +270,8 @@ void TpetraLayout::build_maps() {
   for (int a = 0, i = 0; a < ndim; ++a)
     if (a != column_axis_) flat_stride[a] = one_d_unstructured ? 1 : map_strides_[i++];
 
-  // Ownership of this process's positions. A scattered 'u' axis asks Tpetra's
-  // directory (once: it also tells the halo plan every copy's owner); every
+  // Ownership of this process's positions. A scattered 'u' axis finds its
+  // owners once (they also tell the halo plan every copy's owner); every
   // other axis has its AxisPartition (or, undistributed, owns all).
   GO scattered_base = index_base_;  // lowest node GID over all processes
   bool scattered_one_to_one = false;
@@ -285,20 +285,24 @@ void TpetraLayout::build_maps() {
       node_gids[i] = static_cast<GO>(u.indices[i]) + node_base_shift;
       local_min = std::min(local_min, node_gids[i]);
     }
-    Teuchos::reduceAll<int, GO>(*comm_, Teuchos::REDUCE_MIN, local_min, Teuchos::outArg(scattered_base));
-    node_map = list_map(Teuchos::OrdinalTraits<Tpetra::global_size_t>::invalid(), node_gids, scattered_base, comm_);
     // Owners of the indices held here. When every index lies in [0, size)
     // and the rule is the default (lowest holder), a rendezvous settles it:
     // each index is sent to the process whose stretch of [0, size) holds it,
     // which sees every holder and answers with the lowest, using plain arrays
-    // (no sort, no hash). Otherwise Tpetra's directory does it (with the
-    // caller's rule as its tie-break); a one_to_one claim is first checked
-    // by Tpetra's isOneToOne().
+    // (no sort, no hash). Otherwise Tpetra's directory does it over a map of
+    // the indices (with the caller's rule as its tie-break); a one_to_one
+    // claim is first checked by Tpetra's isOneToOne(). A 1-D array needs that
+    // map anyway: it is the array's buffer map.
     const auto* rule_fn = shared_owner_.target<int (*)(global_index_t, const std::vector<int>&)>();
     const bool default_rule = rule_fn && *rule_fn == &lowest_holder;
     const bool in_range = std::all_of(u.indices.begin(), u.indices.end(),
                                       [&](global_index_t g) { return g >= 0 && g < u.size; });
-    if (detail::all_true(default_rule && in_range, *comm_)) {
+    const bool rendezvous = detail::all_true(default_rule && in_range, *comm_);
+    if (one_d_unstructured || !rendezvous) {
+      Teuchos::reduceAll<int, GO>(*comm_, Teuchos::REDUCE_MIN, local_min, Teuchos::outArg(scattered_base));
+      node_map = list_map(Teuchos::OrdinalTraits<Tpetra::global_size_t>::invalid(), node_gids, scattered_base, comm_);
+    }
+    if (rendezvous) {
       scattered_owner_ = detail::lowest_holders(u.indices, u.size, *comm_);
     } else if (u.one_to_one && node_map->isOneToOne()) {
       scattered_owner_.assign(node_gids.size(), rank_);
