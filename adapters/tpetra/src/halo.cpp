@@ -55,11 +55,13 @@ AxisPlan plan_axis(const TpetraLayout& layout, int a) {
   const Dim& d = layout.dim_data()[a];
   ax.source_of.resize(static_cast<std::size_t>(ax.extent));
   ax.owner_of.resize(static_cast<std::size_t>(ax.extent));
+  const int mine = d.proc_grid_rank;  // a kept position is this process's own
   for (global_index_t p = 0; p < ax.extent; ++p) {
     ax.source_of[p] = ax.source(p);
-    ax.owner_of[p] = a == layout.scattered_axis() ? layout.scattered_owner(p)
-                     : d.proc_grid_size == 1      ? 0
-                                                  : layout.owner_along(a, ax.source_of[p]);
+    ax.owner_of[p] = ax.kept(p)                       ? mine
+                     : a == layout.scattered_axis()   ? layout.scattered_owner(p)
+                     : d.proc_grid_size == 1          ? 0
+                                                      : layout.owner_along(a, ax.source_of[p]);
   }
   return ax;
 }
@@ -148,60 +150,54 @@ std::shared_ptr<const HaloPlan> HaloPlan::create(std::shared_ptr<const TpetraLay
   // Every element update() writes: some row axis at a filled position. Slower
   // axes at kept positions recurse; the fastest then visits only its filled
   // positions, so the walk costs the halo plus the outer extents.
-  struct Ghost {
-    GO gid;
-    int owner;
-    std::ptrdiff_t offset, from;  // where it goes; where it comes from when local
-  };
-  std::vector<Ghost> ghosts;
+  // Ghosts whose owner is this process (periodic wraps) become local copies;
+  // the others are grouped by owner: the indices wanted and where they go.
+  std::vector<std::vector<GO>> wanted(nprocs);
+  std::vector<std::vector<std::ptrdiff_t>> fill(nprocs);
   std::vector<global_index_t> pos(axes.size());
   std::vector<int> grid_stride(ndim, 1);  // C order, as ranks are numbered
   for (int a = ndim - 2; a >= 0; --a) grid_stride[a] = grid_stride[a + 1] * layout.grid().shape()[a + 1];
-  std::function<void(std::size_t, std::ptrdiff_t, bool)> walk = [&](std::size_t level, std::ptrdiff_t offset,
-                                                                     bool filling) {
-    if (level == axes.size()) {
-      if (!filling) return;
-      GO flat = 0;
-      int owner = 0;
-      for (std::size_t k = 0; k < axes.size(); ++k) {
-        const auto p = static_cast<std::size_t>(pos[k]);
-        flat += axes[k].source_of[p] * flat_stride[axes[k].axis];
-        owner += axes[k].owner_of[p] * grid_stride[axes[k].axis];
-      }
+  // Partial sums travel down the levels (flat index, owner rank, offset), so
+  // the fastest axis's loop does a few additions per ghost.
+  const auto emit = [&](GO flat, int owner, std::ptrdiff_t offset) {
+    if (owner == me) {  // a periodic wrap onto this process: a local copy
       std::ptrdiff_t from = 0;
-      if (owner == me)
-        for (std::size_t k = 0; k < axes.size(); ++k)
-          from += local_position(*axes[k].dim, axes[k].source_of[static_cast<std::size_t>(pos[k])]) * axes[k].stride;
-      ghosts.push_back({flat + layout.index_base(), owner, offset, from});
-      return;
-    }
-    const AxisPlan& ax = axes[level];
-    const bool last = level + 1 == axes.size();
-    for (global_index_t p = 0; p < ax.extent; ++p) {
-      const bool fill_here = !ax.kept(p);
-      if (last && !filling && !fill_here) {  // jump over the kept run of the fastest axis
-        if (ax.keep_flags.empty() && p == ax.keep.begin && ax.keep.end > ax.keep.begin) p = ax.keep.end - 1;
-        continue;
-      }
-      pos[level] = p;
-      walk(level + 1, offset + p * ax.stride, filling || fill_here);
+      for (std::size_t k = 0; k < axes.size(); ++k)
+        from += local_position(*axes[k].dim, axes[k].source_of[static_cast<std::size_t>(pos[k])]) * axes[k].stride;
+      self->local_copies_.emplace_back(from, offset);
+    } else {
+      wanted[owner].push_back(flat + layout.index_base());
+      fill[owner].push_back(offset);
     }
   };
-  if (!empty) walk(0, 0, false);
-
-  // Local copies stay here; remote ghosts are grouped by owner, then each
-  // owner learns which of its elements to send (one all-to-all of counts,
-  // one of indices).
-  std::vector<std::vector<GO>> wanted(nprocs);
-  std::vector<std::vector<std::ptrdiff_t>> fill(nprocs);
-  for (const Ghost& g : ghosts) {
-    if (g.owner == me) {
-      self->local_copies_.emplace_back(g.from, g.offset);
-    } else {
-      wanted[g.owner].push_back(g.gid);
-      fill[g.owner].push_back(g.offset);
+  std::function<void(std::size_t, std::ptrdiff_t, bool, GO, int)> walk = [&](std::size_t level, std::ptrdiff_t offset,
+                                                                              bool filling, GO flat, int owner) {
+    const AxisPlan& ax = axes[level];
+    const GO fs = flat_stride[ax.axis];
+    const int gs = grid_stride[ax.axis];
+    if (level + 1 == axes.size()) {
+      for (global_index_t p = 0; p < ax.extent; ++p) {
+        if (!filling && ax.kept(p)) {  // jump over the kept run in one step
+          if (ax.keep_flags.empty() && p == ax.keep.begin && ax.keep.end > ax.keep.begin) p = ax.keep.end - 1;
+          continue;
+        }
+        pos[level] = p;
+        const auto q = static_cast<std::size_t>(p);
+        emit(flat + ax.source_of[q] * fs, owner + ax.owner_of[q] * gs, offset + p * ax.stride);
+      }
+      return;
     }
-  }
+    for (global_index_t p = 0; p < ax.extent; ++p) {
+      pos[level] = p;
+      const auto q = static_cast<std::size_t>(p);
+      walk(level + 1, offset + p * ax.stride, filling || !ax.kept(p), flat + ax.source_of[q] * fs,
+           owner + ax.owner_of[q] * gs);
+    }
+  };
+  if (!empty && !axes.empty()) walk(0, 0, false, 0, 0);  // a scalar has no padding
+
+  // Each owner learns which of its elements to send (one all-to-all of
+  // counts, one of indices).
   std::vector<int> want_counts(nprocs), give_counts(nprocs, 0), want_displs(nprocs, 0), give_displs(nprocs, 0);
   for (int p = 0; p < nprocs; ++p) want_counts[p] = static_cast<int>(wanted[p].size());
   std::vector<GO> want_flat, give_flat;
@@ -225,15 +221,34 @@ std::shared_ptr<const HaloPlan> HaloPlan::create(std::shared_ptr<const TpetraLay
   if (!give_flat.empty())
     for (const AxisPlan& ax : axes) lookups.emplace_back(*ax.dim);
   const bool one_d_unstructured = ndim == 1 && dims[0].dist_type == DistType::unstructured;
+  // Requests come in rows of consecutive indices; along a block axis with
+  // flat stride 1 the next index is the next position, so a row is decoded
+  // (two divisions per axis) once, not once per element.
+  int unit_axis = -1;  // the block axis whose flat stride is 1, if any
+  for (std::size_t k = 0; k < axes.size(); ++k)
+    if (!one_d_unstructured && flat_stride[axes[k].axis] == 1 && dims[axes[k].axis].dist_type == DistType::block)
+      unit_axis = static_cast<int>(k);
+  bool have_last = false;
+  GO last_gid = 0;
+  std::ptrdiff_t last_offset = 0;
+  global_index_t last_g = 0;  // index along the unit axis of last_gid
   const auto offset_of = [&](GO gid) {
+    if (have_last && unit_axis >= 0 && gid == last_gid + 1 && last_g + 1 < dims[axes[unit_axis].axis].stop) {
+      ++last_gid;
+      ++last_g;
+      return last_offset += axes[unit_axis].stride;
+    }
     const global_index_t flat = gid - layout.index_base();
     std::ptrdiff_t offset = 0;
     for (std::size_t k = 0; k < axes.size(); ++k) {
       const int a = axes[k].axis;
       const global_index_t g = one_d_unstructured ? flat : (flat / flat_stride[a]) % dims[a].size;
+      if (static_cast<int>(k) == unit_axis) last_g = g;
       offset += lookups[k].position(g) * axes[k].stride;
     }
-    return offset;
+    have_last = true;
+    last_gid = gid;
+    return last_offset = offset;
   };
   const auto item = static_cast<std::ptrdiff_t>(layout.itemsize());
   const auto runs_of = [item](const std::vector<std::ptrdiff_t>& offsets) {
