@@ -358,7 +358,7 @@ void HaloPlan::post(char* base, bool forward) const {
 }
 
 template <class Scalar>
-void HaloPlan::begin_update(const DistArray& array) const {
+void HaloPlan::begin_update_impl(const DistArray& array) const {
   char* base = reinterpret_cast<char*>(detail::checked_data<Scalar>(*layout_, array));
   if (exchange_->in_flight) throw std::logic_error("dapetra::tpetra::HaloPlan: a split-phase update is already in flight");
   post<Scalar>(base, true);
@@ -366,7 +366,7 @@ void HaloPlan::begin_update(const DistArray& array) const {
 }
 
 template <class Scalar>
-void HaloPlan::end_update(const DistArray& array) const {
+void HaloPlan::end_update_impl(const DistArray& array) const {
   char* base = reinterpret_cast<char*>(detail::checked_data<Scalar>(*layout_, array));
   Exchange& x = *exchange_;
   if (!x.in_flight) throw std::logic_error("dapetra::tpetra::HaloPlan: end_update without begin_update");
@@ -384,13 +384,13 @@ void HaloPlan::end_update(const DistArray& array) const {
 }
 
 template <class Scalar>
-void HaloPlan::update(const DistArray& array) const {
-  begin_update<Scalar>(array);
-  end_update<Scalar>(array);
+void HaloPlan::update_impl(const DistArray& array) const {
+  begin_update_impl<Scalar>(array);
+  end_update_impl<Scalar>(array);
 }
 
 template <class Scalar>
-void HaloPlan::assemble(const DistArray& array, CombineMode mode, bool then_update) const {
+void HaloPlan::assemble_impl(const DistArray& array, CombineMode mode, bool then_update) const {
   char* base = reinterpret_cast<char*>(detail::checked_data<Scalar>(*layout_, array));
   Exchange& x = *exchange_;
   if (x.in_flight) throw std::logic_error("dapetra::tpetra::HaloPlan: assemble during a split-phase update");
@@ -405,14 +405,14 @@ void HaloPlan::assemble(const DistArray& array, CombineMode mode, bool then_upda
       const std::ptrdiff_t shift = static_cast<std::ptrdiff_t>(j) * column_stride_;
       combine(at<Scalar>(base, from + shift), at<Scalar>(base, to + shift), mode);
     }
-  if (then_update) update<Scalar>(array);
+  if (then_update) update_impl<Scalar>(array);
 }
 
 #define DAPETRA_INSTANTIATE_HALO(S)                                \
-  template void HaloPlan::update<S>(const DistArray&) const;       \
-  template void HaloPlan::begin_update<S>(const DistArray&) const; \
-  template void HaloPlan::end_update<S>(const DistArray&) const;   \
-  template void HaloPlan::assemble<S>(const DistArray&, CombineMode, bool) const;
+  template void HaloPlan::update_impl<S>(const DistArray&) const;       \
+  template void HaloPlan::begin_update_impl<S>(const DistArray&) const; \
+  template void HaloPlan::end_update_impl<S>(const DistArray&) const;   \
+  template void HaloPlan::assemble_impl<S>(const DistArray&, CombineMode, bool) const;
 
 DAPETRA_INSTANTIATE_HALO(double)
 DAPETRA_INSTANTIATE_HALO(int)

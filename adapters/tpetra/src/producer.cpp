@@ -71,6 +71,8 @@ DistArray wrap_vector(const Teuchos::RCP<MultiVector<Scalar>>& vector, std::vect
 
 }  // namespace
 
+namespace detail {
+
 template <class Scalar>
 DistArray to_distarray(const Teuchos::RCP<MultiVector<Scalar>>& vector) {
   const Dim rows = dim_of_map(*vector->getMap());
@@ -111,9 +113,11 @@ DistArray to_distarray(const Teuchos::RCP<MultiVector<Scalar>>& vector, const Tp
   return wrap_vector(vector, layout.dim_data(), local_shape_of(layout.dim_data()), std::move(strides));
 }
 
-#define DAPETRA_INSTANTIATE_PRODUCER(S)                                                     \
-  template DistArray to_distarray<S>(const Teuchos::RCP<MultiVector<S>>&);                  \
-  template DistArray to_distarray<S>(const Teuchos::RCP<MultiVector<S>>&, const TpetraLayout&);
+}  // namespace detail
+
+#define DAPETRA_INSTANTIATE_PRODUCER(S)                                                        \
+  template DistArray detail::to_distarray<S>(const Teuchos::RCP<MultiVector<S>>&);             \
+  template DistArray detail::to_distarray<S>(const Teuchos::RCP<MultiVector<S>>&, const TpetraLayout&);
 
 DAPETRA_INSTANTIATE_PRODUCER(double)
 DAPETRA_INSTANTIATE_PRODUCER(int)

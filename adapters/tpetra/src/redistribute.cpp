@@ -380,19 +380,8 @@ void RedistributionPlan::move(const DistArray& from, const DistArray& to, bool f
   if (forward && target_halo_) target_halo_->update<Scalar>(to);
 }
 
-template <class Scalar>
-void RedistributionPlan::apply(const DistArray& from, const DistArray& to) const {
-  move<Scalar>(from, to, true);
-}
-
-template <class Scalar>
-void RedistributionPlan::apply_reverse(const DistArray& from_target, const DistArray& to_source) const {
-  move<Scalar>(from_target, to_source, false);
-}
-
 #define DAPETRA_INSTANTIATE_REDISTRIBUTION(S)                                              \
-  template void RedistributionPlan::apply<S>(const DistArray&, const DistArray&) const;    \
-  template void RedistributionPlan::apply_reverse<S>(const DistArray&, const DistArray&) const;
+  template void RedistributionPlan::move<S>(const DistArray&, const DistArray&, bool) const;
 
 DAPETRA_INSTANTIATE_REDISTRIBUTION(double)
 DAPETRA_INSTANTIATE_REDISTRIBUTION(int)

@@ -51,6 +51,8 @@ std::vector<std::ptrdiff_t> row_offsets(const TpetraLayout& layout) {
 
 }  // namespace
 
+namespace detail {
+
 template <class Scalar>
 Teuchos::RCP<MultiVector<Scalar>> buffer_view(const TpetraLayout& layout, const DistArray& array) {
   Scalar* data = checked_data<Scalar>(layout, array);
@@ -106,11 +108,13 @@ void copy_vector_to_buffer(const MultiVector<Scalar>& vector, const TpetraLayout
       std::memcpy(base + rows[i] + static_cast<std::ptrdiff_t>(j) * col_stride, &host(i, j), sizeof(Scalar));
 }
 
+}  // namespace detail
+
 #define DAPETRA_INSTANTIATE_VIEWS(S)                                                                      \
-  template Teuchos::RCP<MultiVector<S>> buffer_view<S>(const TpetraLayout&, const DistArray&);            \
-  template Teuchos::RCP<MultiVector<S>> owned_view<S>(const TpetraLayout&, const DistArray&);             \
-  template Teuchos::RCP<MultiVector<S>> copy_buffer_to_new_vector<S>(const TpetraLayout&, const DistArray&); \
-  template void copy_vector_to_buffer<S>(const MultiVector<S>&, const TpetraLayout&, const DistArray&);
+  template Teuchos::RCP<MultiVector<S>> detail::buffer_view<S>(const TpetraLayout&, const DistArray&);            \
+  template Teuchos::RCP<MultiVector<S>> detail::owned_view<S>(const TpetraLayout&, const DistArray&);             \
+  template Teuchos::RCP<MultiVector<S>> detail::copy_buffer_to_new_vector<S>(const TpetraLayout&, const DistArray&); \
+  template void detail::copy_vector_to_buffer<S>(const MultiVector<S>&, const TpetraLayout&, const DistArray&);
 
 DAPETRA_INSTANTIATE_VIEWS(double)
 DAPETRA_INSTANTIATE_VIEWS(int)

@@ -54,21 +54,33 @@ class HaloPlan {
   // Collective: fills every ghost element of `array` (the layout's records,
   // shape and strides; element type Scalar) from its owner, in place.
   template <class Scalar>
-  void update(const DistArray& array) const;
+  void update(const DistArray& array) const {
+    require_supported_scalar<Scalar>();
+    update_impl<Scalar>(array);
+  }
 
   // Split phase: begin_update packs and posts the messages, end_update waits
   // and unpacks; compute on owned elements in between. Both collective; one
   // split-phase exchange per plan may be in flight at a time.
   template <class Scalar>
-  void begin_update(const DistArray& array) const;
+  void begin_update(const DistArray& array) const {
+    require_supported_scalar<Scalar>();
+    begin_update_impl<Scalar>(array);
+  }
   template <class Scalar>
-  void end_update(const DistArray& array) const;
+  void end_update(const DistArray& array) const {
+    require_supported_scalar<Scalar>();
+    end_update_impl<Scalar>(array);
+  }
 
   // Collective: combines every ghost's value into its owner (`mode`), then,
   // if `then_update`, copies the result back so all copies agree (otherwise
   // ghosts keep their own contributions).
   template <class Scalar>
-  void assemble(const DistArray& array, CombineMode mode = CombineMode::add, bool then_update = false) const;
+  void assemble(const DistArray& array, CombineMode mode = CombineMode::add, bool then_update = false) const {
+    require_supported_scalar<Scalar>();
+    assemble_impl<Scalar>(array, mode, then_update);
+  }
 
   const TpetraLayout& layout() const { return *layout_; }
   // Elements written by update() on this process (ghost copies, padding).
@@ -82,6 +94,14 @@ class HaloPlan {
   HaloPlan() = default;
   template <class Scalar>
   void post(char* base, bool forward) const;  // the messages of one exchange
+  template <class Scalar>
+  void update_impl(const DistArray& array) const;
+  template <class Scalar>
+  void begin_update_impl(const DistArray& array) const;
+  template <class Scalar>
+  void end_update_impl(const DistArray& array) const;
+  template <class Scalar>
+  void assemble_impl(const DistArray& array, CombineMode mode, bool then_update) const;
   using Run = detail::HaloRun;
   struct Peer {
     int rank = 0;

@@ -21,13 +21,26 @@ namespace dapetra::tpetra {
 // Collective over the map's communicator.
 Dim dim_of_map(const Map& map);
 
-// Collective (calls dim_of_map). The vector must have constant stride.
+namespace detail {
 template <class Scalar>
 DistArray to_distarray(const Teuchos::RCP<MultiVector<Scalar>>& vector);
+template <class Scalar>
+DistArray to_distarray(const Teuchos::RCP<MultiVector<Scalar>>& vector, const TpetraLayout& layout);
+}  // namespace detail
+
+// Collective (calls dim_of_map). The vector must have constant stride.
+template <class Scalar>
+DistArray to_distarray(const Teuchos::RCP<MultiVector<Scalar>>& vector) {
+  require_supported_scalar<Scalar>();
+  return detail::to_distarray<Scalar>(vector);
+}
 
 // Exact: the records `layout` was built from, for a vector on its buffer map
 // (the same Map object, or one locallySameAs it). Not collective.
 template <class Scalar>
-DistArray to_distarray(const Teuchos::RCP<MultiVector<Scalar>>& vector, const TpetraLayout& layout);
+DistArray to_distarray(const Teuchos::RCP<MultiVector<Scalar>>& vector, const TpetraLayout& layout) {
+  require_supported_scalar<Scalar>();
+  return detail::to_distarray<Scalar>(vector, layout);
+}
 
 }  // namespace dapetra::tpetra

@@ -44,10 +44,16 @@ class RedistributionPlan {
   // Collective: every owned element of `to` (target layout) takes the value of
   // the same global element in `from` (source layout).
   template <class Scalar>
-  void apply(const DistArray& from, const DistArray& to) const;
+  void apply(const DistArray& from, const DistArray& to) const {
+    require_supported_scalar<Scalar>();
+    move<Scalar>(from, to, true);
+  }
   // Collective: the reverse, target layout to source layout.
   template <class Scalar>
-  void apply_reverse(const DistArray& from_target, const DistArray& to_source) const;
+  void apply_reverse(const DistArray& from_target, const DistArray& to_source) const {
+    require_supported_scalar<Scalar>();
+    move<Scalar>(from_target, to_source, false);
+  }
 
   // Elements this process sends to / receives from other processes, and copies locally.
   std::size_t num_sent() const;

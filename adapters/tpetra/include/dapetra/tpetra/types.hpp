@@ -28,4 +28,12 @@ template <class Scalar>
 inline constexpr bool is_supported_scalar_v =
     std::is_same_v<Scalar, double> || std::is_same_v<Scalar, int> || std::is_same_v<Scalar, long long>;
 
+// Every function templated on the element type checks it at compile time,
+// so another type is a clear compile error rather than a link error.
+template <class Scalar>
+constexpr void require_supported_scalar() {
+  static_assert(is_supported_scalar_v<std::remove_const_t<Scalar>>,
+                "Dapetra's Tpetra adapter handles double, int and long long (PEP-3118 d, i, q): the element types Debian's Tpetra 13.2 instantiates");
+}
+
 }  // namespace dapetra::tpetra

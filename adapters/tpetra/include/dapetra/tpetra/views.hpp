@@ -19,20 +19,48 @@ namespace dapetra::tpetra {
 // The whole buffer (padding and shared copies included) on layout.buffer_map().
 // Throws ValidationError if `array` does not match the layout (records, shape,
 // strides), its format is not Scalar's, or its strides do not allow a view.
+namespace detail {
 template <class Scalar>
 Teuchos::RCP<MultiVector<Scalar>> buffer_view(const TpetraLayout& layout, const DistArray& array);
+}
+template <class Scalar>
+Teuchos::RCP<MultiVector<Scalar>> buffer_view(const TpetraLayout& layout, const DistArray& array) {
+  require_supported_scalar<Scalar>();
+  return detail::buffer_view<Scalar>(layout, array);
+}
 
 // The owned elements on layout.owned_map(), when they are contiguous in the
 // buffer (layout.owned_rows()); throws otherwise (a halo or assembly plan
 // connects owned and buffer vectors in the general case).
+namespace detail {
 template <class Scalar>
 Teuchos::RCP<MultiVector<Scalar>> owned_view(const TpetraLayout& layout, const DistArray& array);
+}
+template <class Scalar>
+Teuchos::RCP<MultiVector<Scalar>> owned_view(const TpetraLayout& layout, const DistArray& array) {
+  require_supported_scalar<Scalar>();
+  return detail::owned_view<Scalar>(layout, array);
+}
 
 // For buffers whose strides do not allow a view: a new MultiVector on the
 // buffer map holding a copy of the buffer, and the copy back.
+namespace detail {
 template <class Scalar>
 Teuchos::RCP<MultiVector<Scalar>> copy_buffer_to_new_vector(const TpetraLayout& layout, const DistArray& array);
+}
+template <class Scalar>
+Teuchos::RCP<MultiVector<Scalar>> copy_buffer_to_new_vector(const TpetraLayout& layout, const DistArray& array) {
+  require_supported_scalar<Scalar>();
+  return detail::copy_buffer_to_new_vector<Scalar>(layout, array);
+}
+namespace detail {
 template <class Scalar>
 void copy_vector_to_buffer(const MultiVector<Scalar>& vector, const TpetraLayout& layout, const DistArray& array);
+}
+template <class Scalar>
+void copy_vector_to_buffer(const MultiVector<Scalar>& vector, const TpetraLayout& layout, const DistArray& array) {
+  require_supported_scalar<Scalar>();
+  detail::copy_vector_to_buffer<Scalar>(vector, layout, array);
+}
 
 }  // namespace dapetra::tpetra
