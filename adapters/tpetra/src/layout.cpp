@@ -194,7 +194,6 @@ std::shared_ptr<const TpetraLayout> TpetraLayout::create(const DistArray& local,
   self->scattered_axis_ = scattered;
   if (scattered < 0) self->global_ = std::make_unique<GlobalLayout>(assume_valid, std::move(layout), options.shared_owner);
   for (const PackedRank& p : all) self->memory_orders_.push_back(p.memory_order);
-  self->memory_order_ = self->memory_orders_[rank];
   self->local_strides_ = local.buffer.strides;
   self->itemsize_ = local.buffer.itemsize;
   self->column_axis_ = options.column_axis;
@@ -213,7 +212,7 @@ void TpetraLayout::build_maps() {
 
   // Rows: every axis but the column axis, in memory order (slowest first).
   std::vector<int> row_axes;
-  for (int a : memory_order_)
+  for (int a : memory_order())
     if (a != column_axis_) row_axes.push_back(a);
   num_vectors_ = column_axis_ >= 0 ? static_cast<std::size_t>(shape[column_axis_]) : 1;
   local_rows_ = 1;

@@ -53,9 +53,9 @@ struct Dim {
                    global_index_t stop, std::array<global_index_t, 2> padding = {0, 0},
                    bool periodic = false);
 
-  // The even 'b' split that most codes use: grid rank r of P holds
-  // [r*size/P, (r+1)*size/P) (remainder spread over the low ranks), plus
-  // `halo` padding on each side (boundary padding at the edges).
+  // The even 'b' split that most codes use: every grid rank owns size/P
+  // indices, the first size%P ranks one more, plus `halo` padding on each
+  // side (boundary padding, inside the owned range, at the grid edges).
   static Dim even_block(global_index_t size, int grid_size, int grid_rank, global_index_t halo = 0,
                         bool periodic = false);
 

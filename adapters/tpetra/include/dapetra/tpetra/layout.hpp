@@ -98,7 +98,7 @@ class TpetraLayout {
   std::size_t leading_dimension() const { return leading_dimension_; }
   // Buffer axes from slowest to fastest in memory, and the strides (bytes)
   // the layout was built for.
-  const std::vector<int>& memory_order() const { return memory_order_; }
+  const std::vector<int>& memory_order() const { return memory_orders_[rank_]; }
   // Another process's memory order (gathered with the records).
   const std::vector<int>& memory_order_of(int rank) const { return memory_orders_[rank]; }
   const std::vector<global_index_t>& local_strides() const { return local_strides_; }
@@ -146,7 +146,6 @@ class TpetraLayout {
   std::vector<int> scattered_owner_;  // owning rank per position of the scattered axis
   std::unique_ptr<GlobalLayout> global_;
   std::vector<std::vector<int>> memory_orders_;  // every process's
-  std::vector<int> memory_order_;
   std::vector<global_index_t> local_strides_;
   std::size_t itemsize_ = 0;
   int column_axis_ = -1;
