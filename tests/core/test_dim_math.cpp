@@ -1,6 +1,7 @@
 #include <gtest/gtest.h>
 
 #include "dapetra/dim_math.hpp"
+#include "random_layout.hpp"
 
 using namespace dapetra;
 
@@ -85,6 +86,21 @@ TEST(CyclicMaps, GlobalLocalRoundTrip) {
         }
         for (int s : seen) EXPECT_EQ(s, 1);
       }
+}
+
+// The bulk writer must agree with the element-wise definition: for 'c' the
+// partial last block and empty ranks are where a block loop would slip.
+TEST(GlobalIndices, BulkWriterMatchesElementwiseOnRandomAxes) {
+  std::mt19937_64 rng(2026);
+  for (int trial = 0; trial < 400; ++trial) {
+    const int P = 1 + static_cast<int>(rng() % 5);
+    for (const Dim& d : dapetra::testing::random_axis(rng, P, 200, trial % 2 == 0)) {
+      std::vector<global_index_t> bulk(static_cast<std::size_t>(local_extent(d)), -7);
+      global_indices(d, bulk.data());
+      for (global_index_t i = 0; i < local_extent(d); ++i)
+        ASSERT_EQ(bulk[static_cast<std::size_t>(i)], global_index(d, i)) << describe(d) << " position " << i;
+    }
+  }
 }
 
 TEST(CyclicMaps, Seed004Examples) {

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cstring>
 #include <limits>
+#include <memory>
 #include <numeric>
 
 #include "collectives.hpp"
@@ -81,10 +82,21 @@ class RuleTieBreak : public Tpetra::Details::TieBreak<LO, GO> {
   GO shift_;
 };
 
+Teuchos::RCP<const Map> list_map(Tpetra::global_size_t num_global, const GO* gids, std::size_t count, GO base,
+                                 const Teuchos::RCP<const Comm>& comm) {
+  return Teuchos::rcp(new Map(num_global, Teuchos::ArrayView<const GO>(gids, count), base, comm));
+}
 Teuchos::RCP<const Map> list_map(Tpetra::global_size_t num_global, const std::vector<GO>& gids, GO base,
                                  const Teuchos::RCP<const Comm>& comm) {
-  return Teuchos::rcp(new Map(num_global, Teuchos::ArrayView<const GO>(gids.data(), gids.size()), base, comm));
+  return list_map(num_global, gids.data(), gids.size(), base, comm);
 }
+
+// An index list to hand to Tpetra (which copies it): left uninitialised, as
+// every entry is written once.
+struct GidList {
+  std::unique_ptr<GO[]> data;
+  std::size_t size = 0;
+};
 
 }  // namespace
 
@@ -412,40 +424,64 @@ void TpetraLayout::build_maps() {
   }
   if (owned_map_) return;  // the one-to-one 1-D scattered case is complete
 
-  // Visits every row in memory order with its flat index and whether this
-  // process owns it; the fastest axis is computed inline (no allocation in 1-D).
-  const auto for_each_row = [&](auto&& visit) {
-    if (row_axes.empty()) return visit(global_index_t{0}, true);
-    for (int a : row_axes)
-      if (shape[a] == 0) return;
-    const auto flat_part = [&](int a, global_index_t i) { return global_index(dims[a], i) * flat_stride[a]; };
-    const std::size_t outer = row_axes.size() - 1;
-    const int fast = row_axes.back();
-    std::vector<std::vector<global_index_t>> part(outer);
-    std::vector<std::vector<char>> own(outer);
-    for (std::size_t j = 0; j < outer; ++j)
-      for (global_index_t i = 0; i < shape[row_axes[j]]; ++i) {
-        part[j].push_back(flat_part(row_axes[j], i));
-        own[j].push_back(owned_at(row_axes[j], i));
-      }
-    std::vector<std::size_t> pos(outer, 0);
-    while (true) {
-      global_index_t base = 0;
-      bool base_owned = true;
-      for (std::size_t j = 0; j < outer; ++j) {
-        base += part[j][pos[j]];
-        base_owned = base_owned && own[j][pos[j]];
-      }
-      if (runs[fast].is_run) {  // ownership along the fastest axis is a range test
-        const global_index_t lo = runs[fast].first, hi = runs[fast].first + runs[fast].count;
-        for (global_index_t i = 0; i < shape[fast]; ++i) visit(base + flat_part(fast, i), base_owned && i >= lo && i < hi);
-      } else {
-        for (global_index_t i = 0; i < shape[fast]; ++i) visit(base + flat_part(fast, i), base_owned && owned_at(fast, i));
-      }
-      std::size_t j = outer;
-      while (j > 0 && ++pos[j - 1] == part[j - 1].size()) pos[--j] = 0;
-      if (j == 0) return;
+  // The flat indices (plus the index base) of this process's rows, owned
+  // ones only or all, in memory order, written without a pass per element
+  // beyond the one that stores it: every axis's global indices come in bulk
+  // (global_indices), the fastest axis's already scaled and shifted, and a
+  // row is its base plus those. A 1-D axis held whole is written in place.
+  const auto list_rows = [&](bool owned_only, std::size_t count) {
+    GidList gids{std::unique_ptr<GO[]>(new GO[std::max<std::size_t>(count, 1)]), count};
+    if (row_axes.empty()) {  // a scalar: its single element
+      gids.data[0] = static_cast<GO>(index_base_);
+      gids.size = 1;
+      return gids;
     }
+    for (int a : row_axes)
+      if (shape[a] == 0) return gids;
+    const int fast = row_axes.back();
+    const auto fast_extent = static_cast<std::size_t>(shape[fast]);
+    const bool check_each = owned_only && !runs[fast].is_run;
+    const std::size_t lo = owned_only && runs[fast].is_run ? static_cast<std::size_t>(runs[fast].first) : 0;
+    const std::size_t hi = owned_only && runs[fast].is_run ? static_cast<std::size_t>(runs[fast].first + runs[fast].count)
+                                                           : fast_extent;
+    GO* out = gids.data.get();
+    if (row_axes.size() == 1 && !check_each && lo == 0 && hi == fast_extent) {
+      global_indices<GO>(dims[fast], out, static_cast<GO>(flat_stride[fast]), static_cast<GO>(index_base_));
+      out += fast_extent;
+    } else {
+      std::vector<GO> fast_part(fast_extent);
+      global_indices<GO>(dims[fast], fast_part.data(), static_cast<GO>(flat_stride[fast]), static_cast<GO>(index_base_));
+      // The slower axes: each position's flat part and ownership.
+      const std::size_t outer = row_axes.size() - 1;
+      std::vector<std::vector<GO>> part(outer);
+      std::vector<std::vector<char>> own(outer);
+      for (std::size_t j = 0; j < outer; ++j) {
+        const int a = row_axes[j];
+        part[j].resize(static_cast<std::size_t>(shape[a]));
+        global_indices<GO>(dims[a], part[j].data(), static_cast<GO>(flat_stride[a]));
+        if (owned_only)
+          for (global_index_t i = 0; i < shape[a]; ++i) own[j].push_back(owned_at(a, i));
+      }
+      std::vector<std::size_t> pos(outer, 0);
+      while (true) {
+        GO base = 0;
+        bool base_owned = true;
+        for (std::size_t j = 0; j < outer; ++j) {
+          base += part[j][pos[j]];
+          base_owned = base_owned && (!owned_only || own[j][pos[j]]);
+        }
+        if (base_owned)
+          for (std::size_t i = lo; i < hi; ++i)
+            if (!check_each || owned_at(fast, static_cast<global_index_t>(i))) *out++ = base + fast_part[i];
+        std::size_t j = outer;
+        while (j > 0 && ++pos[j - 1] == part[j - 1].size()) pos[--j] = 0;
+        if (j == 0) break;
+      }
+    }
+    if (static_cast<std::size_t>(out - gids.data.get()) != count)
+      throw std::logic_error("dapetra::tpetra: listed " + std::to_string(out - gids.data.get()) + " rows, expected " +
+                             std::to_string(count));
+    return gids;
   };
 
   // The contiguous constructor fits when, on every process, the owned flat
@@ -502,12 +538,8 @@ void TpetraLayout::build_maps() {
     owned_map_ = Teuchos::rcp(new Map(static_cast<Tpetra::global_size_t>(num_global), static_cast<std::size_t>(n_owned),
                                       index_base_, comm_));
   } else {
-    std::vector<GO> gids;
-    gids.reserve(static_cast<std::size_t>(n_owned));
-    for_each_row([&](global_index_t g, bool own) {
-      if (own) gids.push_back(static_cast<GO>(g) + index_base_);
-    });
-    owned_map_ = list_map(static_cast<Tpetra::global_size_t>(num_global), gids, map_base, comm_);
+    const GidList gids = list_rows(true, static_cast<std::size_t>(n_owned));
+    owned_map_ = list_map(static_cast<Tpetra::global_size_t>(num_global), gids.data.get(), gids.size, map_base, comm_);
   }
 
   // The buffer map is the owned map when no process holds anything it does
@@ -529,10 +561,9 @@ void TpetraLayout::build_maps() {
   if (all_owned) {
     buffer_map_ = owned_map_;
   } else if (want_buffer_map_) {
-    std::vector<GO> gids;
-    gids.reserve(local_rows_);
-    for_each_row([&](global_index_t g, bool) { gids.push_back(static_cast<GO>(g) + index_base_); });
-    buffer_map_ = list_map(Teuchos::OrdinalTraits<Tpetra::global_size_t>::invalid(), gids, map_base, comm_);
+    const GidList gids = list_rows(false, local_rows_);
+    buffer_map_ = list_map(Teuchos::OrdinalTraits<Tpetra::global_size_t>::invalid(), gids.data.get(), gids.size, map_base,
+                           comm_);
   }
 }
 

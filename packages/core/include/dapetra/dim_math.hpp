@@ -59,6 +59,35 @@ inline global_index_t cyclic_global_index(global_index_t i, global_index_t block
 // Global index at local position i (padding positions included for 'b').
 global_index_t global_index(const Dim& d, global_index_t i);
 
+// The global index of every local position, in order, scaled and shifted:
+// out[i] = global_index(d, i) * scale + shift for i in [0, local_extent(d)).
+// A 'c' axis is written block by block, with no division per element (index
+// lists for Tpetra maps are built with this; scale is then the axis's flat
+// stride and shift the index base).
+template <class Index>
+void global_indices(const Dim& d, Index* out, Index scale = 1, Index shift = 0) {
+  const global_index_t n = local_extent(d);
+  switch (d.dist_type) {
+    case DistType::block:
+      for (global_index_t i = 0; i < n; ++i) out[i] = static_cast<Index>(d.start + i) * scale + shift;
+      return;
+    case DistType::cyclic: {
+      // Local block k holds global block k * P + rank.
+      const global_index_t b = d.block_size, step = b * d.proc_grid_size;
+      global_index_t first = d.proc_grid_rank * b;
+      for (global_index_t i = 0; i < n; i += b, first += step) {
+        const global_index_t len = n - i < b ? n - i : b;
+        const Index head = static_cast<Index>(first) * scale + shift;
+        for (global_index_t j = 0; j < len; ++j) out[i + j] = head + static_cast<Index>(j) * scale;
+      }
+      return;
+    }
+    case DistType::unstructured:
+      for (global_index_t i = 0; i < n; ++i) out[i] = static_cast<Index>(d.indices[static_cast<std::size_t>(i)]) * scale + shift;
+      return;
+  }
+}
+
 // For 'b': the local positions that are not communication padding. Boundary
 // padding is owned by the edge process (it is counted in `size`, as the spec's
 // counting code treats it), on periodic axes too. For 'c' and 'u' the whole
