@@ -36,6 +36,24 @@ inline double median_seconds(MPI_Comm comm, int repetitions, const std::function
   return times[times.size() / 2];
 }
 
+// Ours and the baseline timed in alternation, repetition by repetition, so
+// that drift in the machine's speed (other tenants, frequency, the kernel's
+// memory housekeeping) lands on both alike; medians of each.
+struct PairedTimes {
+  double ours, baseline;
+};
+inline PairedTimes paired_median_seconds(MPI_Comm comm, int repetitions, const std::function<void()>& ours,
+                                         const std::function<void()>& baseline) {
+  std::vector<double> a, b;
+  for (int i = 0; i < repetitions; ++i) {
+    a.push_back(median_seconds(comm, 1, ours));
+    b.push_back(median_seconds(comm, 1, baseline));
+  }
+  std::sort(a.begin(), a.end());
+  std::sort(b.begin(), b.end());
+  return {a[a.size() / 2], b[b.size() / 2]};
+}
+
 // Resident memory of this process now, in MiB (from /proc/self/statm).
 inline double resident_mib() {
   long pages = 0, resident = 0;

@@ -4,7 +4,9 @@
 #include <Tpetra_Map.hpp>
 #include <Tpetra_MultiVector.hpp>
 #include <Tpetra_Vector.hpp>
+#include <algorithm>
 #include <cmath>
+#include <numeric>
 #include <random>
 
 #include "../core/random_layout.hpp"
@@ -266,6 +268,28 @@ TEST(Maps, NodesWithValuesPerNodeAndSharedOwnerRules) {
   EXPECT_TRUE(lh->owned_map()->isNodeGlobalElement(3 * r * k));
 }
 
+// A one_to_one claim confirmed from the summaries (no index moves) gives the
+// same maps as the exact check over gathered indices.
+TEST(Maps, ConfirmedOneToOneMatchesTheGatheredCheck) {
+  const auto comm = world();
+  const int P = comm->getSize(), r = comm->getRank();
+  const global_index_t n = 1000;
+  std::vector<global_index_t> perm(n);
+  std::iota(perm.begin(), perm.end(), 0);
+  std::shuffle(perm.begin(), perm.end(), std::mt19937_64(7));  // same on every rank
+  const std::vector<global_index_t> mine(perm.begin() + n * r / P, perm.begin() + n * (r + 1) / P);
+  for (const bool with_values : {false, true}) {
+    std::vector<Dim> dims{Dim::unstructured(n, P, r, mine, true)};
+    if (with_values) dims.push_back(Dim::undistributed(2));
+    LayoutOptions gathered;
+    gathered.scatter_unstructured = false;
+    const auto fast = TpetraLayout::create(dims, comm), exact = TpetraLayout::create(dims, comm, gathered);
+    EXPECT_TRUE(fast->owned_map()->isSameAs(*exact->owned_map()));
+    EXPECT_TRUE(fast->buffer_map()->isSameAs(*exact->buffer_map()));
+    EXPECT_TRUE(fast->owned_map()->isOneToOne());
+  }
+}
+
 TEST(Faults, ScatteredUnstructuredClaimsAreChecked) {
   const auto comm = world();
   const int P = comm->getSize(), r = comm->getRank();
@@ -284,6 +308,23 @@ TEST(Faults, ScatteredUnstructuredClaimsAreChecked) {
   // size that does not match the distinct indices.
   EXPECT_THROW(TpetraLayout::create(std::vector<Dim>{Dim::unstructured(2 * P + 1, P, r, {2 * r, 2 * r + 1})}, comm),
                ValidationError);
+  // The count is right (2P indices held for size 2P) but index 1 is held
+  // twice and 2P - 1 by nobody: the fingerprint must not pass it, and the
+  // exact check names the index. Also with a second, undistributed axis.
+  std::vector<global_index_t> swapped{2 * r, 2 * r + 1};
+  if (r == P - 1) swapped.back() = 1;
+  for (const bool with_values : {false, true}) {
+    std::vector<Dim> dims{Dim::unstructured(2 * P, P, r, swapped, true)};
+    if (with_values) dims.push_back(Dim::undistributed(3));
+    try {
+      TpetraLayout::create(dims, comm);
+      ADD_FAILURE() << "an index held twice with the count right was not detected";
+    } catch (const ValidationError& e) {
+      bool named = false;
+      for (const Problem& p : e.problems()) named = named || (p.key == "indices" && p.value == "1");
+      EXPECT_TRUE(named) << e.what();
+    }
+  }
   // a locally repeated index on one rank only.
   std::vector<global_index_t> dup{2 * r, 2 * r + 1};
   if (r == P - 1) dup.push_back(2 * r);

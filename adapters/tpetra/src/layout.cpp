@@ -19,7 +19,89 @@ namespace dapetra::tpetra {
 namespace {
 
 // Values each process shares beside its records.
-enum Extra { extra_column_axis, extra_itemsize, extra_format, extra_scattered_axis, extra_count };
+enum Extra {
+  extra_column_axis,
+  extra_itemsize,
+  extra_format,
+  extra_scattered_axis,
+  // Summary of the scattered 'u' axis's indices (see summarize_indices).
+  extra_default_rule,
+  extra_in_range,
+  extra_min_index,
+  extra_held,
+  extra_fingerprint_1,
+  extra_fingerprint_2,
+  extra_count
+};
+
+// What every process sends about the indices it holds along the scattered
+// axis instead of the indices themselves.
+//
+// The fingerprint decides one_to_one without moving any index: if every index
+// lies in [0, size), the multiset of all indices held is exactly {0, ...,
+// size-1} (each index held once) if and only if, for a hash h, the sum over
+// everything held of h(g) equals the sum over [0, size) of h(i), given that
+// the counts agree too. Each process adds h over what it holds and subtracts
+// h over its own stretch of [0, size); the totals are zero when the claim
+// holds. Two sums mod 2^64, of m(g) and of m(g)^2, with m a bijection of
+// 64-bit words (below): a layout that breaks the claim passes only if both
+// sums collide by accident; indices would have to be built against the hash. A mismatch is never trusted: the exact check (the rendezvous below)
+// then runs and names the indices at fault.
+struct IndexSummary {
+  bool in_range = true;
+  std::int64_t min_index = std::numeric_limits<std::int64_t>::max();
+  std::uint64_t fingerprint[2] = {0, 0};
+};
+
+// A record without its 'u' indices (copying them only to drop them would
+// cost as much as the indices).
+Dim without_indices(const Dim& d) {
+  Dim bare;
+  bare.dist_type = d.dist_type;
+  bare.size = d.size;
+  bare.proc_grid_size = d.proc_grid_size;
+  bare.proc_grid_rank = d.proc_grid_rank;
+  bare.start = d.start;
+  bare.stop = d.stop;
+  bare.padding = d.padding;
+  bare.periodic = d.periodic;
+  bare.block_size = d.block_size;
+  bare.one_to_one = d.one_to_one;
+  return bare;
+}
+
+// An odd multiplier (a bijection of 64-bit words) and a xor-shift folding the
+// high half into the low: cheap, and together with the square below enough
+// to keep sums of structured index sets (runs, strides) from colliding.
+std::uint64_t mix(std::uint64_t x) {
+  const std::uint64_t y = x * 0x9e3779b97f4a7c15ULL;
+  return y ^ (y >> 32);
+}
+constexpr std::uint64_t fingerprint_offset = 0xd1b54a32d192ed03ULL;
+
+IndexSummary summarize_indices(const Dim& u, int rank, int nprocs) {
+  IndexSummary s;
+  std::uint64_t f0 = 0, f1 = 0;
+  for (global_index_t g : u.indices) {
+    s.in_range = s.in_range && g >= 0 && g < u.size;
+    s.min_index = std::min(s.min_index, g);
+    const std::uint64_t m = mix(static_cast<std::uint64_t>(g) + fingerprint_offset);
+    f0 += m;
+    f1 += m * m;
+  }
+  if (u.size > 0) {  // minus this process's stretch of [0, size)
+    const global_index_t chunk = u.size / nprocs + (u.size % nprocs != 0);
+    const global_index_t lo = std::min<global_index_t>(u.size, chunk * rank), hi = std::min(u.size, lo + chunk);
+    for (global_index_t i = lo; i < hi; ++i) {
+      const std::uint64_t m = mix(static_cast<std::uint64_t>(i) + fingerprint_offset);
+      f0 -= m;
+      f1 -= m * m;
+    }
+  }
+  s.fingerprint[0] = f0;
+  s.fingerprint[1] = f1;
+  return s;
+}
 
 std::int64_t encode_format(const std::string& f) {
   std::int64_t v = 0;
@@ -117,20 +199,26 @@ std::shared_ptr<const TpetraLayout> TpetraLayout::create(const std::vector<Dim>&
                                                          Teuchos::RCP<const Comm> comm, const LayoutOptions& options) {
   // A stand-in buffer of the implied shape in C order; the layout records only
   // its shape and strides and never touches its memory.
-  DistArray a;
-  a.dim_data = dim_data;
-  a.buffer.format = "d";
-  a.buffer.itemsize = sizeof(double);
-  a.buffer.shape = local_shape_of(dim_data);
-  for (auto& s : a.buffer.shape) s = std::max<global_index_t>(s, 0);
-  a.buffer.strides = c_strides(a.buffer.shape, sizeof(double));
+  BufferView buffer;
+  buffer.format = "d";
+  buffer.itemsize = sizeof(double);
+  buffer.shape = local_shape_of(dim_data);
+  for (auto& s : buffer.shape) s = std::max<global_index_t>(s, 0);
+  buffer.strides = c_strides(buffer.shape, sizeof(double));
   static double placeholder;
-  a.buffer.data = &placeholder;
-  return create(a, std::move(comm), options);
+  buffer.data = &placeholder;
+  return create_from(dap_version, buffer, dim_data, std::move(comm), options);
 }
 
 std::shared_ptr<const TpetraLayout> TpetraLayout::create(const DistArray& local, Teuchos::RCP<const Comm> comm,
                                                          const LayoutOptions& options) {
+  return create_from(local.version, local.buffer, local.dim_data, std::move(comm), options);
+}
+
+std::shared_ptr<const TpetraLayout> TpetraLayout::create_from(const std::string& version, const BufferView& buffer,
+                                                              const std::vector<Dim>& dim_data,
+                                                              Teuchos::RCP<const Comm> comm,
+                                                              const LayoutOptions& options) {
   std::shared_ptr<TpetraLayout> self(new TpetraLayout());
   self->comm_ = comm;
   const int rank = self->rank_ = comm->getRank();
@@ -138,26 +226,46 @@ std::shared_ptr<const TpetraLayout> TpetraLayout::create(const DistArray& local,
 
   // 1. What this process can tell on its own, with its full records.
   PackedRank mine;
-  mine.problems = check_version(local.version);
+  mine.problems = check_version(version);
   for (Problem& p : mine.problems) p.rank = rank;
-  const auto buffer_problems = check_buffer(local.buffer, rank);
-  const auto record_problems = check_rank(local.dim_data, rank, local.buffer.shape);
+  const auto buffer_problems = check_buffer(buffer, rank);
+  const auto record_problems = check_rank(dim_data, rank, buffer.shape);
   mine.problems.insert(mine.problems.end(), buffer_problems.begin(), buffer_problems.end());
   mine.problems.insert(mine.problems.end(), record_problems.begin(), record_problems.end());
-  check_column_axis(local.dim_data, options.column_axis, rank, mine.problems);
+  check_column_axis(dim_data, options.column_axis, rank, mine.problems);
 
   // 2. Records for everyone: whole, or without the indices of a lone
-  // distributed 'u' axis (checked below through Tpetra instead).
-  const int scattered = options.scatter_unstructured ? scattered_axis_of(local.dim_data) : -1;
-  mine.entry.dim_data = local.dim_data;
+  // distributed 'u' axis (checked below instead, from a summary sent now).
+  const int scattered = options.scatter_unstructured ? scattered_axis_of(dim_data) : -1;
   if (scattered >= 0) {
-    mine.entry.dim_data[scattered].indices.clear();
+    mine.entry.dim_data.reserve(dim_data.size());
+    for (std::size_t a = 0; a < dim_data.size(); ++a) {
+      if (static_cast<int>(a) != scattered) {
+        mine.entry.dim_data.push_back(dim_data[a]);
+        continue;
+      }
+      mine.entry.dim_data.push_back(without_indices(dim_data[a]));
+    }
   } else {
-    mine.entry.local_shape = local.buffer.shape;
+    mine.entry.dim_data = dim_data;
+    mine.entry.local_shape = buffer.shape;
   }
-  mine.memory_order = dapetra::memory_order(local.buffer);
-  mine.extra = {options.column_axis, static_cast<std::int64_t>(local.buffer.itemsize),
-                encode_format(local.buffer.format), scattered};
+  mine.memory_order = dapetra::memory_order(buffer);
+  mine.extra.assign(extra_count, 0);
+  mine.extra[extra_column_axis] = options.column_axis;
+  mine.extra[extra_itemsize] = static_cast<std::int64_t>(buffer.itemsize);
+  mine.extra[extra_format] = encode_format(buffer.format);
+  mine.extra[extra_scattered_axis] = scattered;
+  if (scattered >= 0) {
+    const auto summary = summarize_indices(dim_data[scattered], rank, nprocs);
+    const auto* rule_fn = options.shared_owner.target<int (*)(global_index_t, const std::vector<int>&)>();
+    mine.extra[extra_default_rule] = rule_fn && *rule_fn == &lowest_holder;
+    mine.extra[extra_in_range] = summary.in_range;
+    mine.extra[extra_min_index] = summary.min_index;
+    mine.extra[extra_held] = static_cast<std::int64_t>(dim_data[scattered].indices.size());
+    mine.extra[extra_fingerprint_1] = static_cast<std::int64_t>(summary.fingerprint[0]);
+    mine.extra[extra_fingerprint_2] = static_cast<std::int64_t>(summary.fingerprint[1]);
+  }
 
   // 3. Everyone judges the same gathered data, so everyone reaches the same verdict.
   const auto gathered = detail::allgather_words(pack_rank(mine), *comm);
@@ -198,25 +306,38 @@ std::shared_ptr<const TpetraLayout> TpetraLayout::create(const DistArray& local,
   }
   throw_if_any(problems);  // on every process alike
 
-  self->dim_data_ = local.dim_data;
-  self->local_shape_ = local.buffer.shape;
-  self->global_shape_ = global_shape_of(local.dim_data);
-  self->grid_ = ProcessGrid::of(local.dim_data);
-  self->coords_ = grid_coords(local.dim_data);
+  self->dim_data_ = dim_data;
+  self->local_shape_ = buffer.shape;
+  self->global_shape_ = global_shape_of(dim_data);
+  self->grid_ = ProcessGrid::of(dim_data);
+  self->coords_ = grid_coords(dim_data);
   self->scattered_axis_ = scattered;
   if (scattered < 0) self->global_ = std::make_unique<GlobalLayout>(assume_valid, std::move(layout), options.shared_owner);
   for (const PackedRank& p : all) self->memory_orders_.push_back(p.memory_order);
-  self->local_strides_ = local.buffer.strides;
-  self->itemsize_ = local.buffer.itemsize;
+  self->local_strides_ = buffer.strides;
+  self->itemsize_ = buffer.itemsize;
   self->column_axis_ = options.column_axis;
   self->index_base_ = options.index_base;
   self->shared_owner_ = options.shared_owner;
   self->want_buffer_map_ = options.buffer_map;
-  self->build_maps();
+  ScatteredSummary everyone;  // the scattered axis's summaries, combined
+  if (scattered >= 0) {
+    std::uint64_t fp[2] = {0, 0};
+    for (const PackedRank& p : all) {
+      everyone.default_rule = everyone.default_rule && p.extra[extra_default_rule] != 0;
+      everyone.in_range = everyone.in_range && p.extra[extra_in_range] != 0;
+      everyone.min_index = std::min(everyone.min_index, p.extra[extra_min_index]);
+      everyone.held += p.extra[extra_held];
+      fp[0] += static_cast<std::uint64_t>(p.extra[extra_fingerprint_1]);
+      fp[1] += static_cast<std::uint64_t>(p.extra[extra_fingerprint_2]);
+    }
+    everyone.fingerprint_matches = fp[0] == 0 && fp[1] == 0;
+  }
+  self->build_maps(everyone);
   return self;
 }
 
-void TpetraLayout::build_maps() {
+void TpetraLayout::build_maps(const ScatteredSummary& scattered) {
   const std::vector<Dim>& dims = dim_data_;
   const int ndim = static_cast<int>(dims.size());
   const std::vector<global_index_t> shape = local_shape_of(dims);
@@ -291,45 +412,49 @@ void TpetraLayout::build_maps() {
     const Dim& u = dims[scattered_axis_];
     const GO node_base_shift = one_d_unstructured ? index_base_ : 0;
     std::vector<GO> node_gids(u.indices.size());
-    GO local_min = node_base_shift;
-    for (std::size_t i = 0; i < node_gids.size(); ++i) {
-      node_gids[i] = static_cast<GO>(u.indices[i]) + node_base_shift;
-      local_min = std::min(local_min, node_gids[i]);
+    global_indices<GO>(u, node_gids.data(), 1, node_base_shift);
+    scattered_base = scattered.held > 0 ? std::min<GO>(node_base_shift, scattered.min_index + node_base_shift)
+                                        : node_base_shift;
+    // A one_to_one claim the gathered fingerprint confirms needs nothing
+    // more: every index is held once, by its owner. Otherwise the owners of
+    // the indices held here: when every index lies in [0, size) and the rule
+    // is the default (lowest holder), a rendezvous settles it: each index is
+    // sent to the process whose stretch of [0, size) holds it, which sees
+    // every holder and answers with the lowest, using plain arrays (no sort,
+    // no hash). Otherwise Tpetra's directory does it over a map of the indices
+    // (with the caller's rule as its tie-break); a one_to_one claim is first
+    // checked by Tpetra's isOneToOne(). A 1-D array needs that map anyway: it
+    // is the array's buffer map. Every process takes the same branch: each
+    // decides from the gathered summaries.
+    const bool proven = u.one_to_one && scattered.in_range && scattered.held == u.size && scattered.fingerprint_matches;
+    const bool rendezvous = scattered.default_rule && scattered.in_range;
+    if (one_d_unstructured || (!proven && !rendezvous)) {
+      const auto node_count = proven ? static_cast<Tpetra::global_size_t>(u.size)
+                                     : Teuchos::OrdinalTraits<Tpetra::global_size_t>::invalid();
+      node_map = list_map(node_count, node_gids, scattered_base, comm_);
     }
-    // Owners of the indices held here. When every index lies in [0, size)
-    // and the rule is the default (lowest holder), a rendezvous settles it:
-    // each index is sent to the process whose stretch of [0, size) holds it,
-    // which sees every holder and answers with the lowest, using plain arrays
-    // (no sort, no hash). Otherwise Tpetra's directory does it over a map of
-    // the indices (with the caller's rule as its tie-break); a one_to_one
-    // claim is first checked by Tpetra's isOneToOne(). A 1-D array needs that
-    // map anyway: it is the array's buffer map.
-    const auto* rule_fn = shared_owner_.target<int (*)(global_index_t, const std::vector<int>&)>();
-    const bool default_rule = rule_fn && *rule_fn == &lowest_holder;
-    const bool in_range = std::all_of(u.indices.begin(), u.indices.end(),
-                                      [&](global_index_t g) { return g >= 0 && g < u.size; });
-    const bool rendezvous = detail::all_true(default_rule && in_range, *comm_);
-    if (one_d_unstructured || !rendezvous) {
-      Teuchos::reduceAll<int, GO>(*comm_, Teuchos::REDUCE_MIN, local_min, Teuchos::outArg(scattered_base));
-      node_map = list_map(Teuchos::OrdinalTraits<Tpetra::global_size_t>::invalid(), node_gids, scattered_base, comm_);
-    }
-    if (rendezvous) {
-      scattered_owner_ = detail::lowest_holders(u.indices, u.size, *comm_);
-    } else if (u.one_to_one && node_map->isOneToOne()) {
+    long long distinct = u.size;
+    if (proven) {
       scattered_owner_.assign(node_gids.size(), rank_);
+      scattered_one_to_one = true;
     } else {
-      Tpetra::Directory<LO, GO, Node> directory;
-      directory.initialize(*node_map, RuleTieBreak(shared_owner_, node_base_shift));
-      scattered_owner_.assign(node_gids.size(), -1);
-      directory.getDirectoryEntries(*node_map, Teuchos::ArrayView<const GO>(node_gids.data(), node_gids.size()),
-                                    Teuchos::ArrayView<int>(scattered_owner_.data(), scattered_owner_.size()));
+      if (rendezvous) {
+        scattered_owner_ = detail::lowest_holders(u.indices, u.size, *comm_);
+      } else if (u.one_to_one && node_map->isOneToOne()) {
+        scattered_owner_.assign(node_gids.size(), rank_);
+      } else {
+        Tpetra::Directory<LO, GO, Node> directory;
+        directory.initialize(*node_map, RuleTieBreak(shared_owner_, node_base_shift));
+        scattered_owner_.assign(node_gids.size(), -1);
+        directory.getDirectoryEntries(*node_map, Teuchos::ArrayView<const GO>(node_gids.data(), node_gids.size()),
+                                      Teuchos::ArrayView<int>(scattered_owner_.data(), scattered_owner_.size()));
+      }
+      // Distinct indices = owned ones summed; with one_to_one nothing may be held twice.
+      long long owned_here = 0;
+      for (int o : scattered_owner_) owned_here += o == rank_;
+      Teuchos::reduceAll<int, long long>(*comm_, Teuchos::REDUCE_SUM, owned_here, Teuchos::outArg(distinct));
+      scattered_one_to_one = scattered.held == distinct;
     }
-    // Distinct indices = owned ones summed; with one_to_one nothing may be held twice.
-    long long owned_here = 0, distinct = 0, held = static_cast<long long>(node_gids.size()), held_total = 0;
-    for (int o : scattered_owner_) owned_here += o == rank_;
-    Teuchos::reduceAll<int, long long>(*comm_, Teuchos::REDUCE_SUM, owned_here, Teuchos::outArg(distinct));
-    Teuchos::reduceAll<int, long long>(*comm_, Teuchos::REDUCE_SUM, held, Teuchos::outArg(held_total));
-    scattered_one_to_one = held_total == distinct;
     if ((u.one_to_one && !scattered_one_to_one) || distinct != u.size) {
       // Every process is here (the verdict came from reductions): gather the details.
       PackedRank report;
@@ -374,6 +499,7 @@ void TpetraLayout::build_maps() {
   };
   const auto owned_run = [&](const std::vector<int>& c, const std::vector<Dim>& dd, int a) {
     const Dim& d = dd[a];
+    if (a == scattered_axis_ && scattered_one_to_one) return Run{0, local_extent(d), true};
     if (a != scattered_axis_ && d.dist_type == DistType::block) {
       const LocalRange lr = owned_local_range(d);
       return Run{lr.begin, lr.size(), true};
@@ -489,9 +615,13 @@ void TpetraLayout::build_maps() {
   // rank order. With gathered records every process decides that for every
   // process from the structure (O(1) per 'b' or 'c' axis), with no
   // communication and without listing a 10^8-element block's indices.
-  bool contiguous_map = false;
+  bool contiguous_map = false, uniform_split = false;
   if (global_) {
     contiguous_map = true;
+    // Tpetra's uniform split: the first (num_global mod P) processes own one
+    // more than the others (Dim::even_block's split too).
+    const int P = global_->nprocs();
+    uniform_split = num_global >= P;  // below that, Tpetra's flags for empty processes differ
     global_index_t offset = 0;
     for (int r = 0; r < global_->nprocs() && contiguous_map; ++r) {
       const std::vector<int> c = grid_.coords_of(r);
@@ -522,6 +652,7 @@ void TpetraLayout::build_maps() {
         }
       }
       if (n > 0 && first != offset) contiguous_map = false;
+      if (n != num_global / P + (r < num_global % P)) uniform_split = false;
       offset += n;
     }
   }
@@ -534,7 +665,12 @@ void TpetraLayout::build_maps() {
       for (global_index_t g : global_->dim_data(r)[0].indices) map_base = std::min<GO>(map_base, g + index_base_);
   if (one_d_unstructured && !global_) map_base = scattered_base;
 
-  if (contiguous_map) {
+  if (contiguous_map && uniform_split) {
+    // Every process computes its own range from num_global: no communication
+    // (the nonuniform constructor below needs a scan and a reduction).
+    owned_map_ = Teuchos::rcp(new Map(static_cast<Tpetra::global_size_t>(num_global), index_base_, comm_,
+                                      Tpetra::GloballyDistributed));
+  } else if (contiguous_map) {
     owned_map_ = Teuchos::rcp(new Map(static_cast<Tpetra::global_size_t>(num_global), static_cast<std::size_t>(n_owned),
                                       index_base_, comm_));
   } else {

@@ -179,6 +179,7 @@ void check_unstructured_axis(Collector& c, int d, const std::vector<const Dim*>&
 
 std::vector<Problem> check_version(const std::string& version) {
   std::vector<Problem> out;
+  if (version == dap_version) return out;  // the usual case, without parsing
   Collector c(out);
   long long have[3], ours[3];
   parse_version(dap_version, ours);
@@ -260,19 +261,24 @@ std::vector<Problem> check_dim(const Dim& d, int rank, int dim, std::optional<gl
       if (static_cast<global_index_t>(d.indices.size()) > d.size)
         c.add(rank, dim, "indices", str(static_cast<global_index_t>(d.indices.size())) + " indices",
               "len(indices) <= size", "more indices than size");
-      // The cheap test first (a bitmap when the indices lie in [0, size) and
-      // size is not much larger than their number, else a sort); positions
+      // The cheap test first (one pass over a bitmap when the indices lie in
+      // [0, size) and size is not much larger than their number, else a
+      // sort); positions
       // are found only when there is a duplicate to report.
-      bool repeated = false;
-      const bool in_range = std::all_of(d.indices.begin(), d.indices.end(),
-                                        [&](global_index_t g) { return g >= 0 && g < d.size; });
-      if (in_range && d.size <= 64 * static_cast<global_index_t>(d.indices.size()) + 64) {
+      bool repeated = false, bitmap_done = false;
+      if (d.size <= 64 * static_cast<global_index_t>(d.indices.size()) + 64) {
         std::vector<bool> seen(static_cast<std::size_t>(d.size));
+        bitmap_done = true;
         for (global_index_t g : d.indices) {
-          if (seen[static_cast<std::size_t>(g)]) repeated = true;
+          if (g < 0 || g >= d.size) {  // out of range: the sort below decides
+            bitmap_done = false;
+            break;
+          }
+          repeated = repeated || seen[static_cast<std::size_t>(g)];
           seen[static_cast<std::size_t>(g)] = true;
         }
-      } else {
+      }
+      if (!bitmap_done) {
         std::vector<global_index_t> plain(d.indices);
         std::sort(plain.begin(), plain.end());
         repeated = std::adjacent_find(plain.begin(), plain.end()) != plain.end();

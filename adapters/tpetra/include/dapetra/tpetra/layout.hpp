@@ -26,6 +26,8 @@
 // arrays with the same distribution and memory layout.
 #pragma once
 
+#include <cstdint>
+#include <limits>
 #include <memory>
 #include <optional>
 #include <string>
@@ -131,7 +133,18 @@ class TpetraLayout {
 
  private:
   TpetraLayout() = default;
-  void build_maps();
+  static std::shared_ptr<const TpetraLayout> create_from(const std::string& version, const BufferView& buffer,
+                                                         const std::vector<Dim>& dim_data, Teuchos::RCP<const Comm> comm,
+                                                         const LayoutOptions& options);
+  // What the gathered summaries say about the scattered 'u' axis's indices.
+  struct ScatteredSummary {
+    bool default_rule = true;   // every process uses lowest_holder
+    bool in_range = true;       // every index in [0, size)
+    std::int64_t min_index = std::numeric_limits<std::int64_t>::max();
+    std::int64_t held = 0;      // indices held, summed over processes
+    bool fingerprint_matches = false;  // the multiset fingerprint of [0, size)
+  };
+  void build_maps(const ScatteredSummary& scattered);
 
   Teuchos::RCP<const Comm> comm_;
   int rank_ = 0;
