@@ -9,6 +9,7 @@
 #include <cmath>
 #include <cstring>
 #include <functional>
+#include <optional>
 
 #include "checked.hpp"
 #include "collectives.hpp"
@@ -44,39 +45,55 @@ struct AxisPlan {
     if (period > 0 && g >= dim->size - last_edge) return g - period;
     return g;
   }
+  // Calls f(p) for every position that is not kept, in order.
+  template <class F>
+  void for_each_filled(F&& f) const {
+    if (keep_flags.empty()) {
+      for (global_index_t p = 0; p < std::min<global_index_t>(keep.begin, extent); ++p) f(p);
+      for (global_index_t p = std::max<global_index_t>(keep.end, 0); p < extent; ++p) f(p);
+    } else {
+      for (global_index_t p = 0; p < extent; ++p)
+        if (!keep_flags[static_cast<std::size_t>(p)]) f(p);
+    }
+  }
+  bool any_filled = false;  // set by plan_axis
 };
 
-AxisPlan plan_axis_ranges(const TpetraLayout& layout, int a);
+AxisPlan plan_axis_ranges(const TpetraLayout& layout, int a, const Dim& d, bool mine);
 
 // The axis plan with every position's source and its owner looked up once,
-// so the walk below does no searching per ghost.
-AxisPlan plan_axis(const TpetraLayout& layout, int a) {
-  AxisPlan ax = plan_axis_ranges(layout, a);
-  const Dim& d = layout.dim_data()[a];
+// so the walk below does no searching per ghost. `d` is this process's record
+// along axis a (mine) or another process's (gathered records only).
+AxisPlan plan_axis(const TpetraLayout& layout, int a, const Dim& d, bool mine) {
+  AxisPlan ax = plan_axis_ranges(layout, a, d, mine);
+  // Kept positions hold their own index and belong to the process's own
+  // coordinate (written in bulk); only filled ones need a wrap and a look-up.
   ax.source_of.resize(static_cast<std::size_t>(ax.extent));
-  ax.owner_of.resize(static_cast<std::size_t>(ax.extent));
-  const int mine = d.proc_grid_rank;  // a kept position is this process's own
-  for (global_index_t p = 0; p < ax.extent; ++p) {
-    ax.source_of[p] = ax.source(p);
-    ax.owner_of[p] = ax.kept(p)                       ? mine
-                     : a == layout.scattered_axis()   ? layout.scattered_owner(p)
-                     : d.proc_grid_size == 1          ? 0
-                                                      : layout.owner_along(a, ax.source_of[p]);
-  }
+  global_indices(d, ax.source_of.data());
+  ax.owner_of.assign(static_cast<std::size_t>(ax.extent), d.proc_grid_rank);
+  ax.for_each_filled([&](global_index_t p) {
+    const auto q = static_cast<std::size_t>(p);
+    ax.source_of[q] = ax.source(p);
+    ax.owner_of[q] = mine && a == layout.scattered_axis() ? layout.scattered_owner(p)
+                     : d.proc_grid_size == 1               ? 0
+                                                           : layout.owner_along(a, ax.source_of[q]);
+  });
+  ax.any_filled = false;
+  ax.for_each_filled([&](global_index_t) { ax.any_filled = true; });
   return ax;
 }
 
-AxisPlan plan_axis_ranges(const TpetraLayout& layout, int a) {
-  const Dim& d = layout.dim_data()[a];
+AxisPlan plan_axis_ranges(const TpetraLayout& layout, int a, const Dim& d, bool mine) {
   AxisPlan ax;
   ax.axis = a;
   ax.dim = &d;
   ax.extent = local_extent(d);
-  ax.stride = static_cast<std::ptrdiff_t>(layout.local_strides()[a]);
+  ax.stride = mine ? static_cast<std::ptrdiff_t>(layout.local_strides()[a]) : 0;
   ax.keep = {0, static_cast<local_index_t>(ax.extent)};
   if (d.dist_type == DistType::unstructured) {
     ax.keep_flags.resize(static_cast<std::size_t>(ax.extent));
-    for (global_index_t i = 0; i < ax.extent; ++i) ax.keep_flags[i] = layout.is_owned_position(a, i);
+    for (global_index_t i = 0; i < ax.extent; ++i)
+      ax.keep_flags[i] = mine ? layout.is_owned_position(a, i) : layout.global().axis(a).is_owned(d.proc_grid_rank, i);
     return ax;
   }
   if (d.dist_type != DistType::block) return ax;
@@ -95,6 +112,131 @@ AxisPlan plan_axis_ranges(const TpetraLayout& layout, int a) {
                static_cast<local_index_t>(std::min<global_index_t>(ax.keep.end, ax.extent - edge[1]))};
   }
   return ax;
+}
+
+// What this process sends, found without messages from the gathered
+// records: for every process q whose halo holds elements this process owns,
+// those elements' offsets in this buffer, in the order q's own walk (below)
+// lists them. q's walk visits its positions axis by axis in q's memory order;
+// an element belongs to this process exactly when, on every axis, the
+// position's owner coordinate is this process's. So the walk is redone here
+// over q's records, visiting along each axis only the positions this process
+// owns: the cost is the data sent plus one pass along each axis.
+// Elements in message order, merged on the fly into runs of consecutive
+// memory (one memcpy each when packing).
+struct RunList {
+  std::vector<detail::HaloRun> runs;
+  std::size_t count = 0;  // elements
+  std::ptrdiff_t item = 0;  // bytes per element
+  void add(std::ptrdiff_t offset) {
+    ++count;
+    if (!runs.empty() && runs.back().offset + static_cast<std::ptrdiff_t>(runs.back().count) * item == offset)
+      ++runs.back().count;
+    else
+      runs.push_back({offset, 1});
+  }
+};
+
+struct AxisSends {
+  std::vector<std::ptrdiff_t> my_offset;  // per position of q along the axis that this process owns, in order
+};
+
+std::vector<RunList> sends_in_closed_form(const TpetraLayout& layout, int col) {
+  const GlobalLayout& global = layout.global();
+  const ProcessGrid& grid = layout.grid();
+  const int ndim = static_cast<int>(layout.dim_data().size()), nprocs = global.nprocs(), me = layout.rank();
+  const std::vector<int> my_coords = grid.coords_of(me);
+  std::vector<RunList> sends(static_cast<std::size_t>(nprocs), RunList{{}, 0, static_cast<std::ptrdiff_t>(layout.itemsize())});
+
+  // Per axis and grid coordinate c along it: the positions of a process at c
+  // whose value this process owns, as offsets into this buffer (empty if none).
+  std::vector<std::vector<AxisSends>> along(static_cast<std::size_t>(ndim));
+  std::vector<std::vector<int>> candidates(static_cast<std::size_t>(ndim));  // coordinates with any
+  std::vector<std::optional<IndexLookup>> lookups(static_cast<std::size_t>(ndim));  // 'u' only; formulas otherwise
+  const auto list_sends = [&](int a, int c) {
+    const AxisPartition& axis = global.axis(a);
+    const Dim& my_dim = layout.dim_data()[a];
+    const auto my_stride = static_cast<std::ptrdiff_t>(layout.local_strides()[a]);
+    const AxisPlan ax = plan_axis(layout, a, axis.dim(c), false);
+    if (my_dim.dist_type == DistType::unstructured && !lookups[a]) lookups[a].emplace(my_dim);
+    std::vector<std::ptrdiff_t>& out = along[a][static_cast<std::size_t>(c)].my_offset;
+    const bool same_record = c == my_coords[a];  // then a kept position is the same position here
+    out.reserve(static_cast<std::size_t>(same_record ? ax.extent : 0));
+    for (global_index_t p = 0; p < ax.extent; ++p) {
+      if (ax.owner_of[static_cast<std::size_t>(p)] != my_coords[a]) continue;
+      if (same_record && ax.kept(p)) {
+        out.push_back(p * my_stride);
+        continue;
+      }
+      const global_index_t g = ax.source_of[static_cast<std::size_t>(p)];
+      const global_index_t here = lookups[a] ? lookups[a]->position(g) : local_position(my_dim, g);
+      out.push_back(here * my_stride);
+    }
+    if (!out.empty()) candidates[a].push_back(c);
+  };
+  // Other coordinates first: only their filled positions can be owned here
+  // ('c' axes have none, 'b' axes their padding, gathered 'u' axes their
+  // copies), so most are ruled out from a few positions.
+  std::vector<char> foreign(static_cast<std::size_t>(ndim), 0);
+  for (int a = 0; a < ndim; ++a) {
+    if (a == col) continue;
+    const AxisPartition& axis = global.axis(a);
+    along[a].resize(static_cast<std::size_t>(axis.grid_size()));
+    for (int c = 0; c < axis.grid_size(); ++c) {
+      const Dim& d = axis.dim(c);
+      if (c == my_coords[a] || d.dist_type == DistType::cyclic) continue;
+      const AxisPlan ranges = plan_axis_ranges(layout, a, d, false);
+      bool any = false;
+      ranges.for_each_filled([&](global_index_t p) { any = any || axis.owner(ranges.source(p)) == my_coords[a]; });
+      if (any) list_sends(a, c);
+    }
+    foreign[a] = !candidates[a].empty();
+  }
+  // This process's own coordinate along an axis matters only for processes
+  // that differ from it along another axis.
+  for (int a = 0; a < ndim; ++a) {
+    if (a == col) continue;
+    bool needed = false;
+    for (int b2 = 0; b2 < ndim; ++b2) needed = needed || (b2 != a && foreign[b2]);
+    if (needed) list_sends(a, my_coords[a]);
+    std::sort(candidates[a].begin(), candidates[a].end());
+  }
+
+  // Every process whose coordinate on each axis is a candidate, but this one.
+  std::vector<int> row_axes_of_q;
+  std::vector<std::size_t> pick(static_cast<std::size_t>(ndim), 0);
+  for (int a = 0; a < ndim; ++a)
+    if (a != col && candidates[a].empty()) return sends;
+  while (true) {
+    std::vector<int> c(static_cast<std::size_t>(ndim), 0);
+    for (int a = 0; a < ndim; ++a)
+      if (a != col) c[a] = candidates[a][pick[a]];
+      else c[a] = my_coords[a];
+    const int q = grid.rank_of(c);
+    if (q != me) {
+      // q's walk order: its row axes from slowest to fastest in memory.
+      std::vector<const AxisSends*> levels;
+      for (int a : layout.memory_order_of(q))
+        if (a != col) levels.push_back(&along[a][static_cast<std::size_t>(c[a])]);
+      RunList& out = sends[static_cast<std::size_t>(q)];
+      const auto walk = [&](auto&& recurse, std::size_t level, std::ptrdiff_t offset) -> void {
+        const auto& offs = levels[level]->my_offset;
+        if (level + 1 == levels.size()) {
+          for (std::ptrdiff_t o : offs) out.add(offset + o);
+          return;
+        }
+        for (std::ptrdiff_t o : offs) recurse(recurse, level + 1, offset + o);
+      };
+      if (!levels.empty()) walk(walk, 0, 0);
+    }
+    int a = ndim - 1;
+    for (; a >= 0; --a) {
+      if (a == col) continue;
+      if (++pick[a] < candidates[a].size()) break;
+      pick[a] = 0;
+    }
+    if (a < 0) return sends;
+  }
 }
 
 template <class Scalar>
@@ -141,7 +283,7 @@ std::shared_ptr<const HaloPlan> HaloPlan::create(std::shared_ptr<const TpetraLay
 
   std::vector<AxisPlan> axes;
   for (int a : layout.memory_order())
-    if (a != col) axes.push_back(plan_axis(layout, a));
+    if (a != col) axes.push_back(plan_axis(layout, a, dims[a], true));
   const bool empty = std::any_of(axes.begin(), axes.end(), [](const AxisPlan& ax) { return ax.extent == 0; });
   std::vector<global_index_t> flat_stride(ndim, 0);
   for (int a = 0, i = 0; a < ndim; ++a)
@@ -153,12 +295,14 @@ std::shared_ptr<const HaloPlan> HaloPlan::create(std::shared_ptr<const TpetraLay
   // Ghosts whose owner is this process (periodic wraps) become local copies;
   // the others are grouped by owner: the indices wanted and where they go.
   std::vector<std::vector<GO>> wanted(nprocs);
-  std::vector<std::vector<std::ptrdiff_t>> fill(nprocs);
+  const auto item = static_cast<std::ptrdiff_t>(layout.itemsize());
+  std::vector<RunList> fill(static_cast<std::size_t>(nprocs), RunList{{}, 0, item});
   std::vector<global_index_t> pos(axes.size());
   std::vector<int> grid_stride(ndim, 1);  // C order, as ranks are numbered
   for (int a = ndim - 2; a >= 0; --a) grid_stride[a] = grid_stride[a + 1] * layout.grid().shape()[a + 1];
   // Partial sums travel down the levels (flat index, owner rank, offset), so
   // the fastest axis's loop does a few additions per ghost.
+  const bool closed_form = layout.has_global_layout();  // senders work out their part alone
   const auto emit = [&](GO flat, int owner, std::ptrdiff_t offset) {
     if (owner == me) {  // a periodic wrap onto this process: a local copy
       std::ptrdiff_t from = 0;
@@ -166,12 +310,15 @@ std::shared_ptr<const HaloPlan> HaloPlan::create(std::shared_ptr<const TpetraLay
         from += local_position(*axes[k].dim, axes[k].source_of[static_cast<std::size_t>(pos[k])]) * axes[k].stride;
       self->local_copies_.emplace_back(from, offset);
     } else {
-      wanted[owner].push_back(flat + layout.index_base());
-      fill[owner].push_back(offset);
+      if (!closed_form) wanted[owner].push_back(flat + layout.index_base());  // to ask the owner for it
+      fill[owner].add(offset);
     }
   };
-  std::function<void(std::size_t, std::ptrdiff_t, bool, GO, int)> walk = [&](std::size_t level, std::ptrdiff_t offset,
-                                                                              bool filling, GO flat, int owner) {
+  // Below a kept position, a subtree whose deeper axes fill nothing holds
+  // only kept elements: it is skipped whole.
+  std::vector<char> fill_below(axes.size(), 0);
+  for (std::size_t k = axes.size(); k-- > 1;) fill_below[k - 1] = fill_below[k] || axes[k].any_filled;
+  const auto walk = [&](auto&& recurse, std::size_t level, std::ptrdiff_t offset, bool filling, GO flat, int owner) -> void {
     const AxisPlan& ax = axes[level];
     const GO fs = flat_stride[ax.axis];
     const int gs = grid_stride[ax.axis];
@@ -188,20 +335,26 @@ std::shared_ptr<const HaloPlan> HaloPlan::create(std::shared_ptr<const TpetraLay
       return;
     }
     for (global_index_t p = 0; p < ax.extent; ++p) {
+      const bool kept = ax.kept(p);
+      if (!filling && kept && !fill_below[level]) continue;
       pos[level] = p;
       const auto q = static_cast<std::size_t>(p);
-      walk(level + 1, offset + p * ax.stride, filling || !ax.kept(p), flat + ax.source_of[q] * fs,
+      recurse(recurse, level + 1, offset + p * ax.stride, filling || !kept, flat + ax.source_of[q] * fs,
            owner + ax.owner_of[q] * gs);
     }
   };
-  if (!empty && !axes.empty()) walk(0, 0, false, 0, 0);  // a scalar has no padding
+  if (!empty && !axes.empty()) walk(walk, 0, 0, false, 0, 0);  // a scalar has no padding
 
-  // Each owner learns which of its elements to send (one all-to-all of
-  // counts, one of indices).
+  // What to send. With gathered records each process works it out alone
+  // (sends_in_closed_form): no messages. Beside a scattered 'u' axis the
+  // owner cannot know who holds copies of its indices: each owner learns
+  // which of its elements to send (one all-to-all of counts, one of indices).
+  std::vector<RunList> sends(static_cast<std::size_t>(nprocs), RunList{{}, 0, item});
+  if (closed_form && !empty && !axes.empty()) sends = sends_in_closed_form(layout, col);
   std::vector<int> want_counts(nprocs), give_counts(nprocs, 0), want_displs(nprocs, 0), give_displs(nprocs, 0);
   for (int p = 0; p < nprocs; ++p) want_counts[p] = static_cast<int>(wanted[p].size());
   std::vector<GO> want_flat, give_flat;
-  if (nprocs > 1) {
+  if (nprocs > 1 && !closed_form) {
     MPI_Alltoall(want_counts.data(), 1, MPI_INT, give_counts.data(), 1, MPI_INT, raw);
     int wt = 0, gt = 0;
     for (int p = 0; p < nprocs; ++p) {
@@ -250,27 +403,16 @@ std::shared_ptr<const HaloPlan> HaloPlan::create(std::shared_ptr<const TpetraLay
     last_gid = gid;
     return last_offset = offset;
   };
-  const auto item = static_cast<std::ptrdiff_t>(layout.itemsize());
-  const auto runs_of = [item](const std::vector<std::ptrdiff_t>& offsets) {
-    std::vector<Run> runs;
-    for (std::ptrdiff_t o : offsets) {
-      if (!runs.empty() && runs.back().offset + static_cast<std::ptrdiff_t>(runs.back().count) * item == o)
-        ++runs.back().count;
-      else
-        runs.push_back({o, 1});
-    }
-    return runs;
-  };
+  for (int p = 0; p < nprocs; ++p)
+    for (int i = 0; i < give_counts[p]; ++i) sends[p].add(offset_of(give_flat[give_displs[p] + i]));
   for (int p = 0; p < nprocs; ++p) {
-    if (give_counts[p] == 0 && fill[p].empty()) continue;
+    if (sends[p].count == 0 && fill[p].count == 0) continue;
     Peer peer;
     peer.rank = p;
-    std::vector<std::ptrdiff_t> send_offsets;
-    for (int i = 0; i < give_counts[p]; ++i) send_offsets.push_back(offset_of(give_flat[give_displs[p] + i]));
-    peer.send = runs_of(send_offsets);
-    peer.recv = runs_of(fill[p]);
-    peer.send_count = send_offsets.size();
-    peer.recv_count = fill[p].size();
+    peer.send = std::move(sends[p].runs);
+    peer.recv = std::move(fill[p].runs);
+    peer.send_count = sends[p].count;
+    peer.recv_count = fill[p].count;
     self->num_sent_ += peer.send_count;
     self->num_received_ += peer.recv_count;
     self->peers_.push_back(std::move(peer));

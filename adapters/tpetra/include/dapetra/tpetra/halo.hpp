@@ -17,8 +17,11 @@
 // The plan is the communication pattern of the Tpetra Import from the owned
 // map to the buffer map, computed without Tpetra's generic machinery: ghost
 // owners come from the layout (closed form for 'b' and 'c' axes; for a 'u'
-// axis, found once when the layout was built), and
-// one all-to-all tells each owner what to send. Applying it packs only halo
+// axis, found once when the layout was built). With gathered records (every
+// layout but a lone scattered 'u' axis) each process also works out what it
+// sends by itself, replaying its neighbours' walks over their records, so
+// building the plan sends no message at all; beside a scattered 'u' axis one
+// all-to-all tells each owner what to send. Applying it packs only halo
 // data straight from the caller's buffer into one message per neighbour and
 // unpacks straight into it (MPI Isend/Irecv): no owned vector is copied,
 // nothing is looked up per call.
@@ -47,7 +50,8 @@ enum class CombineMode { add, insert, absmax };
 
 class HaloPlan {
  public:
-  // Collective over the layout's communicator.
+  // Collective over the layout's communicator (it exchanges messages only
+  // when the layout has a scattered 'u' axis, but every process must call it).
   static std::shared_ptr<const HaloPlan> create(std::shared_ptr<const TpetraLayout> layout);
   ~HaloPlan();
 
