@@ -298,6 +298,46 @@ TEST(Halo, SplitPhaseEqualsUpdateAndPeriodicWrapOnOneAxis) {
   }
 }
 
+// Several vectors in one buffer: a periodic padded 1-D block with a column
+// axis, in a C-ordered buffer (columns slowest, axis 0) and a Fortran-ordered
+// one (columns are then the last axis). Every column's padding takes its own
+// column's source value; ranks may differ in memory order.
+TEST(Halo, ColumnAxisUpdatesEveryColumn) {
+  const auto comm = world();
+  const int P = comm->getSize(), r = comm->getRank();
+  const global_index_t ncols = 3, w = 2;
+  const Dim d = Dim::even_block(17, P, r, w, true);
+  const global_index_t M = 17 - 2 * w;
+  for (const bool fortran : {false, true}) {
+    const std::vector<Dim> dims = fortran ? std::vector<Dim>{d, Dim::undistributed(ncols)}
+                                          : std::vector<Dim>{Dim::undistributed(ncols), d};
+    const int col = fortran ? 1 : 0, ax = 1 - col;
+    DistArray x = owning_array<double>(dims);
+    if (fortran) x.buffer.strides = f_strides(x.buffer.shape, sizeof(double));
+    LayoutOptions options;
+    options.column_axis = col;
+    const auto plan = HaloPlan::create(TpetraLayout::create(x, comm, options));
+    double* xb = data_as<double>(x);
+    const auto at = [&](global_index_t i, global_index_t j) -> double& {
+      global_index_t pos[2];
+      pos[ax] = i;
+      pos[col] = j;
+      return xb[(pos[0] * x.buffer.strides[0] + pos[1] * x.buffer.strides[1]) / static_cast<global_index_t>(sizeof(double))];
+    };
+    const auto value = [](global_index_t g, global_index_t j) { return 1000.0 * static_cast<double>(j) + static_cast<double>(g); };
+    for (global_index_t i = 0; i < local_extent(d); ++i)
+      for (global_index_t j = 0; j < ncols; ++j)
+        at(i, j) = padding_kind(d, i) == PaddingKind::none ? value(global_index(d, i), j) : -1.0;
+    plan->update<double>(x);
+    for (global_index_t i = 0; i < local_extent(d); ++i) {
+      const global_index_t g = global_index(d, i);
+      const global_index_t src = g < w ? g + M : g >= 17 - w ? g - M : g;
+      for (global_index_t j = 0; j < ncols; ++j)
+        EXPECT_EQ(at(i, j), value(src, j)) << (fortran ? "F" : "C") << " order, global " << g << " column " << j;
+    }
+  }
+}
+
 // A 1-D chain mesh partition: rank r holds nodes 3r .. 3r+3 (node 3r shared
 // with r-1), k values per node. Each rank adds integer element contributions
 // to its local copies; assemble() must give the serial sums exactly.
