@@ -65,47 +65,115 @@ int next_plan_tag() {
 
 namespace dapetra::tpetra::detail {
 
-std::vector<int> lowest_holders(const std::vector<std::int64_t>& indices, std::int64_t size, const Comm& comm) {
+namespace {
+
+// Per destination process, every int64 in one buffer: counts, displacements
+// (in words) and the words, exchanged with one MPI_Alltoall of counts and one
+// MPI_Alltoallv.
+struct Exchanged {
+  std::vector<int> counts, displs;
+  std::vector<std::int64_t> words;
+};
+Exchanged alltoallv_words(const std::vector<std::vector<std::int64_t>>& per_dest, MPI_Comm raw) {
+  const int P = static_cast<int>(per_dest.size());
+  std::vector<int> send_counts(P), send_displs(P, 0);
+  std::vector<std::int64_t> out;
+  for (int p = 0; p < P; ++p) {
+    send_counts[p] = static_cast<int>(per_dest[p].size());
+    send_displs[p] = static_cast<int>(out.size());
+    out.insert(out.end(), per_dest[p].begin(), per_dest[p].end());
+  }
+  Exchanged in;
+  in.counts.resize(P);
+  in.displs.assign(P, 0);
+  MPI_Alltoall(send_counts.data(), 1, MPI_INT, in.counts.data(), 1, MPI_INT, raw);
+  for (int p = 1; p < P; ++p) in.displs[p] = in.displs[p - 1] + in.counts[p - 1];
+  in.words.resize(static_cast<std::size_t>(in.displs[P - 1] + in.counts[P - 1]));
+  MPI_Alltoallv(out.data(), send_counts.data(), send_displs.data(), MPI_INT64_T, in.words.data(), in.counts.data(),
+                in.displs.data(), MPI_INT64_T, raw);
+  return in;
+}
+
+}  // namespace
+
+Holders lowest_holders(const std::vector<std::int64_t>& indices, std::int64_t size, const Comm& comm) {
   const int P = comm.getSize(), me = comm.getRank();
-  if (P == 1) return std::vector<int>(indices.size(), 0);
+  Holders result;
+  result.owner.assign(indices.size(), 0);
+  result.position.resize(indices.size());
+  for (std::size_t i = 0; i < indices.size(); ++i) result.position[i] = static_cast<local_index_t>(i);
+  if (P == 1) return result;
   const MPI_Comm raw = raw_comm(comm);
-  // Process h settles the indices in [h * chunk, (h + 1) * chunk).
+  // Process h settles the indices in [h * chunk, (h + 1) * chunk). Indices go
+  // as runs (first index, length, first position): finite-element numberings
+  // are mostly runs, so the messages are far smaller than the indices (a
+  // scattered numbering costs 3 words per index instead of 2). Answers come
+  // back as runs too: (length, owner, owner's first position).
   const std::int64_t chunk = std::max<std::int64_t>(1, (size + P - 1) / P);
-  std::vector<int> send_counts(P, 0), recv_counts(P), send_displs(P, 0), recv_displs(P, 0);
-  for (std::int64_t g : indices) ++send_counts[static_cast<int>(g / chunk)];
-  MPI_Alltoall(send_counts.data(), 1, MPI_INT, recv_counts.data(), 1, MPI_INT, raw);
-  for (int p = 1; p < P; ++p) {
-    send_displs[p] = send_displs[p - 1] + send_counts[p - 1];
-    recv_displs[p] = recv_displs[p - 1] + recv_counts[p - 1];
+  std::vector<std::vector<std::int64_t>> pieces(P);
+  for (std::size_t i = 0; i < indices.size();) {
+    const std::int64_t first = indices[i];
+    const int dest = static_cast<int>(first / chunk);
+    const std::int64_t end_of_stretch = (dest + 1) * chunk;
+    std::size_t j = i + 1;
+    while (j < indices.size() && indices[j] == indices[j - 1] + 1 && indices[j] < end_of_stretch) ++j;
+    pieces[dest].insert(pieces[dest].end(), {first, static_cast<std::int64_t>(j - i), static_cast<std::int64_t>(i)});
+    i = j;
   }
-  std::vector<std::int64_t> out(indices.size());
-  std::vector<std::size_t> slot(indices.size());  // where each index went in `out`
-  {
-    std::vector<int> next(send_displs);
-    for (std::size_t i = 0; i < indices.size(); ++i) {
-      slot[i] = static_cast<std::size_t>(next[static_cast<int>(indices[i] / chunk)]++);
-      out[slot[i]] = indices[i];
-    }
-  }
-  const std::size_t total_in = static_cast<std::size_t>(recv_displs[P - 1] + recv_counts[P - 1]);
-  std::vector<std::int64_t> in(total_in);
-  MPI_Alltoallv(out.data(), send_counts.data(), send_displs.data(), MPI_INT64_T, in.data(), recv_counts.data(),
-                recv_displs.data(), MPI_INT64_T, raw);
-  // The lowest holder of each index of this process's stretch.
+  const Exchanged in = alltoallv_words(pieces, raw);
+
+  // The lowest holder of each index of this process's stretch, and where it
+  // keeps it. Senders come in rank order, so the first one seen is lowest.
   const std::int64_t lo = me * chunk;
-  std::vector<int> lowest(static_cast<std::size_t>(std::max<std::int64_t>(0, std::min(chunk, size - lo))), P);
+  const auto stretch = static_cast<std::size_t>(std::max<std::int64_t>(0, std::min(chunk, size - lo)));
+  std::vector<int> lowest(stretch, P);
+  std::vector<std::int64_t> where(stretch);
   for (int p = 0; p < P; ++p)
-    for (int k = recv_displs[p]; k < recv_displs[p] + recv_counts[p]; ++k) {
-      int& o = lowest[static_cast<std::size_t>(in[k] - lo)];
-      o = std::min(o, p);
+    for (int k = in.displs[p]; k < in.displs[p] + in.counts[p]; k += 3) {
+      const std::int64_t first = in.words[k], length = in.words[k + 1], at = in.words[k + 2];
+      for (std::int64_t t = 0; t < length; ++t) {
+        const auto s = static_cast<std::size_t>(first + t - lo);
+        if (p < lowest[s]) {
+          lowest[s] = p;
+          where[s] = at + t;
+        }
+      }
     }
-  std::vector<int> answer(total_in), owners_sent(indices.size());
-  for (std::size_t k = 0; k < total_in; ++k) answer[k] = lowest[static_cast<std::size_t>(in[k] - lo)];
-  MPI_Alltoallv(answer.data(), recv_counts.data(), recv_displs.data(), MPI_INT, owners_sent.data(), send_counts.data(),
-                send_displs.data(), MPI_INT, raw);
-  std::vector<int> owner(indices.size());
-  for (std::size_t i = 0; i < indices.size(); ++i) owner[i] = owners_sent[slot[i]];
-  return owner;
+  std::vector<std::vector<std::int64_t>> answers(P);
+  for (int p = 0; p < P; ++p)
+    for (int k = in.displs[p]; k < in.displs[p] + in.counts[p]; k += 3) {
+      const std::int64_t first = in.words[k], length = in.words[k + 1];
+      std::vector<std::int64_t>& out = answers[p];
+      std::size_t run = out.size();  // the answer run being extended, if any
+      for (std::int64_t t = 0; t < length; ++t) {
+        const auto s = static_cast<std::size_t>(first + t - lo);
+        if (t > 0 && out[run + 1] == lowest[s] && out[run + 2] + out[run] == where[s]) {
+          ++out[run];
+          continue;
+        }
+        run = out.size();
+        out.insert(out.end(), {1, lowest[s], where[s]});
+      }
+    }
+  const Exchanged back = alltoallv_words(answers, raw);
+
+  // The answers arrive per process in the order its pieces were sent.
+  for (int p = 0; p < P; ++p) {
+    int k = back.displs[p];
+    for (std::size_t piece = 0; piece < pieces[p].size(); piece += 3) {
+      std::int64_t pos = pieces[p][piece + 2], left = pieces[p][piece + 1];
+      while (left > 0) {
+        const std::int64_t length = back.words[k], owner = back.words[k + 1], at = back.words[k + 2];
+        for (std::int64_t t = 0; t < length; ++t, ++pos) {
+          result.owner[static_cast<std::size_t>(pos)] = static_cast<int>(owner);
+          result.position[static_cast<std::size_t>(pos)] = static_cast<local_index_t>(at + t);
+        }
+        left -= length;
+        k += 3;
+      }
+    }
+  }
+  return result;
 }
 
 }  // namespace dapetra::tpetra::detail

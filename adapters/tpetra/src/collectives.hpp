@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "dapetra/dim.hpp"
 #include "dapetra/tpetra/types.hpp"
 
 namespace dapetra::tpetra::detail {
@@ -18,8 +19,13 @@ std::vector<std::vector<std::int64_t>> allgather_words(const std::vector<std::in
 bool all_true(bool value, const Comm& comm);
 
 // Rendezvous: for indices in [0, size) held by this process, the lowest rank
-// holding each (every process calls it; indices locally unique).
-std::vector<int> lowest_holders(const std::vector<std::int64_t>& indices, std::int64_t size, const Comm& comm);
+// holding each and that rank's position of it (every process calls it;
+// indices locally unique).
+struct Holders {
+  std::vector<int> owner;
+  std::vector<local_index_t> position;
+};
+Holders lowest_holders(const std::vector<std::int64_t>& indices, std::int64_t size, const Comm& comm);
 
 // The MPI communicator under a Teuchos one (MPI_COMM_SELF for a serial one).
 MPI_Comm raw_comm(const Comm& comm);

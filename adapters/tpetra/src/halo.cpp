@@ -31,6 +31,7 @@ struct AxisPlan {
   const Dim* dim = nullptr;
   std::vector<global_index_t> source_of;  // per position: source() ...
   std::vector<int> owner_of;              // ... and the grid coordinate owning it
+  std::vector<global_index_t> owner_digit;  // requests by position: the position on the owner
 
   bool kept(global_index_t p) const {
     return keep_flags.empty() ? keep.contains(static_cast<local_index_t>(p)) : keep_flags[p] != 0;
@@ -92,8 +93,12 @@ AxisPlan plan_axis_ranges(const TpetraLayout& layout, int a, const Dim& d, bool 
   ax.keep = {0, static_cast<local_index_t>(ax.extent)};
   if (d.dist_type == DistType::unstructured) {
     ax.keep_flags.resize(static_cast<std::size_t>(ax.extent));
-    for (global_index_t i = 0; i < ax.extent; ++i)
-      ax.keep_flags[i] = mine ? layout.is_owned_position(a, i) : layout.global().axis(a).is_owned(d.proc_grid_rank, i);
+    if (mine && a == layout.scattered_axis()) {
+      for (global_index_t i = 0; i < ax.extent; ++i) ax.keep_flags[i] = layout.scattered_owner(i) == layout.rank();
+    } else {
+      for (global_index_t i = 0; i < ax.extent; ++i)
+        ax.keep_flags[i] = mine ? layout.is_owned_position(a, i) : layout.global().axis(a).is_owned(d.proc_grid_rank, i);
+    }
     return ax;
   }
   if (d.dist_type != DistType::block) return ax;
@@ -289,6 +294,35 @@ std::shared_ptr<const HaloPlan> HaloPlan::create(std::shared_ptr<const TpetraLay
   for (int a = 0, i = 0; a < ndim; ++a)
     if (a != col) flat_stride[a] = layout.map_strides()[i++];
 
+  // How a ghost is named to its owner (without gathered records). By global
+  // flat index, which the owner must look up in its buffer; or, when the
+  // layout knows where each owner keeps each scattered index, by the owner's
+  // own position: the owner's position along the scattered axis times the
+  // size of the other row axes (undistributed, so the same everywhere), plus
+  // the C-order position along those. The owner then decodes it with
+  // divisions, no look-up.
+  const bool closed_form = layout.has_global_layout();  // senders work out their part alone
+  const int scattered = layout.scattered_axis();
+  const bool by_position = !closed_form && scattered >= 0 && layout.has_scattered_owner_positions();
+  std::vector<global_index_t> request_stride = flat_stride;
+  if (by_position) {
+    global_index_t radix = 1;
+    for (int a = ndim - 1; a >= 0; --a)
+      if (a != col && a != scattered) {
+        request_stride[a] = radix;
+        radix *= local_extent(dims[a]);
+      }
+    request_stride[scattered] = radix;
+    // Digits are positions: the owner's along the scattered axis, the same
+    // as here along the others (one record each, as they are undistributed;
+    // an undistributed 'u' axis may list its indices in any order).
+    for (AxisPlan& ax : axes) {
+      ax.owner_digit.resize(static_cast<std::size_t>(ax.extent));
+      for (global_index_t p = 0; p < ax.extent; ++p)
+        ax.owner_digit[p] = ax.axis == scattered ? layout.scattered_owner_position(p) : p;
+    }
+  }
+
   // Every element update() writes: some row axis at a filled position. Slower
   // axes at kept positions recurse; the fastest then visits only its filled
   // positions, so the walk costs the halo plus the outer extents.
@@ -302,7 +336,6 @@ std::shared_ptr<const HaloPlan> HaloPlan::create(std::shared_ptr<const TpetraLay
   for (int a = ndim - 2; a >= 0; --a) grid_stride[a] = grid_stride[a + 1] * layout.grid().shape()[a + 1];
   // Partial sums travel down the levels (flat index, owner rank, offset), so
   // the fastest axis's loop does a few additions per ghost.
-  const bool closed_form = layout.has_global_layout();  // senders work out their part alone
   const auto emit = [&](GO flat, int owner, std::ptrdiff_t offset) {
     if (owner == me) {  // a periodic wrap onto this process: a local copy
       std::ptrdiff_t from = 0;
@@ -310,7 +343,7 @@ std::shared_ptr<const HaloPlan> HaloPlan::create(std::shared_ptr<const TpetraLay
         from += local_position(*axes[k].dim, axes[k].source_of[static_cast<std::size_t>(pos[k])]) * axes[k].stride;
       self->local_copies_.emplace_back(from, offset);
     } else {
-      if (!closed_form) wanted[owner].push_back(flat + layout.index_base());  // to ask the owner for it
+      if (!closed_form) wanted[owner].push_back(by_position ? flat : flat + layout.index_base());  // to ask the owner
       fill[owner].add(offset);
     }
   };
@@ -320,8 +353,9 @@ std::shared_ptr<const HaloPlan> HaloPlan::create(std::shared_ptr<const TpetraLay
   for (std::size_t k = axes.size(); k-- > 1;) fill_below[k - 1] = fill_below[k] || axes[k].any_filled;
   const auto walk = [&](auto&& recurse, std::size_t level, std::ptrdiff_t offset, bool filling, GO flat, int owner) -> void {
     const AxisPlan& ax = axes[level];
-    const GO fs = flat_stride[ax.axis];
+    const GO fs = request_stride[ax.axis];
     const int gs = grid_stride[ax.axis];
+    const std::vector<global_index_t>& digit = ax.owner_digit.empty() ? ax.source_of : ax.owner_digit;
     if (level + 1 == axes.size()) {
       for (global_index_t p = 0; p < ax.extent; ++p) {
         if (!filling && ax.kept(p)) {  // jump over the kept run in one step
@@ -330,7 +364,7 @@ std::shared_ptr<const HaloPlan> HaloPlan::create(std::shared_ptr<const TpetraLay
         }
         pos[level] = p;
         const auto q = static_cast<std::size_t>(p);
-        emit(flat + ax.source_of[q] * fs, owner + ax.owner_of[q] * gs, offset + p * ax.stride);
+        emit(flat + digit[q] * fs, owner + ax.owner_of[q] * gs, offset + p * ax.stride);
       }
       return;
     }
@@ -339,7 +373,7 @@ std::shared_ptr<const HaloPlan> HaloPlan::create(std::shared_ptr<const TpetraLay
       if (!filling && kept && !fill_below[level]) continue;
       pos[level] = p;
       const auto q = static_cast<std::size_t>(p);
-      recurse(recurse, level + 1, offset + p * ax.stride, filling || !kept, flat + ax.source_of[q] * fs,
+      recurse(recurse, level + 1, offset + p * ax.stride, filling || !kept, flat + digit[q] * fs,
            owner + ax.owner_of[q] * gs);
     }
   };
@@ -370,8 +404,8 @@ std::shared_ptr<const HaloPlan> HaloPlan::create(std::shared_ptr<const TpetraLay
   }
 
   // Where each requested element lives in this process's buffer.
-  std::vector<IndexLookup> lookups;  // built only if this process sends anything
-  if (!give_flat.empty())
+  std::vector<IndexLookup> lookups;  // built only if this process sends anything named by index
+  if (!give_flat.empty() && !by_position)
     for (const AxisPlan& ax : axes) lookups.emplace_back(*ax.dim);
   const bool one_d_unstructured = ndim == 1 && dims[0].dist_type == DistType::unstructured;
   // Requests come in rows of consecutive indices; along a block axis with
@@ -403,8 +437,20 @@ std::shared_ptr<const HaloPlan> HaloPlan::create(std::shared_ptr<const TpetraLay
     last_gid = gid;
     return last_offset = offset;
   };
+  const auto offset_of_position = [&](GO code) {
+    std::ptrdiff_t offset = 0;
+    for (const AxisPlan& ax : axes) {
+      const global_index_t r = request_stride[ax.axis];
+      const global_index_t p = ax.axis == scattered ? code / r : (code / r) % ax.extent;
+      offset += p * ax.stride;
+    }
+    return offset;
+  };
   for (int p = 0; p < nprocs; ++p)
-    for (int i = 0; i < give_counts[p]; ++i) sends[p].add(offset_of(give_flat[give_displs[p] + i]));
+    for (int i = 0; i < give_counts[p]; ++i) {
+      const GO request = give_flat[give_displs[p] + i];
+      sends[p].add(by_position ? offset_of_position(request) : offset_of(request));
+    }
   for (int p = 0; p < nprocs; ++p) {
     if (sends[p].count == 0 && fill[p].count == 0) continue;
     Peer peer;

@@ -81,10 +81,13 @@ constexpr std::uint64_t fingerprint_offset = 0xd1b54a32d192ed03ULL;
 
 IndexSummary summarize_indices(const Dim& u, int rank, int nprocs) {
   IndexSummary s;
-  std::uint64_t f0 = 0, f1 = 0;
   for (global_index_t g : u.indices) {
     s.in_range = s.in_range && g >= 0 && g < u.size;
     s.min_index = std::min(s.min_index, g);
+  }
+  if (!u.one_to_one) return s;  // the fingerprint serves one_to_one claims only
+  std::uint64_t f0 = 0, f1 = 0;
+  for (global_index_t g : u.indices) {
     const std::uint64_t m = mix(static_cast<std::uint64_t>(g) + fingerprint_offset);
     f0 += m;
     f1 += m * m;
@@ -436,10 +439,16 @@ void TpetraLayout::build_maps(const ScatteredSummary& scattered) {
     long long distinct = u.size;
     if (proven) {
       scattered_owner_.assign(node_gids.size(), rank_);
+      scattered_owner_position_.resize(node_gids.size());
+      std::iota(scattered_owner_position_.begin(), scattered_owner_position_.end(), 0);
+      owner_positions_known_ = true;
       scattered_one_to_one = true;
     } else {
       if (rendezvous) {
-        scattered_owner_ = detail::lowest_holders(u.indices, u.size, *comm_);
+        detail::Holders holders = detail::lowest_holders(u.indices, u.size, *comm_);
+        scattered_owner_ = std::move(holders.owner);
+        scattered_owner_position_ = std::move(holders.position);
+        owner_positions_known_ = true;
       } else if (u.one_to_one && node_map->isOneToOne()) {
         scattered_owner_.assign(node_gids.size(), rank_);
       } else {
@@ -508,6 +517,16 @@ void TpetraLayout::build_maps(const ScatteredSummary& scattered) {
       return Run{0, local_extent(d), true};
     Run run;
     global_index_t last = -1;
+    if (a == scattered_axis_) {  // this process's own positions: its owner table
+      for (global_index_t i = 0; i < local_extent(d); ++i)
+        if (scattered_owner_[static_cast<std::size_t>(i)] == rank_) {
+          if (run.count == 0) run.first = i;
+          else if (last != i - 1) run.is_run = false;
+          last = i;
+          ++run.count;
+        }
+      return run;
+    }
     for (global_index_t i = 0; i < local_extent(d); ++i)
       if (owned_at_coords(c, a, i)) {
         if (run.count == 0) run.first = i;

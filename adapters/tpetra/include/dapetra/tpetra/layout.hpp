@@ -125,6 +125,14 @@ class TpetraLayout {
   // comment. Along it, the rank owning the index at each position is known.
   int scattered_axis() const { return scattered_axis_; }
   int scattered_owner(global_index_t position) const { return scattered_owner_[static_cast<std::size_t>(position)]; }
+  // Where that owner keeps the index along the scattered axis, when known
+  // (owners found by the rendezvous, or one-to-one); -1 otherwise (owners
+  // found through Tpetra's directory, for a caller's rule or 1-D indices
+  // outside [0, size)).
+  bool has_scattered_owner_positions() const { return owner_positions_known_; }
+  local_index_t scattered_owner_position(global_index_t position) const {
+    return owner_positions_known_ ? scattered_owner_position_[static_cast<std::size_t>(position)] : -1;
+  }
 
   // Global shape and C-order strides of the linearised array (column axis left out).
   const std::vector<global_index_t>& map_shape() const { return map_shape_; }
@@ -157,6 +165,8 @@ class TpetraLayout {
   SharedIndexOwner shared_owner_;
   bool want_buffer_map_ = true;
   std::vector<int> scattered_owner_;  // owning rank per position of the scattered axis
+  std::vector<local_index_t> scattered_owner_position_;  // and the owner's position of it ...
+  bool owner_positions_known_ = false;                    // ... when known
   std::unique_ptr<GlobalLayout> global_;
   std::vector<std::vector<int>> memory_orders_;  // every process's
   std::vector<global_index_t> local_strides_;
