@@ -170,10 +170,16 @@ void bench_unstructured(Report& report, const Teuchos::RCP<const Comm>& comm, MP
       for (std::size_t i = 0; i < row; ++i) x[s.owned - row + i] += rr[i];
   };
   double* x = storage->data();
-  const double ours_u = median_seconds(raw, reps, [&] { for (int i = 0; i < inner; ++i) plan->update<double>(a); }) / inner;
-  const double raw_u = median_seconds(raw, reps, [&] { for (int i = 0; i < inner; ++i) raw_update(x); }) / inner;
-  const double ours_a = median_seconds(raw, reps, [&] { for (int i = 0; i < inner; ++i) plan->assemble<double>(a); }) / inner;
-  const double raw_a = median_seconds(raw, reps, [&] { for (int i = 0; i < inner; ++i) raw_assemble(x); }) / inner;
+  // Ours and raw MPI alternate repetition by repetition (microsecond-scale
+  // rows are the most exposed to drift on a shared machine).
+  const auto updates = bench::paired_median_seconds(
+      raw, 2 * reps, [&] { for (int i = 0; i < inner; ++i) plan->update<double>(a); },
+      [&] { for (int i = 0; i < inner; ++i) raw_update(x); });
+  const auto assemblies = bench::paired_median_seconds(
+      raw, 2 * reps, [&] { for (int i = 0; i < inner; ++i) plan->assemble<double>(a); },
+      [&] { for (int i = 0; i < inner; ++i) raw_assemble(x); });
+  const double ours_u = updates.ours / inner, raw_u = updates.baseline / inner;
+  const double ours_a = assemblies.ours / inner, raw_a = assemblies.baseline / inner;
 
   // (b) plain Tpetra: an owned vector and an overlapped vector, doImport / doExport.
   const auto owned_map = layout->owned_map();
@@ -195,12 +201,14 @@ void bench_unstructured(Report& report, const Teuchos::RCP<const Comm>& comm, MP
   // Plan construction (layout + plan) versus Tpetra's generic maps + Import.
   std::vector<GO> owned_gids(s.nodes.begin(), s.nodes.begin() + static_cast<std::ptrdiff_t>(s.owned));
   std::vector<GO> all_gids(s.nodes.begin(), s.nodes.end());
-  const double ours_build = median_seconds(raw, 5, [&] { HaloPlan::create(TpetraLayout::create(a, comm)); });
-  const double tp_build = median_seconds(raw, 5, [&] {
-    auto om = Teuchos::rcp(new Map(Teuchos::OrdinalTraits<Tpetra::global_size_t>::invalid(), Teuchos::ArrayView<const GO>(owned_gids), 0, comm));
-    auto bm = Teuchos::rcp(new Map(Teuchos::OrdinalTraits<Tpetra::global_size_t>::invalid(), Teuchos::ArrayView<const GO>(all_gids), 0, comm));
-    Tpetra::Import<LO, GO, Node> imp(om, bm);
-  });
+  const auto build = bench::paired_median_seconds(
+      raw, 7, [&] { HaloPlan::create(TpetraLayout::create(a, comm)); },
+      [&] {
+        auto om = Teuchos::rcp(new Map(Teuchos::OrdinalTraits<Tpetra::global_size_t>::invalid(), Teuchos::ArrayView<const GO>(owned_gids), 0, comm));
+        auto bm = Teuchos::rcp(new Map(Teuchos::OrdinalTraits<Tpetra::global_size_t>::invalid(), Teuchos::ArrayView<const GO>(all_gids), 0, comm));
+        Tpetra::Import<LO, GO, Node> imp(om, bm);
+      });
+  const double ours_build = build.ours, tp_build = build.baseline;
   report.add({"plan_build unstructured" + size, ours_build, "Tpetra Map(owned, given) + Map + Import", tp_build, 1.2});
   // With only what a DAP 'u' record says (who holds what, not who owns it),
   // a Tpetra user must find owners first: createOneToOne, then the Import.
@@ -252,7 +260,9 @@ void bench_halo(Report& report, const Teuchos::RCP<const Comm>& comm, MPI_Comm r
     const int inner = 20;
     const double one_update = median_seconds(raw, reps, [&] { for (int i = 0; i < inner; ++i) plan->update<double>(a); }) / inner;
     const auto halo_layout = TpetraLayout::create(a, comm, halo_only);
-    const double plan_only = median_seconds(raw, reps, [&] { HaloPlan::create(halo_layout); });
+    const double plan_only = median_seconds(raw, reps, [&] {
+      for (int i = 0; i < inner; ++i) HaloPlan::create(halo_layout);
+    }) / inner;
     report.add({"plan_build (plan, layout given) 2-D 1024^2 w=1 np=" + std::to_string(P), plan_only, "5 halo updates",
                 5 * one_update, 1.0});
   }

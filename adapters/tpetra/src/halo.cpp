@@ -494,6 +494,21 @@ const char* unpack(const std::vector<detail::HaloRun>& runs, char* base, std::si
   return in;
 }
 
+// to[i] += from[i]; the two never overlap (from is the scratch buffer). Four
+// independent additions per step and __restrict let the compiler use vector
+// instructions at -O2 (whose vectoriser leaves the plain loop scalar).
+template <class Scalar>
+void add_into(Scalar* __restrict to, const Scalar* __restrict from, std::size_t n) {
+  std::size_t i = 0;
+  for (; i + 4 <= n; i += 4) {
+    to[i] += from[i];
+    to[i + 1] += from[i + 1];
+    to[i + 2] += from[i + 2];
+    to[i + 3] += from[i + 3];
+  }
+  for (; i < n; ++i) to[i] += from[i];
+}
+
 template <class Scalar>
 const char* unpack_combine(const std::vector<detail::HaloRun>& runs, char* base, std::size_t ncols,
                            std::ptrdiff_t column_stride, const char* in, CombineMode mode) {
@@ -502,9 +517,7 @@ const char* unpack_combine(const std::vector<detail::HaloRun>& runs, char* base,
       auto* to = reinterpret_cast<Scalar*>(base + r.offset + static_cast<std::ptrdiff_t>(j) * column_stride);
       const auto* from = reinterpret_cast<const Scalar*>(in);  // the scratch buffer is suitably aligned
       switch (mode) {
-        case CombineMode::add:
-          for (std::size_t i = 0; i < r.count; ++i) to[i] += from[i];
-          break;
+        case CombineMode::add: add_into(to, from, r.count); break;
         case CombineMode::insert: std::memcpy(to, from, r.count * sizeof(Scalar)); break;
         case CombineMode::absmax:
           for (std::size_t i = 0; i < r.count; ++i) to[i] = std::max<Scalar>(std::abs(to[i]), std::abs(from[i]));
