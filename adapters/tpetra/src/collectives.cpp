@@ -1,13 +1,29 @@
 #include "collectives.hpp"
 
+#include "dapetra/validate.hpp"
+
 #include <Teuchos_CommHelpers.hpp>
 #include <Teuchos_DefaultMpiComm.hpp>
 #include <mpi.h>
 
 #include <algorithm>
+#include <limits>
+#include <string>
 #include <atomic>
 
 namespace dapetra::tpetra::detail {
+namespace {
+
+int rank_of(const Comm& comm) { return comm.getRank(); }
+
+void throw_if_too_large_for_mpi(long long words, const std::string& what, int rank) {
+  if (words > std::numeric_limits<int>::max())
+    throw ValidationError({Problem{rank, -1, "", std::to_string(words) + " words",
+                                   "one MPI exchange moves fewer than 2^31 elements (MPI counts are int)",
+                                   what + " are too large for one exchange"}});
+}
+
+}  // namespace
 
 std::vector<std::vector<std::int64_t>> allgather_words(const std::vector<std::int64_t>& mine, const Comm& comm) {
   const int n = comm.getSize();
@@ -26,6 +42,10 @@ std::vector<std::vector<std::int64_t>> allgather_words(const std::vector<std::in
   std::vector<int> counts(n), displs(n);
   long long total = 0;
   bool all_fit = true;
+  for (int r = 0; r < n; ++r) total += slots[slot * r];
+  // MPI counts are int: every process sees every length, so all refuse alike.
+  throw_if_too_large_for_mpi(total, "gathered records", rank_of(comm));
+  total = 0;
   for (int r = 0; r < n; ++r) {
     counts[r] = static_cast<int>(slots[slot * r]);
     displs[r] = static_cast<int>(total);
@@ -65,36 +85,42 @@ int next_plan_tag() {
 
 namespace dapetra::tpetra::detail {
 
-namespace {
-
-// Per destination process, every int64 in one buffer: counts, displacements
-// (in words) and the words, exchanged with one MPI_Alltoall of counts and one
-// MPI_Alltoallv.
-struct Exchanged {
-  std::vector<int> counts, displs;
-  std::vector<std::int64_t> words;
-};
-Exchanged alltoallv_words(const std::vector<std::vector<std::int64_t>>& per_dest, MPI_Comm raw) {
+Exchanged alltoallv_words(const std::vector<std::vector<std::int64_t>>& per_dest, const Comm& comm) {
   const int P = static_cast<int>(per_dest.size());
+  const MPI_Comm raw = raw_comm(comm);
+  std::vector<std::int64_t> send_counts64(P), recv_counts64(P);
+  for (int p = 0; p < P; ++p) send_counts64[p] = static_cast<std::int64_t>(per_dest[p].size());
+  MPI_Alltoall(send_counts64.data(), 1, MPI_INT64_T, recv_counts64.data(), 1, MPI_INT64_T, raw);
+  // MPI counts and displacements are int; if any process's exchange would
+  // not fit, every process learns it (one reduction) and all refuse alike.
+  long long sent = 0, received = 0;
+  for (int p = 0; p < P; ++p) {
+    sent += send_counts64[p];
+    received += recv_counts64[p];
+  }
+  int too_large = std::max(sent, received) > std::numeric_limits<int>::max(), any_too_large = 0;
+  MPI_Allreduce(&too_large, &any_too_large, 1, MPI_INT, MPI_MAX, raw);
+  if (any_too_large)
+    throw_if_too_large_for_mpi(std::numeric_limits<long long>::max(), "the words one process exchanges with the others",
+                               too_large ? comm.getRank() : -1);
   std::vector<int> send_counts(P), send_displs(P, 0);
   std::vector<std::int64_t> out;
+  out.reserve(static_cast<std::size_t>(sent));
   for (int p = 0; p < P; ++p) {
-    send_counts[p] = static_cast<int>(per_dest[p].size());
+    send_counts[p] = static_cast<int>(send_counts64[p]);
     send_displs[p] = static_cast<int>(out.size());
     out.insert(out.end(), per_dest[p].begin(), per_dest[p].end());
   }
   Exchanged in;
   in.counts.resize(P);
   in.displs.assign(P, 0);
-  MPI_Alltoall(send_counts.data(), 1, MPI_INT, in.counts.data(), 1, MPI_INT, raw);
+  for (int p = 0; p < P; ++p) in.counts[p] = static_cast<int>(recv_counts64[p]);
   for (int p = 1; p < P; ++p) in.displs[p] = in.displs[p - 1] + in.counts[p - 1];
-  in.words.resize(static_cast<std::size_t>(in.displs[P - 1] + in.counts[P - 1]));
+  in.words.resize(static_cast<std::size_t>(received));
   MPI_Alltoallv(out.data(), send_counts.data(), send_displs.data(), MPI_INT64_T, in.words.data(), in.counts.data(),
                 in.displs.data(), MPI_INT64_T, raw);
   return in;
 }
-
-}  // namespace
 
 Holders lowest_holders(const std::vector<std::int64_t>& indices, std::int64_t size, const Comm& comm) {
   const int P = comm.getSize(), me = comm.getRank();
@@ -103,7 +129,6 @@ Holders lowest_holders(const std::vector<std::int64_t>& indices, std::int64_t si
   result.position.resize(indices.size());
   for (std::size_t i = 0; i < indices.size(); ++i) result.position[i] = static_cast<local_index_t>(i);
   if (P == 1) return result;
-  const MPI_Comm raw = raw_comm(comm);
   // Process h settles the indices in [h * chunk, (h + 1) * chunk). Indices go
   // as runs (first index, length, first position): finite-element numberings
   // are mostly runs, so the messages are far smaller than the indices (a
@@ -120,7 +145,7 @@ Holders lowest_holders(const std::vector<std::int64_t>& indices, std::int64_t si
     pieces[dest].insert(pieces[dest].end(), {first, static_cast<std::int64_t>(j - i), static_cast<std::int64_t>(i)});
     i = j;
   }
-  const Exchanged in = alltoallv_words(pieces, raw);
+  const Exchanged in = alltoallv_words(pieces, comm);
 
   // The lowest holder of each index of this process's stretch, and where it
   // keeps it. Senders come in rank order, so the first one seen is lowest.
@@ -155,7 +180,7 @@ Holders lowest_holders(const std::vector<std::int64_t>& indices, std::int64_t si
         out.insert(out.end(), {1, lowest[s], where[s]});
       }
     }
-  const Exchanged back = alltoallv_words(answers, raw);
+  const Exchanged back = alltoallv_words(answers, comm);
 
   // The answers arrive per process in the order its pieces were sent.
   for (int p = 0; p < P; ++p) {

@@ -27,6 +27,16 @@ struct Holders {
 };
 Holders lowest_holders(const std::vector<std::int64_t>& indices, std::int64_t size, const Comm& comm);
 
+// Every process sends per_dest[p] to process p (one MPI_Alltoall of counts,
+// one MPI_Alltoallv); what arrived from p is words[displs[p] ...
+// displs[p] + counts[p]). Exchanges too large for MPI's int counts are
+// refused by every process alike (ValidationError), never truncated.
+struct Exchanged {
+  std::vector<int> counts, displs;
+  std::vector<std::int64_t> words;
+};
+Exchanged alltoallv_words(const std::vector<std::vector<std::int64_t>>& per_dest, const Comm& comm);
+
 // The MPI communicator under a Teuchos one (MPI_COMM_SELF for a serial one).
 MPI_Comm raw_comm(const Comm& comm);
 

@@ -328,7 +328,7 @@ std::shared_ptr<const HaloPlan> HaloPlan::create(std::shared_ptr<const TpetraLay
   // positions, so the walk costs the halo plus the outer extents.
   // Ghosts whose owner is this process (periodic wraps) become local copies;
   // the others are grouped by owner: the indices wanted and where they go.
-  std::vector<std::vector<GO>> wanted(nprocs);
+  std::vector<std::vector<std::int64_t>> wanted(nprocs);
   const auto item = static_cast<std::ptrdiff_t>(layout.itemsize());
   std::vector<RunList> fill(static_cast<std::size_t>(nprocs), RunList{{}, 0, item});
   std::vector<global_index_t> pos(axes.size());
@@ -385,27 +385,14 @@ std::shared_ptr<const HaloPlan> HaloPlan::create(std::shared_ptr<const TpetraLay
   // which of its elements to send (one all-to-all of counts, one of indices).
   std::vector<RunList> sends(static_cast<std::size_t>(nprocs), RunList{{}, 0, item});
   if (closed_form && !empty && !axes.empty()) sends = sends_in_closed_form(layout, col);
-  std::vector<int> want_counts(nprocs), give_counts(nprocs, 0), want_displs(nprocs, 0), give_displs(nprocs, 0);
-  for (int p = 0; p < nprocs; ++p) want_counts[p] = static_cast<int>(wanted[p].size());
-  std::vector<GO> want_flat, give_flat;
-  if (nprocs > 1 && !closed_form) {
-    MPI_Alltoall(want_counts.data(), 1, MPI_INT, give_counts.data(), 1, MPI_INT, raw);
-    int wt = 0, gt = 0;
-    for (int p = 0; p < nprocs; ++p) {
-      want_displs[p] = wt;
-      give_displs[p] = gt;
-      wt += want_counts[p];
-      gt += give_counts[p];
-      want_flat.insert(want_flat.end(), wanted[p].begin(), wanted[p].end());
-    }
-    give_flat.resize(static_cast<std::size_t>(gt));
-    MPI_Alltoallv(want_flat.data(), want_counts.data(), want_displs.data(), MPI_LONG_LONG, give_flat.data(),
-                  give_counts.data(), give_displs.data(), MPI_LONG_LONG, raw);
-  }
+  detail::Exchanged given;  // the requests each process sent here
+  given.counts.assign(static_cast<std::size_t>(nprocs), 0);
+  given.displs.assign(static_cast<std::size_t>(nprocs), 0);
+  if (nprocs > 1 && !closed_form) given = detail::alltoallv_words(wanted, comm);
 
   // Where each requested element lives in this process's buffer.
   std::vector<IndexLookup> lookups;  // built only if this process sends anything named by index
-  if (!give_flat.empty() && !by_position)
+  if (!given.words.empty() && !by_position)
     for (const AxisPlan& ax : axes) lookups.emplace_back(*ax.dim);
   const bool one_d_unstructured = ndim == 1 && dims[0].dist_type == DistType::unstructured;
   // Requests come in rows of consecutive indices; along a block axis with
@@ -447,8 +434,8 @@ std::shared_ptr<const HaloPlan> HaloPlan::create(std::shared_ptr<const TpetraLay
     return offset;
   };
   for (int p = 0; p < nprocs; ++p)
-    for (int i = 0; i < give_counts[p]; ++i) {
-      const GO request = give_flat[give_displs[p] + i];
+    for (int i = 0; i < given.counts[p]; ++i) {
+      const GO request = given.words[static_cast<std::size_t>(given.displs[p] + i)];
       sends[p].add(by_position ? offset_of_position(request) : offset_of(request));
     }
   for (int p = 0; p < nprocs; ++p) {
