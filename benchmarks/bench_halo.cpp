@@ -222,6 +222,47 @@ void bench_unstructured(Report& report, const Teuchos::RCP<const Comm>& comm, MP
 
 }  // namespace
 
+// Plan construction for one layout (every process's records `dims`): layout
+// plus plan versus Tpetra's noncontiguous owned Map plus Import to the buffer
+// map, and the plan alone versus 5 halo updates.
+void bench_plan_build(Report& report, const Teuchos::RCP<const Comm>& comm, MPI_Comm raw, const std::string& what,
+                      const std::vector<Dim>& dims, int reps) {
+  const int P = comm->getSize();
+  DistArray a;
+  const auto shape = local_shape_of(dims);
+  global_index_t n = 1;
+  for (auto e : shape) n *= e;
+  auto storage = std::make_shared<std::vector<double>>(static_cast<std::size_t>(n));
+  a.dim_data = dims;
+  a.buffer = view_buffer(storage->data(), shape, storage);
+  const auto layout = TpetraLayout::create(a, comm);
+  const auto plan = HaloPlan::create(layout);
+  LayoutOptions halo_only;  // a halo plan needs no Tpetra map
+  halo_only.owned_map = false;
+  halo_only.buffer_map = false;
+  const double ours = median_seconds(raw, reps, [&] { HaloPlan::create(TpetraLayout::create(a, comm, halo_only)); });
+  const auto bm = layout->buffer_map();
+  std::vector<GO> owned_gids;
+  for (LO i = 0; i < static_cast<LO>(layout->owned_map()->getNodeNumElements()); ++i)
+    owned_gids.push_back(layout->owned_map()->getGlobalElement(i));
+  const double generic = median_seconds(raw, reps, [&] {
+    auto om = Teuchos::rcp(new Map(Teuchos::OrdinalTraits<Tpetra::global_size_t>::invalid(), Teuchos::ArrayView<const GO>(owned_gids), 0, comm));
+    Tpetra::Import<LO, GO, Node> imp(om, bm);
+  });
+  const std::string suffix = " np=" + std::to_string(P);
+  report.add({"plan_build (layout without maps + plan) " + what + suffix, ours, "Tpetra noncontiguous Map + Import",
+              generic, 0.1});
+  const int inner = 20;
+  const double one_update = median_seconds(raw, reps, [&] { for (int i = 0; i < inner; ++i) plan->update<double>(a); }) / inner;
+  const auto halo_layout = TpetraLayout::create(a, comm, halo_only);
+  const double plan_only = median_seconds(raw, reps, [&] {
+    for (int i = 0; i < inner; ++i) HaloPlan::create(halo_layout);
+  }) / inner;
+  Row row{"plan_build (plan, layout given) " + what + suffix, plan_only, "5 halo updates", 5 * one_update, 1.0};
+  row.extra["halo_elements_per_rank"] = static_cast<double>(plan->num_ghosts());
+  report.add(row);
+}
+
 void bench_halo(Report& report, const Teuchos::RCP<const Comm>& comm, MPI_Comm raw, bool quick) {
   const int P = comm->getSize(), r = comm->getRank();
   const int reps = quick ? 5 : 11;
@@ -235,36 +276,14 @@ void bench_halo(Report& report, const Teuchos::RCP<const Comm>& comm, MPI_Comm r
     bench_slab(report, comm, raw, "halo_update 3-D 256^3 w=" + std::to_string(w) + " np=" + std::to_string(P),
                {256, 256, 256}, w, reps);
   }
-  // Plan construction for a padded 2-D block versus generic Map + Import.
-  {
-    const auto dims = slab_dims({1024, 1024}, 1, P, r);
-    DistArray a;
-    auto storage = std::make_shared<std::vector<double>>(static_cast<std::size_t>(local_extent(dims[0]) * 1024));
-    a.dim_data = dims;
-    a.buffer = view_buffer(storage->data(), local_shape_of(dims), storage);
-    const auto layout = TpetraLayout::create(a, comm);
-    const auto plan = HaloPlan::create(layout);
-    LayoutOptions halo_only;
-    halo_only.buffer_map = false;
-    const double ours = median_seconds(raw, reps, [&] { HaloPlan::create(TpetraLayout::create(a, comm, halo_only)); });
-    const auto bm = layout->buffer_map();
-    std::vector<GO> owned_gids;
-    for (LO i = 0; i < static_cast<LO>(layout->owned_map()->getNodeNumElements()); ++i)
-      owned_gids.push_back(layout->owned_map()->getGlobalElement(i));
-    const double generic = median_seconds(raw, reps, [&] {
-      auto om = Teuchos::rcp(new Map(Teuchos::OrdinalTraits<Tpetra::global_size_t>::invalid(), Teuchos::ArrayView<const GO>(owned_gids), 0, comm));
-      Tpetra::Import<LO, GO, Node> imp(om, bm);
-    });
-    report.add({"plan_build (layout + plan) 2-D 1024^2 w=1 np=" + std::to_string(P), ours, "Tpetra noncontiguous Map + Import",
-                generic, 0.1});
-    const int inner = 20;
-    const double one_update = median_seconds(raw, reps, [&] { for (int i = 0; i < inner; ++i) plan->update<double>(a); }) / inner;
-    const auto halo_layout = TpetraLayout::create(a, comm, halo_only);
-    const double plan_only = median_seconds(raw, reps, [&] {
-      for (int i = 0; i < inner; ++i) HaloPlan::create(halo_layout);
-    }) / inner;
-    report.add({"plan_build (plan, layout given) 2-D 1024^2 w=1 np=" + std::to_string(P), plan_only, "5 halo updates",
-                5 * one_update, 1.0});
+  // Plan construction versus generic Map + Import: a padded 2-D slab, and a
+  // 2-D array with a padded 'b' axis over 2 processes and a block-cyclic 'c'
+  // axis over the rest (owners along it by formula too).
+  bench_plan_build(report, comm, raw, "2-D 1024^2 w=1", slab_dims({1024, 1024}, 1, P, r), reps);
+  if (P % 2 == 0) {
+    const int half = P / 2;
+    const std::vector<Dim> mixed{Dim::even_block(1024, 2, r / half, 1), Dim::cyclic(1024, half, r % half, 16)};
+    bench_plan_build(report, comm, raw, "2-D 1024^2 b(w=1) x c(16)", mixed, reps);
   }
   bench_unstructured(report, comm, raw, 1000, quick ? 100 * P : 1000 * P, reps);
 }

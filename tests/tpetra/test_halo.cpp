@@ -338,6 +338,29 @@ TEST(Halo, ColumnAxisUpdatesEveryColumn) {
   }
 }
 
+// Halo plans work from the records alone: a layout built without Tpetra maps
+// gives the same updates, and views of it are refused with a clear error.
+TEST(Halo, PlansNeedNoMaps) {
+  const auto comm = world();
+  const int P = comm->getSize(), r = comm->getRank();
+  const std::vector<Dim> dims{Dim::even_block(15, P, r, 1, true), Dim::cyclic(7, 1, 0, 2)};
+  DistArray with_maps = owning_array<double>(dims), without = owning_array<double>(dims);
+  double *x = data_as<double>(with_maps), *y = data_as<double>(without);
+  const auto n = static_cast<std::size_t>(local_extent(dims[0]) * local_extent(dims[1]));
+  for (std::size_t i = 0; i < n; ++i) x[i] = y[i] = 100.0 * r + static_cast<double>(i);
+  LayoutOptions no_maps;
+  no_maps.owned_map = false;
+  no_maps.buffer_map = false;
+  const auto bare = TpetraLayout::create(without, comm, no_maps);
+  EXPECT_TRUE(bare->owned_map().is_null());
+  EXPECT_TRUE(bare->buffer_map().is_null());
+  HaloPlan::create(TpetraLayout::create(with_maps, comm))->update<double>(with_maps);
+  HaloPlan::create(bare)->update<double>(without);
+  for (std::size_t i = 0; i < n; ++i) EXPECT_EQ(x[i], y[i]) << "element " << i;
+  EXPECT_THROW(buffer_view<double>(*bare, without), ValidationError);
+  EXPECT_THROW(owned_view<double>(*bare, without), ValidationError);
+}
+
 // A 1-D chain mesh partition: rank r holds nodes 3r .. 3r+3 (node 3r shared
 // with r-1), k values per node. Each rank adds integer element contributions
 // to its local copies; assemble() must give the serial sums exactly.

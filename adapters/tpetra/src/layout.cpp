@@ -323,6 +323,7 @@ std::shared_ptr<const TpetraLayout> TpetraLayout::create_from(const std::string&
   self->index_base_ = options.index_base;
   self->shared_owner_ = options.shared_owner;
   self->want_buffer_map_ = options.buffer_map;
+  self->want_owned_map_ = options.owned_map;
   ScatteredSummary everyone;  // the scattered axis's summaries, combined
   if (scattered >= 0) {
     std::uint64_t fp[2] = {0, 0};
@@ -684,19 +685,6 @@ void TpetraLayout::build_maps(const ScatteredSummary& scattered) {
       for (global_index_t g : global_->dim_data(r)[0].indices) map_base = std::min<GO>(map_base, g + index_base_);
   if (one_d_unstructured && !global_) map_base = scattered_base;
 
-  if (contiguous_map && uniform_split) {
-    // Every process computes its own range from num_global: no communication
-    // (the nonuniform constructor below needs a scan and a reduction).
-    owned_map_ = Teuchos::rcp(new Map(static_cast<Tpetra::global_size_t>(num_global), index_base_, comm_,
-                                      Tpetra::GloballyDistributed));
-  } else if (contiguous_map) {
-    owned_map_ = Teuchos::rcp(new Map(static_cast<Tpetra::global_size_t>(num_global), static_cast<std::size_t>(n_owned),
-                                      index_base_, comm_));
-  } else {
-    const GidList gids = list_rows(true, static_cast<std::size_t>(n_owned));
-    owned_map_ = list_map(static_cast<Tpetra::global_size_t>(num_global), gids.data.get(), gids.size, map_base, comm_);
-  }
-
   // The buffer map is the owned map when no process holds anything it does
   // not own (no communication padding, no shared copies): the same indices in
   // the same order. Every process decides alike: from the gathered records,
@@ -712,8 +700,24 @@ void TpetraLayout::build_maps(const ScatteredSummary& scattered) {
         if (a != column_axis_) all_owned = all_owned && owned_run(c, dd, a).count == local_extent(dd[a]);
     }
   }
+  // Both maps are optional (halo and redistribution plans need neither);
+  // when they coincide, the one map serves as both.
+  if (want_owned_map_ || (want_buffer_map_ && all_owned && !buffer_map_)) {
+    if (contiguous_map && uniform_split) {
+      // Every process computes its own range from num_global: no communication
+      // (the nonuniform constructor below needs a scan and a reduction).
+      owned_map_ = Teuchos::rcp(new Map(static_cast<Tpetra::global_size_t>(num_global), index_base_, comm_,
+                                        Tpetra::GloballyDistributed));
+    } else if (contiguous_map) {
+      owned_map_ = Teuchos::rcp(new Map(static_cast<Tpetra::global_size_t>(num_global), static_cast<std::size_t>(n_owned),
+                                        index_base_, comm_));
+    } else {
+      const GidList gids = list_rows(true, static_cast<std::size_t>(n_owned));
+      owned_map_ = list_map(static_cast<Tpetra::global_size_t>(num_global), gids.data.get(), gids.size, map_base, comm_);
+    }
+  }
   if (buffer_map_) return;  // the node map, in the 1-D scattered case
-  if (all_owned) {
+  if (all_owned && want_buffer_map_) {
     buffer_map_ = owned_map_;
   } else if (want_buffer_map_) {
     const GidList gids = list_rows(false, local_rows_);

@@ -69,6 +69,9 @@ Teuchos::RCP<MultiVector<Scalar>> buffer_view(const TpetraLayout& layout, const 
 template <class Scalar>
 Teuchos::RCP<MultiVector<Scalar>> owned_view(const TpetraLayout& layout, const DistArray& array) {
   Scalar* data = checked_data<Scalar>(layout, array);
+  if (layout.owned_map().is_null())
+    throw mismatch(layout.rank(), "owned_map", "an owned view needs the layout's owned map",
+                   "the layout was built with LayoutOptions::owned_map = false");
   if (!layout.owned_rows())
     throw mismatch(layout.rank(), "dim_data", "an owned view needs the owned elements contiguous in the buffer",
                    layout.buffer_viewable() ? "the owned elements are scattered through the buffer; use a halo plan"

@@ -54,9 +54,13 @@ struct LayoutOptions {
   // default; see the class comment). False gathers them like every other
   // record, which redistribution plans need.
   bool scatter_unstructured = true;
-  // Build the buffer map too (the default). A halo plan needs only the owned
-  // map, and a padded buffer map lists every buffer element's index, so codes
-  // that only exchange halos may skip it; buffer_map() is then null.
+  // Build the Tpetra maps (the default). Halo and redistribution plans need
+  // neither (they work from the records), and a map that is not contiguous
+  // lists every element's index, so codes that only exchange halos or
+  // redistribute may skip them; owned_map() / buffer_map() are then null
+  // (a 1-D 'u' array whose owners come from Tpetra's directory keeps its
+  // buffer map, which that needs).
+  bool owned_map = true;
   bool buffer_map = true;
   // Tpetra global index of the array's flat index 0 (DAP indices are 0-based;
   // Tpetra maps may start anywhere). GID = flat index + index_base.
@@ -86,9 +90,9 @@ class TpetraLayout {
   bool has_global_layout() const { return global_ != nullptr; }
   const GlobalLayout& global() const;
 
+  // Null when built with LayoutOptions::owned_map false.
   Teuchos::RCP<const Map> owned_map() const { return owned_map_; }
-  // Null when built with LayoutOptions::buffer_map false (and the array has
-  // padding or copies).
+  // Null when built with LayoutOptions::buffer_map false.
   Teuchos::RCP<const Map> buffer_map() const { return buffer_map_; }
   bool buffer_map_is_owned_map() const { return buffer_map_ == owned_map_; }
 
@@ -163,7 +167,7 @@ class TpetraLayout {
   std::vector<int> coords_;  // this process's grid coordinates
   int scattered_axis_ = -1;  // the 'u' axis whose indices were not gathered, if any
   SharedIndexOwner shared_owner_;
-  bool want_buffer_map_ = true;
+  bool want_buffer_map_ = true, want_owned_map_ = true;
   std::vector<int> scattered_owner_;  // owning rank per position of the scattered axis
   std::vector<local_index_t> scattered_owner_position_;  // and the owner's position of it ...
   bool owner_positions_known_ = false;                    // ... when known
