@@ -71,10 +71,6 @@ void bench_slab(Report& report, const Teuchos::RCP<const Comm>& comm, MPI_Comm r
   a.buffer = view_buffer(storage->data(), shape, storage);
   const auto plan = HaloPlan::create(TpetraLayout::create(a, comm));
   const int inner = 20;
-  const double ours = median_seconds(raw, reps, [&] {
-    for (int i = 0; i < inner; ++i) plan->update<double>(a);
-  }) / inner;
-
   RawSlabExchange x;
   x.comm = raw;
   x.left = r > 0 ? r - 1 : MPI_PROC_NULL;
@@ -88,10 +84,10 @@ void bench_slab(Report& report, const Teuchos::RCP<const Comm>& comm, MPI_Comm r
   x.send_r.resize(x.w * x.plane);
   x.recv_l.resize(x.w * x.plane);
   x.recv_r.resize(x.w * x.plane);
-  const double base = median_seconds(raw, reps, [&] {
-    for (int i = 0; i < inner; ++i) x.run(storage->data());
-  }) / inner;
-  Row row{name, ours, "hand-written MPI pack + Isend/Irecv", base, 1.2};
+  const auto t = bench::paired_median_seconds(
+      raw, 2 * reps, [&] { for (int i = 0; i < inner; ++i) plan->update<double>(a); },
+      [&] { for (int i = 0; i < inner; ++i) x.run(storage->data()); });
+  Row row{name, t.ours / inner, "hand-written MPI pack + Isend/Irecv", t.baseline / inner, 1.2};
   row.extra["halo_elements_per_rank"] = static_cast<double>(plan->num_ghosts());
   report.add(row);
 }

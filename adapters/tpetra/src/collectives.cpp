@@ -7,6 +7,7 @@
 #include <mpi.h>
 
 #include <algorithm>
+#include <numeric>
 #include <limits>
 #include <string>
 #include <atomic>
@@ -125,10 +126,12 @@ Exchanged alltoallv_words(const std::vector<std::vector<std::int64_t>>& per_dest
 Holders lowest_holders(const std::vector<std::int64_t>& indices, std::int64_t size, const Comm& comm) {
   const int P = comm.getSize(), me = comm.getRank();
   Holders result;
-  result.owner.assign(indices.size(), 0);
+  result.owner.resize(indices.size());
   result.position.resize(indices.size());
-  for (std::size_t i = 0; i < indices.size(); ++i) result.position[i] = static_cast<local_index_t>(i);
-  if (P == 1) return result;
+  if (P == 1) {
+    std::iota(result.position.begin(), result.position.end(), 0);
+    return result;
+  }
   // Process h settles the indices in [h * chunk, (h + 1) * chunk). Indices go
   // as runs (first index, length, first position): finite-element numberings
   // are mostly runs, so the messages are far smaller than the indices (a
@@ -147,31 +150,45 @@ Holders lowest_holders(const std::vector<std::int64_t>& indices, std::int64_t si
   }
   const Exchanged in = alltoallv_words(pieces, comm);
 
-  // The lowest holder of each index of this process's stretch, and where it
-  // keeps it. Senders come in rank order, so the first one seen is lowest.
+  // The lowest holder of each index of this process's stretch, where it keeps
+  // it, and how many processes hold it (saturating). Senders come in rank
+  // order, so the first one seen is the lowest.
   const std::int64_t lo = me * chunk;
   const auto stretch = static_cast<std::size_t>(std::max<std::int64_t>(0, std::min(chunk, size - lo)));
   std::vector<int> lowest(stretch, P);
   std::vector<std::int64_t> where(stretch);
+  std::vector<std::uint8_t> holders(stretch, 0);
   for (int p = 0; p < P; ++p)
     for (int k = in.displs[p]; k < in.displs[p] + in.counts[p]; k += 3) {
       const std::int64_t first = in.words[k], length = in.words[k + 1], at = in.words[k + 2];
-      for (std::int64_t t = 0; t < length; ++t) {
-        const auto s = static_cast<std::size_t>(first + t - lo);
-        if (p < lowest[s]) {
+      const auto s0 = static_cast<std::size_t>(first - lo);
+      for (std::size_t t = 0; t < static_cast<std::size_t>(length); ++t) {
+        const std::size_t s = s0 + t;
+        if (holders[s] == 0) {
           lowest[s] = p;
-          where[s] = at + t;
+          where[s] = at + static_cast<std::int64_t>(t);
         }
+        holders[s] = static_cast<std::uint8_t>(holders[s] + (holders[s] < 255));
       }
     }
+  // A piece nobody else holds any index of (the bulk of a partition) is
+  // answered with one run: its sender owns it where it keeps it.
   std::vector<std::vector<std::int64_t>> answers(P);
   for (int p = 0; p < P; ++p)
     for (int k = in.displs[p]; k < in.displs[p] + in.counts[p]; k += 3) {
-      const std::int64_t first = in.words[k], length = in.words[k + 1];
+      const std::int64_t first = in.words[k], length = in.words[k + 1], at = in.words[k + 2];
       std::vector<std::int64_t>& out = answers[p];
+      const auto s0 = static_cast<std::size_t>(first - lo);
+      const bool alone = std::all_of(holders.begin() + static_cast<std::ptrdiff_t>(s0),
+                                     holders.begin() + static_cast<std::ptrdiff_t>(s0 + static_cast<std::size_t>(length)),
+                                     [](std::uint8_t h) { return h == 1; });
+      if (alone) {
+        out.insert(out.end(), {length, p, at});
+        continue;
+      }
       std::size_t run = out.size();  // the answer run being extended, if any
       for (std::int64_t t = 0; t < length; ++t) {
-        const auto s = static_cast<std::size_t>(first + t - lo);
+        const std::size_t s = s0 + static_cast<std::size_t>(t);
         if (t > 0 && out[run + 1] == lowest[s] && out[run + 2] + out[run] == where[s]) {
           ++out[run];
           continue;
