@@ -13,6 +13,7 @@
 
 #include "checked.hpp"
 #include "collectives.hpp"
+#include "runs.hpp"
 
 namespace dapetra::tpetra {
 namespace {
@@ -127,20 +128,7 @@ AxisPlan plan_axis_ranges(const TpetraLayout& layout, int a, const Dim& d, bool 
 // position's owner coordinate is this process's. So the walk is redone here
 // over q's records, visiting along each axis only the positions this process
 // owns: the cost is the data sent plus one pass along each axis.
-// Elements in message order, merged on the fly into runs of consecutive
-// memory (one memcpy each when packing).
-struct RunList {
-  std::vector<detail::HaloRun> runs;
-  std::size_t count = 0;  // elements
-  std::ptrdiff_t item = 0;  // bytes per element
-  void add(std::ptrdiff_t offset) {
-    ++count;
-    if (!runs.empty() && runs.back().offset + static_cast<std::ptrdiff_t>(runs.back().count) * item == offset)
-      ++runs.back().count;
-    else
-      runs.push_back({offset, 1});
-  }
-};
+using detail::RunList;
 
 struct AxisSends {
   std::vector<std::ptrdiff_t> my_offset;  // per position of q along the axis that this process owns, in order
@@ -455,32 +443,6 @@ std::shared_ptr<const HaloPlan> HaloPlan::create(std::shared_ptr<const TpetraLay
 
 namespace {
 
-// Messages hold column 0 of every element, then column 1, ...: each run is
-// then one memcpy per column on both sides.
-template <class Scalar>
-char* pack(const std::vector<detail::HaloRun>& runs, const char* base, std::size_t ncols,
-           std::ptrdiff_t column_stride, char* out) {
-  for (std::size_t j = 0; j < ncols; ++j)
-    for (const detail::HaloRun& r : runs) {
-      const std::size_t bytes = r.count * sizeof(Scalar);
-      std::memcpy(out, base + r.offset + static_cast<std::ptrdiff_t>(j) * column_stride, bytes);
-      out += bytes;
-    }
-  return out;
-}
-
-template <class Scalar>
-const char* unpack(const std::vector<detail::HaloRun>& runs, char* base, std::size_t ncols, std::ptrdiff_t column_stride,
-                   const char* in) {
-  for (std::size_t j = 0; j < ncols; ++j)
-    for (const detail::HaloRun& r : runs) {
-      const std::size_t bytes = r.count * sizeof(Scalar);
-      std::memcpy(base + r.offset + static_cast<std::ptrdiff_t>(j) * column_stride, in, bytes);
-      in += bytes;
-    }
-  return in;
-}
-
 // to[i] += from[i]; the two never overlap (from is the scratch buffer). Four
 // independent additions per step and __restrict let the compiler use vector
 // instructions at -O2 (whose vectoriser leaves the plain loop scalar).
@@ -497,18 +459,23 @@ void add_into(Scalar* __restrict to, const Scalar* __restrict from, std::size_t 
 }
 
 template <class Scalar>
-const char* unpack_combine(const std::vector<detail::HaloRun>& runs, char* base, std::size_t ncols,
+const char* unpack_combine(const std::vector<StridedRun>& runs, char* base, std::size_t ncols,
                            std::ptrdiff_t column_stride, const char* in, CombineMode mode) {
   for (std::size_t j = 0; j < ncols; ++j)
-    for (const detail::HaloRun& r : runs) {
-      auto* to = reinterpret_cast<Scalar*>(base + r.offset + static_cast<std::ptrdiff_t>(j) * column_stride);
+    for (const StridedRun& r : runs) {
+      char* first = base + r.offset + static_cast<std::ptrdiff_t>(j) * column_stride;
       const auto* from = reinterpret_cast<const Scalar*>(in);  // the scratch buffer is suitably aligned
-      switch (mode) {
-        case CombineMode::add: add_into(to, from, r.count); break;
-        case CombineMode::insert: std::memcpy(to, from, r.count * sizeof(Scalar)); break;
-        case CombineMode::absmax:
-          for (std::size_t i = 0; i < r.count; ++i) to[i] = std::max<Scalar>(std::abs(to[i]), std::abs(from[i]));
-          break;
+      if (r.step == static_cast<std::ptrdiff_t>(sizeof(Scalar)) || r.count == 1) {
+        auto* to = reinterpret_cast<Scalar*>(first);
+        switch (mode) {
+          case CombineMode::add: add_into(to, from, r.count); break;
+          case CombineMode::insert: std::memcpy(to, from, r.count * sizeof(Scalar)); break;
+          case CombineMode::absmax:
+            for (std::size_t i = 0; i < r.count; ++i) to[i] = std::max<Scalar>(std::abs(to[i]), std::abs(from[i]));
+            break;
+        }
+      } else {
+        for (std::size_t i = 0; i < r.count; ++i) combine(at<Scalar>(first, static_cast<std::ptrdiff_t>(i) * r.step), from[i], mode);
       }
       in += r.count * sizeof(Scalar);
     }
@@ -538,7 +505,7 @@ void HaloPlan::post(char* base, bool forward) const {
   char* out = x.send.data();
   for (const Peer& peer : peers_) {
     if ((forward ? peer.send_count : peer.recv_count) == 0) continue;
-    char* next = pack<Scalar>(forward ? peer.send : peer.recv, base, ncols, column_stride_, out);
+    char* next = detail::pack_runs<Scalar>(forward ? peer.send : peer.recv, base, ncols, column_stride_, out);
     x.requests.emplace_back();
     MPI_Isend(out, static_cast<int>(next - out), MPI_BYTE, peer.rank, tag, x.comm, &x.requests.back());
     out = next;
@@ -563,7 +530,7 @@ void HaloPlan::end_update_impl(const DistArray& array) const {
   const std::size_t ncols = layout_->num_vectors();
   const char* in = x.recv.data();
   for (const Peer& peer : peers_)
-    if (peer.recv_count > 0) in = unpack<Scalar>(peer.recv, base, ncols, column_stride_, in);
+    if (peer.recv_count > 0) in = detail::unpack_runs<Scalar>(peer.recv, base, ncols, column_stride_, in);
   for (const auto& [from, to] : local_copies_)
     for (std::size_t j = 0; j < ncols; ++j) {
       const std::ptrdiff_t shift = static_cast<std::ptrdiff_t>(j) * column_stride_;

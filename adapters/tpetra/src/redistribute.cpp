@@ -11,57 +11,12 @@
 
 #include "checked.hpp"
 #include "collectives.hpp"
+#include "runs.hpp"
 
 namespace dapetra::tpetra {
 namespace {
 
 using Run = RedistributionPlan::Run;
-
-// Appends one element at `offset` to a list of runs, extending the last run
-// when the element continues its stride.
-void append(std::vector<Run>& runs, std::ptrdiff_t offset, std::ptrdiff_t item) {
-  if (!runs.empty()) {
-    Run& r = runs.back();
-    if (r.count == 1) {
-      r.step = offset - r.offset;
-      r.count = 2;
-      return;
-    }
-    if (offset == r.offset + static_cast<std::ptrdiff_t>(r.count) * r.step) {
-      ++r.count;
-      return;
-    }
-  }
-  runs.push_back({offset, 1, item});
-}
-
-template <class Scalar>
-char* pack(const std::vector<Run>& runs, const char* base, char* out) {
-  for (const Run& r : runs) {
-    if (r.step == static_cast<std::ptrdiff_t>(sizeof(Scalar)) || r.count == 1) {
-      std::memcpy(out, base + r.offset, r.count * sizeof(Scalar));
-      out += r.count * sizeof(Scalar);
-    } else {
-      const char* p = base + r.offset;
-      for (std::size_t i = 0; i < r.count; ++i, p += r.step, out += sizeof(Scalar)) std::memcpy(out, p, sizeof(Scalar));
-    }
-  }
-  return out;
-}
-
-template <class Scalar>
-const char* unpack(const std::vector<Run>& runs, char* base, const char* in) {
-  for (const Run& r : runs) {
-    if (r.step == static_cast<std::ptrdiff_t>(sizeof(Scalar)) || r.count == 1) {
-      std::memcpy(base + r.offset, in, r.count * sizeof(Scalar));
-      in += r.count * sizeof(Scalar);
-    } else {
-      char* p = base + r.offset;
-      for (std::size_t i = 0; i < r.count; ++i, p += r.step, in += sizeof(Scalar)) std::memcpy(p, in, sizeof(Scalar));
-    }
-  }
-  return in;
-}
 
 // Copies element k of `from` runs to element k of `to` runs, for all k.
 template <class Scalar>
@@ -84,21 +39,6 @@ void zip_copy(const std::vector<Run>& from, const char* src, const std::vector<R
     if (di == a.count) ++i, di = 0;
     if (dj == b.count) ++j, dj = 0;
   }
-}
-
-// Appends `len` elements starting at `offset`, `step` bytes apart.
-void append_block(std::vector<Run>& runs, std::ptrdiff_t offset, std::size_t len, std::ptrdiff_t step,
-                  std::ptrdiff_t item) {
-  if (len == 1) return append(runs, offset, item);
-  if (!runs.empty()) {
-    Run& r = runs.back();
-    if ((r.count == 1 || r.step == step) && offset == r.offset + static_cast<std::ptrdiff_t>(r.count) * step) {
-      r.step = step;
-      r.count += len;
-      return;
-    }
-  }
-  runs.push_back({offset, len, step});
 }
 
 // Consecutive owned positions along one axis, rising in global index, all
@@ -296,12 +236,12 @@ std::shared_ptr<const RedistributionPlan> RedistributionPlan::create(std::shared
   const std::vector<int>& order = source->memory_order_of(0);
   owned_in_global_order(*source, target->global(), order, [&](std::ptrdiff_t offset, std::size_t n, std::ptrdiff_t step, int to) {
     if (to < 0) return void(missing = true);
-    append_block(by_rank[to].source, offset, n, step, src_item);
+    detail::append_elements(by_rank[to].source, offset, n, step, src_item);
     by_rank[to].source_count += n;
   });
   owned_in_global_order(*target, source->global(), order, [&](std::ptrdiff_t offset, std::size_t n, std::ptrdiff_t step, int from) {
     if (from < 0) return void(missing = true);
-    append_block(by_rank[from].target, offset, n, step, tgt_item);
+    detail::append_elements(by_rank[from].target, offset, n, step, tgt_item);
     by_rank[from].target_count += n;
   });
   if (!detail::all_true(!missing, *source->comm()))
@@ -366,7 +306,7 @@ void RedistributionPlan::move(const DistArray& from, const DistArray& to, bool f
   char* out = outbox;
   for (const Peer& p : peers_)
     if (count_out(p) > 0) {
-      char* next = pack<Scalar>(runs_out(p), src, out);
+      char* next = detail::pack_runs<Scalar>(runs_out(p), src, 1, 0, out);
       requests.emplace_back();
       MPI_Isend(out, static_cast<int>(next - out), MPI_BYTE, p.rank, tag_, comm, &requests.back());
       out = next;
@@ -376,7 +316,7 @@ void RedistributionPlan::move(const DistArray& from, const DistArray& to, bool f
   MPI_Waitall(static_cast<int>(requests.size()), requests.data(), MPI_STATUSES_IGNORE);
   const char* received = inbox;
   for (const Peer& p : peers_)
-    if (count_in(p) > 0) received = unpack<Scalar>(runs_in(p), dst, received);
+    if (count_in(p) > 0) received = detail::unpack_runs<Scalar>(runs_in(p), dst, 1, 0, received);
   if (forward && target_halo_) target_halo_->update<Scalar>(to);
 }
 

@@ -32,17 +32,10 @@
 
 #include "dapetra/distarray.hpp"
 #include "dapetra/tpetra/layout.hpp"
+#include "dapetra/tpetra/runs.hpp"
 #include "dapetra/tpetra/types.hpp"
 
 namespace dapetra::tpetra {
-
-namespace detail {
-// Consecutive elements of a buffer: one memcpy per run and column.
-struct HaloRun {
-  std::ptrdiff_t offset;  // bytes
-  std::size_t count;      // elements
-};
-}  // namespace detail
 
 // How assemble() combines the contributions of the copies with the owner's
 // value (Tpetra's ADD, INSERT and ABSMAX).
@@ -106,7 +99,7 @@ class HaloPlan {
   void end_update_impl(const DistArray& array) const;
   template <class Scalar>
   void assemble_impl(const DistArray& array, CombineMode mode, bool then_update) const;
-  using Run = detail::HaloRun;
+  using Run = StridedRun;
   struct Peer {
     int rank = 0;
     std::vector<Run> send;  // owned elements it needs, in the order it expects them

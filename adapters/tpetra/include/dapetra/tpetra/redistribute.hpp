@@ -24,6 +24,7 @@
 #include "dapetra/distarray.hpp"
 #include "dapetra/tpetra/halo.hpp"
 #include "dapetra/tpetra/layout.hpp"
+#include "dapetra/tpetra/runs.hpp"
 
 namespace dapetra::tpetra {
 
@@ -62,11 +63,7 @@ class RedistributionPlan {
   // Runs (contiguous or evenly strided stretches) the plan keeps, all peers together.
   std::size_t num_runs() const;
 
-  struct Run {
-    std::ptrdiff_t offset;  // bytes into the buffer
-    std::size_t count;      // elements
-    std::ptrdiff_t step;    // bytes between consecutive elements
-  };
+  using Run = StridedRun;
   struct Peer {
     int rank;
     std::vector<Run> source;  // in the source buffer: what goes to `rank`

@@ -1,0 +1,91 @@
+// Internal: building runs element by element, and packing / unpacking them
+// (shared by the halo and redistribution plans).
+#pragma once
+
+#include <cstring>
+#include <vector>
+
+#include "dapetra/tpetra/runs.hpp"
+
+namespace dapetra::tpetra::detail {
+
+// Appends one element at `offset` (`item` bytes), extending the last run when
+// the element continues its stride.
+inline void append_element(std::vector<StridedRun>& runs, std::ptrdiff_t offset, std::ptrdiff_t item) {
+  if (!runs.empty()) {
+    StridedRun& r = runs.back();
+    if (r.count == 1 && offset != r.offset) {
+      r.step = offset - r.offset;
+      r.count = 2;
+      return;
+    }
+    if (offset == r.offset + static_cast<std::ptrdiff_t>(r.count) * r.step) {
+      ++r.count;
+      return;
+    }
+  }
+  runs.push_back({offset, 1, item});
+}
+
+// Appends `len` elements starting at `offset`, `step` bytes apart.
+inline void append_elements(std::vector<StridedRun>& runs, std::ptrdiff_t offset, std::size_t len, std::ptrdiff_t step,
+                            std::ptrdiff_t item) {
+  if (len == 1) return append_element(runs, offset, item);
+  if (!runs.empty()) {
+    StridedRun& r = runs.back();
+    if ((r.count == 1 || r.step == step) && offset == r.offset + static_cast<std::ptrdiff_t>(r.count) * step) {
+      r.step = step;
+      r.count += len;
+      return;
+    }
+  }
+  runs.push_back({offset, len, step});
+}
+
+// Runs in message order plus their element count.
+struct RunList {
+  std::vector<StridedRun> runs;
+  std::size_t count = 0;    // elements
+  std::ptrdiff_t item = 0;  // bytes per element
+  void add(std::ptrdiff_t offset) {
+    ++count;
+    append_element(runs, offset, item);
+  }
+};
+
+// Copies the runs' elements into a message (pack) or back (unpack). Column j
+// of a multi-column buffer lies `column_stride` bytes after column 0; a
+// message holds column 0 of every element, then column 1, ...
+template <class Scalar>
+char* pack_runs(const std::vector<StridedRun>& runs, const char* base, std::size_t ncols, std::ptrdiff_t column_stride,
+                char* out) {
+  for (std::size_t j = 0; j < ncols; ++j)
+    for (const StridedRun& r : runs) {
+      const char* p = base + r.offset + static_cast<std::ptrdiff_t>(j) * column_stride;
+      if (r.step == static_cast<std::ptrdiff_t>(sizeof(Scalar)) || r.count == 1) {
+        std::memcpy(out, p, r.count * sizeof(Scalar));
+        out += r.count * sizeof(Scalar);
+      } else {
+        for (std::size_t i = 0; i < r.count; ++i, p += r.step, out += sizeof(Scalar)) std::memcpy(out, p, sizeof(Scalar));
+      }
+    }
+  return out;
+}
+
+template <class Scalar>
+const char* unpack_runs(const std::vector<StridedRun>& runs, char* base, std::size_t ncols, std::ptrdiff_t column_stride,
+                        const char* in) {
+  for (std::size_t j = 0; j < ncols; ++j)
+    for (const StridedRun& r : runs) {
+      char* p = base + r.offset + static_cast<std::ptrdiff_t>(j) * column_stride;
+      if (r.step == static_cast<std::ptrdiff_t>(sizeof(Scalar)) || r.count == 1) {
+        std::memcpy(p, in, r.count * sizeof(Scalar));
+        in += r.count * sizeof(Scalar);
+      } else {
+        for (std::size_t i = 0; i < r.count; ++i, p += r.step, in += sizeof(Scalar)) std::memcpy(p, in, sizeof(Scalar));
+      }
+    }
+  return in;
+}
+
+}  // namespace dapetra::tpetra::detail
