@@ -16,11 +16,16 @@
 //
 // Scalability: records are gathered to every process, except the indices of
 // a layout whose only distributed axis is unstructured (the finite-element
-// case): those stay where they are, and a rendezvous (each index sent to the
-// process owning its stretch of [0, size)) checks one_to_one, counts distinct
-// indices and picks owners; Tpetra's directory does it for a caller's owner
-// rule or for 1-D indices outside [0, size). Layouts with other distributed
-// 'u' axes (e.g. 'u' x 'u') gather their indices.
+// case): those stay where they are. A one_to_one claim is then confirmed from
+// small per-process summaries sent with the records (count, range, and a
+// fingerprint of the multiset of indices; see layout.cpp), with no index
+// moving; otherwise (or if the fingerprint disagrees) a rendezvous settles
+// ownership: runs of indices go to the process owning their stretch of
+// [0, size), which answers with the lowest holder and where that holder keeps
+// each index, so halo plans can name elements by the owner's own position.
+// Tpetra's directory does it instead for a caller's owner rule or for 1-D
+// indices outside [0, size). Layouts with other distributed 'u' axes (e.g.
+// 'u' x 'u') gather their indices.
 //
 // The object is immutable; share it (std::shared_ptr) between any number of
 // arrays with the same distribution and memory layout.
