@@ -325,6 +325,32 @@ TEST(Faults, ScatteredUnstructuredClaimsAreChecked) {
       EXPECT_TRUE(named) << e.what();
     }
   }
+  // With one_to_one claimed the per-index rules wait for the fingerprint;
+  // when it fails they still name the fault: a repeated index on one rank
+  // (count right, 2P - 1 missing), and in 2-D an index outside [0, size).
+  {
+    std::vector<global_index_t> repeated{2 * r, 2 * r + 1};
+    if (r == P - 1) repeated.back() = 2 * r;
+    const auto names = [](const ValidationError& e, const std::string& rule) {
+      for (const Problem& p : e.problems())
+        if (p.rule.find(rule) != std::string::npos) return true;
+      return false;
+    };
+    try {
+      TpetraLayout::create(std::vector<Dim>{Dim::unstructured(2 * P, P, r, repeated, true)}, comm);
+      ADD_FAILURE() << "a locally repeated index was not detected";
+    } catch (const ValidationError& e) {
+      EXPECT_TRUE(names(e, "locally unique")) << e.what();
+    }
+    std::vector<global_index_t> outside{2 * r, 2 * r + 1};
+    if (r == 0) outside.back() = 2 * P + 5;
+    try {
+      TpetraLayout::create(std::vector<Dim>{Dim::unstructured(2 * P, P, r, outside, true), Dim::undistributed(2)}, comm);
+      ADD_FAILURE() << "an index outside [0, size) was not detected";
+    } catch (const ValidationError& e) {
+      EXPECT_TRUE(names(e, "lie in [0, size)")) << e.what();
+    }
+  }
   // a locally repeated index on one rank only.
   std::vector<global_index_t> dup{2 * r, 2 * r + 1};
   if (r == P - 1) dup.push_back(2 * r);

@@ -232,14 +232,18 @@ std::shared_ptr<const TpetraLayout> TpetraLayout::create_from(const std::string&
   mine.problems = check_version(version);
   for (Problem& p : mine.problems) p.rank = rank;
   const auto buffer_problems = check_buffer(buffer, rank);
-  const auto record_problems = check_rank(dim_data, rank, buffer.shape);
+  // A one_to_one claim on a scattered 'u' axis is confirmed below from a
+  // fingerprint of everyone's indices, which implies the per-index rules
+  // (each index once here, in range); they run only if that proof fails.
+  const int scattered = options.scatter_unstructured ? scattered_axis_of(dim_data) : -1;
+  const bool defer_index_rules = scattered >= 0 && dim_data[scattered].one_to_one;
+  const auto record_problems = check_rank(dim_data, rank, buffer.shape, defer_index_rules ? scattered : -1);
   mine.problems.insert(mine.problems.end(), buffer_problems.begin(), buffer_problems.end());
   mine.problems.insert(mine.problems.end(), record_problems.begin(), record_problems.end());
   check_column_axis(dim_data, options.column_axis, rank, mine.problems);
 
   // 2. Records for everyone: whole, or without the indices of a lone
   // distributed 'u' axis (checked below instead, from a summary sent now).
-  const int scattered = options.scatter_unstructured ? scattered_axis_of(dim_data) : -1;
   if (scattered >= 0) {
     mine.entry.dim_data.reserve(dim_data.size());
     for (std::size_t a = 0; a < dim_data.size(); ++a) {
@@ -325,6 +329,7 @@ std::shared_ptr<const TpetraLayout> TpetraLayout::create_from(const std::string&
   self->want_buffer_map_ = options.buffer_map;
   self->want_owned_map_ = options.owned_map;
   ScatteredSummary everyone;  // the scattered axis's summaries, combined
+  everyone.index_rules_deferred = defer_index_rules;
   if (scattered >= 0) {
     std::uint64_t fp[2] = {0, 0};
     for (const PackedRank& p : all) {
@@ -431,6 +436,18 @@ void TpetraLayout::build_maps(const ScatteredSummary& scattered) {
     // is the array's buffer map. Every process takes the same branch: each
     // decides from the gathered summaries.
     const bool proven = u.one_to_one && scattered.in_range && scattered.held == u.size && scattered.fingerprint_matches;
+    if (scattered.index_rules_deferred && !proven) {
+      // The proof failed: the per-index rules skipped earlier decide first,
+      // on every process alike (the verdict is gathered).
+      PackedRank report;
+      report.problems = check_index_rules(dims, scattered_axis_, rank_);
+      std::vector<Problem> every;
+      for (const auto& words : detail::allgather_words(pack_rank(report), *comm_)) {
+        const auto p = unpack_rank(words.data(), words.size()).problems;
+        every.insert(every.end(), p.begin(), p.end());
+      }
+      throw_if_any(every);
+    }
     const bool rendezvous = scattered.default_rule && scattered.in_range;
     if (one_d_unstructured || (!proven && !rendezvous)) {
       const auto node_count = proven ? static_cast<Tpetra::global_size_t>(u.size)

@@ -175,6 +175,58 @@ void check_unstructured_axis(Collector& c, int d, const std::vector<const Dim*>&
           "the processes hold " + str(distinct) + " distinct indices but size is " + str(dims[0]->size));
 }
 
+// Each index at most once on this process. The cheap test first (one pass
+// over a bitmap when the indices lie in [0, size) and size is not much larger
+// than their number, else a sort); positions are found only when there is a
+// duplicate to report.
+void add_uniqueness_problems(const Dim& d, int rank, int dim, Collector& c) {
+  bool repeated = false, bitmap_done = false;
+  if (d.size <= 64 * static_cast<global_index_t>(d.indices.size()) + 64) {
+    std::vector<bool> seen(static_cast<std::size_t>(d.size));
+    bitmap_done = true;
+    for (global_index_t g : d.indices) {
+      if (g < 0 || g >= d.size) {  // out of range: the sort below decides
+        bitmap_done = false;
+        break;
+      }
+      repeated = repeated || seen[static_cast<std::size_t>(g)];
+      seen[static_cast<std::size_t>(g)] = true;
+    }
+  }
+  if (!bitmap_done) {
+    std::vector<global_index_t> plain(d.indices);
+    std::sort(plain.begin(), plain.end());
+    repeated = std::adjacent_find(plain.begin(), plain.end()) != plain.end();
+  }
+  std::size_t dups = 0;
+  if (repeated) {
+    std::vector<std::pair<global_index_t, std::size_t>> sorted(d.indices.size());
+    for (std::size_t i = 0; i < d.indices.size(); ++i) sorted[i] = {d.indices[i], i};
+    std::sort(sorted.begin(), sorted.end());
+    for (std::size_t i = 1; i < sorted.size(); ++i)
+      if (sorted[i].first == sorted[i - 1].first && ++dups <= max_reports_per_rule)
+        c.add(rank, dim, "indices", str(sorted[i].first), "indices are locally unique",
+              "index " + str(sorted[i].first) + " appears at positions " +
+                  str(static_cast<global_index_t>(sorted[i - 1].second)) + " and " +
+                  str(static_cast<global_index_t>(sorted[i].second)));
+  }
+  if (dups > max_reports_per_rule)
+    c.add(rank, dim, "indices", str(static_cast<global_index_t>(dups)) + " duplicates", "indices are locally unique",
+          "... and " + str(static_cast<global_index_t>(dups - max_reports_per_rule)) + " more duplicates");
+}
+
+// In several dimensions the flat global index is linearised from the
+// per-axis indices, so 'u' indices must be axis positions. Returns whether
+// all are.
+bool add_range_problems(const Dim& d, int rank, int dim, Collector& c) {
+  std::size_t bad = 0;
+  for (global_index_t g : d.indices)
+    if ((g < 0 || g >= d.size) && ++bad <= max_reports_per_rule)
+      c.add(rank, dim, "indices", str(g), "in a multi-dimensional array 'u' indices lie in [0, size)",
+            "index " + str(g) + " is outside [0, " + str(d.size) + ")");
+  return bad == 0;
+}
+
 }  // namespace
 
 std::vector<Problem> check_version(const std::string& version) {
@@ -194,7 +246,10 @@ std::vector<Problem> check_version(const std::string& version) {
   return out;
 }
 
-std::vector<Problem> check_dim(const Dim& d, int rank, int dim, std::optional<global_index_t> extent) {
+namespace {
+
+std::vector<Problem> check_dim_rules(const Dim& d, int rank, int dim, std::optional<global_index_t> extent,
+                                     bool check_index_rules) {
   std::vector<Problem> out;
   Collector c(out);
   bool common_ok = true;
@@ -261,43 +316,7 @@ std::vector<Problem> check_dim(const Dim& d, int rank, int dim, std::optional<gl
       if (static_cast<global_index_t>(d.indices.size()) > d.size)
         c.add(rank, dim, "indices", str(static_cast<global_index_t>(d.indices.size())) + " indices",
               "len(indices) <= size", "more indices than size");
-      // The cheap test first (one pass over a bitmap when the indices lie in
-      // [0, size) and size is not much larger than their number, else a
-      // sort); positions
-      // are found only when there is a duplicate to report.
-      bool repeated = false, bitmap_done = false;
-      if (d.size <= 64 * static_cast<global_index_t>(d.indices.size()) + 64) {
-        std::vector<bool> seen(static_cast<std::size_t>(d.size));
-        bitmap_done = true;
-        for (global_index_t g : d.indices) {
-          if (g < 0 || g >= d.size) {  // out of range: the sort below decides
-            bitmap_done = false;
-            break;
-          }
-          repeated = repeated || seen[static_cast<std::size_t>(g)];
-          seen[static_cast<std::size_t>(g)] = true;
-        }
-      }
-      if (!bitmap_done) {
-        std::vector<global_index_t> plain(d.indices);
-        std::sort(plain.begin(), plain.end());
-        repeated = std::adjacent_find(plain.begin(), plain.end()) != plain.end();
-      }
-      std::size_t dups = 0;
-      if (repeated) {
-        std::vector<std::pair<global_index_t, std::size_t>> sorted(d.indices.size());
-        for (std::size_t i = 0; i < d.indices.size(); ++i) sorted[i] = {d.indices[i], i};
-        std::sort(sorted.begin(), sorted.end());
-        for (std::size_t i = 1; i < sorted.size(); ++i)
-          if (sorted[i].first == sorted[i - 1].first && ++dups <= max_reports_per_rule)
-            c.add(rank, dim, "indices", str(sorted[i].first), "indices are locally unique",
-                  "index " + str(sorted[i].first) + " appears at positions " +
-                      str(static_cast<global_index_t>(sorted[i - 1].second)) + " and " +
-                      str(static_cast<global_index_t>(sorted[i].second)));
-      }
-      if (dups > max_reports_per_rule)
-        c.add(rank, dim, "indices", str(static_cast<global_index_t>(dups)) + " duplicates", "indices are locally unique",
-              "... and " + str(static_cast<global_index_t>(dups - max_reports_per_rule)) + " more duplicates");
+      if (check_index_rules) add_uniqueness_problems(d, rank, dim, c);
       break;
     }
   }
@@ -313,8 +332,15 @@ std::vector<Problem> check_dim(const Dim& d, int rank, int dim, std::optional<gl
   return out;
 }
 
+}  // namespace
+
+std::vector<Problem> check_dim(const Dim& d, int rank, int dim, std::optional<global_index_t> extent) {
+  return check_dim_rules(d, rank, dim, extent, true);
+}
+
 std::vector<Problem> check_rank(const std::vector<Dim>& dim_data, int rank,
-                                const std::optional<std::vector<global_index_t>>& local_shape) {
+                                const std::optional<std::vector<global_index_t>>& local_shape,
+                                int defer_index_rules_axis) {
   std::vector<Problem> out;
   Collector c(out);
   const bool shape_fits = !local_shape || local_shape->size() == dim_data.size();
@@ -326,19 +352,12 @@ std::vector<Problem> check_rank(const std::vector<Dim>& dim_data, int rank,
   for (std::size_t d = 0; d < dim_data.size(); ++d) {
     std::optional<global_index_t> extent;
     if (local_shape && shape_fits) extent = (*local_shape)[d];
-    auto p = check_dim(dim_data[d], rank, static_cast<int>(d), extent);
+    const bool index_rules = static_cast<int>(d) != defer_index_rules_axis;
+    auto p = check_dim_rules(dim_data[d], rank, static_cast<int>(d), extent, index_rules);
     all_ok = all_ok && p.empty();
     out.insert(out.end(), p.begin(), p.end());
-    // In several dimensions the flat global index is linearised from the
-    // per-axis indices, so 'u' indices must be axis positions.
-    if (dim_data.size() > 1 && dim_data[d].dist_type == DistType::unstructured) {
-      std::size_t bad = 0;
-      for (global_index_t g : dim_data[d].indices)
-        if ((g < 0 || g >= dim_data[d].size) && ++bad <= max_reports_per_rule)
-          c.add(rank, static_cast<int>(d), "indices", str(g), "in a multi-dimensional array 'u' indices lie in [0, size)",
-                "index " + str(g) + " is outside [0, " + str(dim_data[d].size) + ")");
-      all_ok = all_ok && bad == 0;
-    }
+    if (index_rules && dim_data.size() > 1 && dim_data[d].dist_type == DistType::unstructured)
+      all_ok = add_range_problems(dim_data[d], rank, static_cast<int>(d), c) && all_ok;
   }
   if (all_ok) {
     global_index_t total = 1;
@@ -350,6 +369,16 @@ std::vector<Problem> check_rank(const std::vector<Dim>& dim_data, int rank,
       c.add(rank, -1, "dim_data", str(total), "the local buffer's element count fits a 32-bit local index",
             "the buffer would hold more than 2^31 - 1 elements");
   }
+  return out;
+}
+
+std::vector<Problem> check_index_rules(const std::vector<Dim>& dim_data, int axis, int rank) {
+  std::vector<Problem> out;
+  Collector c(out);
+  const Dim& d = dim_data[static_cast<std::size_t>(axis)];
+  if (d.dist_type != DistType::unstructured) return out;
+  add_uniqueness_problems(d, rank, axis, c);
+  if (dim_data.size() > 1) add_range_problems(d, rank, axis, c);
   return out;
 }
 

@@ -28,10 +28,19 @@ std::vector<Problem> check_dim(const Dim& d, int rank, int dim,
                                std::optional<global_index_t> extent = std::nullopt);
 
 // Local rules for one process: each record, plus the buffer shape when known
-// and the 32-bit local index limit on the whole buffer.
+// and the 32-bit local index limit on the whole buffer. The per-index rules
+// of one 'u' axis (each index once here; in [0, size) in several dimensions)
+// may be deferred: for a caller that proves them another way (the Tpetra
+// adapter confirms a one_to_one claim from a fingerprint of all processes'
+// indices, which implies them) and runs check_index_rules when its proof
+// fails.
 std::vector<Problem> check_rank(const std::vector<Dim>& dim_data, int rank,
                                 const std::optional<std::vector<global_index_t>>& local_shape =
-                                    std::nullopt);
+                                    std::nullopt,
+                                int defer_index_rules_axis = -1);
+
+// The per-index rules of 'u' axis `axis` that check_rank may defer.
+std::vector<Problem> check_index_rules(const std::vector<Dim>& dim_data, int axis, int rank);
 
 struct CheckOptions {
   // Check the index-level rules of 'u' axes across processes (one_to_one

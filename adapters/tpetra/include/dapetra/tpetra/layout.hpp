@@ -160,6 +160,7 @@ class TpetraLayout {
     std::int64_t min_index = std::numeric_limits<std::int64_t>::max();
     std::int64_t held = 0;      // indices held, summed over processes
     bool fingerprint_matches = false;  // the multiset fingerprint of [0, size)
+    bool index_rules_deferred = false;  // per-index rules left to the proof (or to run if it fails)
   };
   void build_maps(const ScatteredSummary& scattered);
 
