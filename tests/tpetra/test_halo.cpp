@@ -7,6 +7,8 @@
 #include <Teuchos_CommHelpers.hpp>
 #include <array>
 #include <cmath>
+#include <complex>
+#include <type_traits>
 #include <functional>
 #include <limits>
 
@@ -364,47 +366,66 @@ TEST(Halo, PlansNeedNoMaps) {
 // A 1-D chain mesh partition: rank r holds nodes 3r .. 3r+3 (node 3r shared
 // with r-1), k values per node. Each rank adds integer element contributions
 // to its local copies; assemble() must give the serial sums exactly.
-TEST(Assembly, UnstructuredNodesWithValuesPerNode) {
+// Element values for the typed tests: integers (exact in every type); complex
+// ones get an imaginary part too, so both halves travel and add.
+template <class T>
+T value_of(double re) {
+  if constexpr (std::is_same_v<T, std::complex<double>> || std::is_same_v<T, std::complex<float>>)
+    return T(static_cast<typename T::value_type>(re), static_cast<typename T::value_type>(-2 * re));
+  else
+    return static_cast<T>(re);
+}
+
+template <class T>
+class Assembly : public ::testing::Test {};
+using PlanElementTypes = ::testing::Types<double, int, long long, float, std::complex<float>, std::complex<double>>;
+TYPED_TEST_SUITE(Assembly, PlanElementTypes);
+
+TYPED_TEST(Assembly, UnstructuredNodesWithValuesPerNode) {
+  using T = TypeParam;
   const auto comm = world();
   const int P = comm->getSize(), r = comm->getRank();
   const global_index_t nodes = 3 * P + 1, k = 2;
   std::vector<global_index_t> mine;
   for (global_index_t g = 3 * r + 3; g >= 3 * r; --g) mine.push_back(g);  // reversed on purpose
-  DistArray x = owning_array<double>({Dim::unstructured(nodes, P, r, mine), Dim::undistributed(k)});
+  DistArray x = owning_array<T>({Dim::unstructured(nodes, P, r, mine), Dim::undistributed(k)});
   const auto plan = HaloPlan::create(TpetraLayout::create(x, comm));
   // Elements (g, g+1) for g = 3r .. 3r+2 live on rank r; each adds (e+1)*(v+1) to both its nodes.
-  double* xb = data_as<double>(x);
+  T* xb = data_as<T>(x);
   for (std::size_t i = 0; i < mine.size(); ++i)
     for (global_index_t v = 0; v < k; ++v) {
       double contribution = 0;
       for (global_index_t e = 3 * r; e < 3 * r + 3; ++e)
         if (mine[i] == e || mine[i] == e + 1) contribution += static_cast<double>((e + 1) * (v + 1));
-      xb[i * k + v] = contribution;
+      xb[i * k + v] = value_of<T>(contribution);
     }
-  plan->assemble<double>(x, CombineMode::add, true);
+  plan->template assemble<T>(x, CombineMode::add, true);
   for (std::size_t i = 0; i < mine.size(); ++i)
     for (global_index_t v = 0; v < k; ++v) {
       const global_index_t g = mine[i];
       double expected = 0;  // serial: elements g-1 and g touch node g
       if (g >= 1) expected += static_cast<double>(g * (v + 1));
       if (g + 1 <= nodes - 1) expected += static_cast<double>((g + 1) * (v + 1));
-      EXPECT_EQ(xb[i * k + v], expected) << "node " << g << " value " << v;
+      EXPECT_EQ(xb[i * k + v], value_of<T>(expected)) << "node " << g << " value " << v;
     }
   // update alone makes every copy equal to the owner's value. Owner of node n:
   // the lowest rank holding it.
   const auto owner = [&](global_index_t n) { return n == 0 ? 0 : static_cast<int>(n % 3 == 0 ? n / 3 - 1 : n / 3); };
-  for (std::size_t i = 0; i < mine.size(); ++i) xb[i * k] = static_cast<double>(r * 1000 + mine[i]);
-  plan->update<double>(x);
+  for (std::size_t i = 0; i < mine.size(); ++i) xb[i * k] = value_of<T>(static_cast<double>(r * 1000 + mine[i]));
+  plan->template update<T>(x);
   for (std::size_t i = 0; i < mine.size(); ++i)
-    EXPECT_EQ(xb[i * k], static_cast<double>(owner(mine[i]) * 1000 + mine[i])) << "node " << mine[i];
-  // absmax combines as Tpetra's ABSMAX: a shared node owned by r (node 3r+3)
-  // becomes max(|-(r+1)|, |-(r+2)|); unshared nodes keep their value.
-  for (std::size_t i = 0; i < mine.size(); ++i) xb[i * k + 1] = -static_cast<double>(r + 1);
-  plan->assemble<double>(x, CombineMode::absmax);
+    EXPECT_EQ(xb[i * k], value_of<T>(static_cast<double>(owner(mine[i]) * 1000 + mine[i]))) << "node " << mine[i];
+  // absmax combines as Tpetra's ABSMAX (the larger magnitude, as a real
+  // number): a shared node owned by r (node 3r+3) takes the larger magnitude
+  // of ranks r's and r+1's values; unshared nodes keep their value.
+  for (std::size_t i = 0; i < mine.size(); ++i) xb[i * k + 1] = value_of<T>(-static_cast<double>(r + 1));
+  plan->template assemble<T>(x, CombineMode::absmax);
+  using std::abs;
   for (std::size_t i = 0; i < mine.size(); ++i) {
     const global_index_t n = mine[i];
     if (owner(n) != r) continue;
     const bool shared = n == 3 * r + 3 && r < P - 1;
-    EXPECT_EQ(xb[i * k + 1], shared ? static_cast<double>(r + 2) : -static_cast<double>(r + 1)) << "node " << n;
+    const T expected = shared ? T(abs(value_of<T>(-static_cast<double>(r + 2)))) : value_of<T>(-static_cast<double>(r + 1));
+    EXPECT_EQ(xb[i * k + 1], expected) << "node " << n;
   }
 }

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cmath>
+#include <complex>
 #include <cstring>
 #include <functional>
 #include <optional>
@@ -237,12 +238,19 @@ Scalar& at(char* base, std::ptrdiff_t offset) {
   return *reinterpret_cast<Scalar*>(base + offset);
 }
 
+// Tpetra's ABSMAX: the larger magnitude (for complex values, as a real number).
+template <class Scalar>
+Scalar larger_magnitude(Scalar a, Scalar b) {
+  using std::abs;
+  return Scalar(std::max(abs(a), abs(b)));
+}
+
 template <class Scalar>
 void combine(Scalar& into, Scalar value, CombineMode mode) {
   switch (mode) {
     case CombineMode::add: into += value; break;
     case CombineMode::insert: into = value; break;
-    case CombineMode::absmax: into = std::max<Scalar>(std::abs(into), std::abs(value)); break;
+    case CombineMode::absmax: into = larger_magnitude(into, value); break;
   }
 }
 
@@ -471,7 +479,7 @@ const char* unpack_combine(const std::vector<StridedRun>& runs, char* base, std:
           case CombineMode::add: add_into(to, from, r.count); break;
           case CombineMode::insert: std::memcpy(to, from, r.count * sizeof(Scalar)); break;
           case CombineMode::absmax:
-            for (std::size_t i = 0; i < r.count; ++i) to[i] = std::max<Scalar>(std::abs(to[i]), std::abs(from[i]));
+            for (std::size_t i = 0; i < r.count; ++i) to[i] = larger_magnitude(to[i], from[i]);
             break;
         }
       } else {
@@ -572,5 +580,8 @@ void HaloPlan::assemble_impl(const DistArray& array, CombineMode mode, bool then
 DAPETRA_INSTANTIATE_HALO(double)
 DAPETRA_INSTANTIATE_HALO(int)
 DAPETRA_INSTANTIATE_HALO(long long)
+DAPETRA_INSTANTIATE_HALO(float)
+DAPETRA_INSTANTIATE_HALO(std::complex<float>)
+DAPETRA_INSTANTIATE_HALO(std::complex<double>)
 
 }  // namespace dapetra::tpetra

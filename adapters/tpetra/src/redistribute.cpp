@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <array>
 #include <atomic>
+#include <complex>
 #include <cstring>
 #include <numeric>
 
@@ -326,5 +327,8 @@ void RedistributionPlan::move(const DistArray& from, const DistArray& to, bool f
 DAPETRA_INSTANTIATE_REDISTRIBUTION(double)
 DAPETRA_INSTANTIATE_REDISTRIBUTION(int)
 DAPETRA_INSTANTIATE_REDISTRIBUTION(long long)
+DAPETRA_INSTANTIATE_REDISTRIBUTION(float)
+DAPETRA_INSTANTIATE_REDISTRIBUTION(std::complex<float>)
+DAPETRA_INSTANTIATE_REDISTRIBUTION(std::complex<double>)
 
 }  // namespace dapetra::tpetra

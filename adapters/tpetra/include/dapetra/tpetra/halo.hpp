@@ -52,7 +52,7 @@ class HaloPlan {
   // shape and strides; element type Scalar) from its owner, in place.
   template <class Scalar>
   void update(const DistArray& array) const {
-    require_supported_scalar<Scalar>();
+    require_plan_scalar<Scalar>();
     update_impl<Scalar>(array);
   }
 
@@ -61,12 +61,12 @@ class HaloPlan {
   // split-phase exchange per plan may be in flight at a time.
   template <class Scalar>
   void begin_update(const DistArray& array) const {
-    require_supported_scalar<Scalar>();
+    require_plan_scalar<Scalar>();
     begin_update_impl<Scalar>(array);
   }
   template <class Scalar>
   void end_update(const DistArray& array) const {
-    require_supported_scalar<Scalar>();
+    require_plan_scalar<Scalar>();
     end_update_impl<Scalar>(array);
   }
 
@@ -75,7 +75,7 @@ class HaloPlan {
   // ghosts keep their own contributions).
   template <class Scalar>
   void assemble(const DistArray& array, CombineMode mode = CombineMode::add, bool then_update = false) const {
-    require_supported_scalar<Scalar>();
+    require_plan_scalar<Scalar>();
     assemble_impl<Scalar>(array, mode, then_update);
   }
 

@@ -46,13 +46,13 @@ class RedistributionPlan {
   // the same global element in `from` (source layout).
   template <class Scalar>
   void apply(const DistArray& from, const DistArray& to) const {
-    require_supported_scalar<Scalar>();
+    require_plan_scalar<Scalar>();
     move<Scalar>(from, to, true);
   }
   // Collective: the reverse, target layout to source layout.
   template <class Scalar>
   void apply_reverse(const DistArray& from_target, const DistArray& to_source) const {
-    require_supported_scalar<Scalar>();
+    require_plan_scalar<Scalar>();
     move<Scalar>(from_target, to_source, false);
   }
 

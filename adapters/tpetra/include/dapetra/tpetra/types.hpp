@@ -1,10 +1,13 @@
 // dapetra/tpetra/types.hpp: the Tpetra types Dapetra's adapter speaks.
 //
 // Tpetra's defaults: local ordinals `int` (Dapetra's 32-bit local index),
-// global ordinals `long long` (64-bit), the default node. The element types
-// that Debian's Tpetra 13.2 instantiates are double, int and long long
-// (PEP-3118 'd', 'i', 'q'); others (float, complex) are refused with a clear
-// message rather than compiled here (see README).
+// global ordinals `long long` (64-bit), the default node. Element types come
+// in two sets: Tpetra objects (views, copies, producers) take the types
+// Debian's Tpetra 13.2 instantiates, double, int and long long (PEP-3118
+// 'd', 'i', 'q'); communication plans (halo, assembly, redistribution) only
+// move and combine the caller's memory, so they also take float,
+// std::complex<float> and std::complex<double> ('f', 'Zf', 'Zd'). Anything
+// else is refused at compile time with a message (see README).
 #pragma once
 
 #include <Teuchos_Comm.hpp>
@@ -12,6 +15,7 @@
 #include <Tpetra_Details_DefaultTypes.hpp>
 #include <Tpetra_Map_fwd.hpp>
 #include <Tpetra_MultiVector_fwd.hpp>
+#include <complex>
 #include <type_traits>
 
 namespace dapetra::tpetra {
@@ -28,12 +32,22 @@ template <class Scalar>
 inline constexpr bool is_supported_scalar_v =
     std::is_same_v<Scalar, double> || std::is_same_v<Scalar, int> || std::is_same_v<Scalar, long long>;
 
+template <class Scalar>
+inline constexpr bool is_plan_scalar_v = is_supported_scalar_v<Scalar> || std::is_same_v<Scalar, float> ||
+                                         std::is_same_v<Scalar, std::complex<float>> ||
+                                         std::is_same_v<Scalar, std::complex<double>>;
+
 // Every function templated on the element type checks it at compile time,
 // so another type is a clear compile error rather than a link error.
 template <class Scalar>
 constexpr void require_supported_scalar() {
   static_assert(is_supported_scalar_v<std::remove_const_t<Scalar>>,
-                "Dapetra's Tpetra adapter handles double, int and long long (PEP-3118 d, i, q): the element types Debian's Tpetra 13.2 instantiates");
+                "Dapetra's Tpetra objects hold double, int and long long (PEP-3118 d, i, q): the element types Debian's Tpetra 13.2 instantiates (halo and redistribution plans also take float and complex)");
+}
+template <class Scalar>
+constexpr void require_plan_scalar() {
+  static_assert(is_plan_scalar_v<std::remove_const_t<Scalar>>,
+                "Dapetra's communication plans move float, double, int, long long, std::complex<float> and std::complex<double> (PEP-3118 f, d, i, q, Zf, Zd)");
 }
 
 }  // namespace dapetra::tpetra
