@@ -38,20 +38,24 @@ inline double median_seconds(MPI_Comm comm, int repetitions, const std::function
 
 // Ours and the baseline timed in alternation, repetition by repetition, so
 // that drift in the machine's speed (other tenants, frequency, the kernel's
-// memory housekeeping) lands on both alike; medians of each.
+// memory housekeeping) lands on both alike. Each repetition gives a pair of
+// adjacent timings; the pair with the median ratio is reported, so the
+// reported times are real adjacent measurements and their ratio is the
+// median of the per-pair ratios.
 struct PairedTimes {
   double ours, baseline;
 };
 inline PairedTimes paired_median_seconds(MPI_Comm comm, int repetitions, const std::function<void()>& ours,
                                          const std::function<void()>& baseline) {
-  std::vector<double> a, b;
+  std::vector<PairedTimes> pairs;
   for (int i = 0; i < repetitions; ++i) {
-    a.push_back(median_seconds(comm, 1, ours));
-    b.push_back(median_seconds(comm, 1, baseline));
+    const double a = median_seconds(comm, 1, ours);
+    const double b = median_seconds(comm, 1, baseline);
+    pairs.push_back({a, b});
   }
-  std::sort(a.begin(), a.end());
-  std::sort(b.begin(), b.end());
-  return {a[a.size() / 2], b[b.size() / 2]};
+  std::sort(pairs.begin(), pairs.end(),
+            [](const PairedTimes& x, const PairedTimes& y) { return x.ours * y.baseline < y.ours * x.baseline; });
+  return pairs[pairs.size() / 2];
 }
 
 // Resident memory of this process now, in MiB (from /proc/self/statm).
