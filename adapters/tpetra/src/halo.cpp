@@ -529,10 +529,8 @@ void HaloPlan::begin_update_impl(const DistArray& array) const {
 }
 
 template <class Scalar>
-void HaloPlan::end_update_impl(const DistArray& array) const {
-  char* base = reinterpret_cast<char*>(detail::checked_data<Scalar>(*layout_, array));
+void HaloPlan::finish_update(char* base) const {
   Exchange& x = *exchange_;
-  if (!x.in_flight) throw std::logic_error("dapetra::tpetra::HaloPlan: end_update without begin_update");
   MPI_Waitall(static_cast<int>(x.requests.size()), x.requests.data(), MPI_STATUSES_IGNORE);
   x.in_flight = false;
   const std::size_t ncols = layout_->num_vectors();
@@ -547,9 +545,19 @@ void HaloPlan::end_update_impl(const DistArray& array) const {
 }
 
 template <class Scalar>
+void HaloPlan::end_update_impl(const DistArray& array) const {
+  char* base = reinterpret_cast<char*>(detail::checked_data<Scalar>(*layout_, array));
+  if (!exchange_->in_flight) throw std::logic_error("dapetra::tpetra::HaloPlan: end_update without begin_update");
+  finish_update<Scalar>(base);
+}
+
+// One check of the array for both phases (this runs thousands of times).
+template <class Scalar>
 void HaloPlan::update_impl(const DistArray& array) const {
-  begin_update_impl<Scalar>(array);
-  end_update_impl<Scalar>(array);
+  char* base = reinterpret_cast<char*>(detail::checked_data<Scalar>(*layout_, array));
+  if (exchange_->in_flight) throw std::logic_error("dapetra::tpetra::HaloPlan: update during a split-phase update");
+  post<Scalar>(base, true);
+  finish_update<Scalar>(base);
 }
 
 template <class Scalar>

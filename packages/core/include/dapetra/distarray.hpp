@@ -93,13 +93,13 @@ std::vector<int> memory_order(const BufferView& b);
 // reinterpretation) and a read-only buffer when T is not const.
 template <class T>
 T* data_as(const DistArray& a) {
-  const std::string want = format_of<T>();
-  if (want.empty() || a.buffer.format != want || a.buffer.itemsize != sizeof(T))
+  const char* want = format_of<T>();  // compared without building a string: this runs per halo update
+  if (want[0] == '\0' || a.buffer.format != want || a.buffer.itemsize != sizeof(T))
     throw ValidationError({Problem{-1, -1, "format", a.buffer.format,
                                    "buffer format matches the requested element type",
                                    "buffer has format '" + a.buffer.format + "' (itemsize " +
                                        std::to_string(a.buffer.itemsize) + "), requested '" +
-                                       want + "'"}});
+                                       std::string(want) + "'"}});
   if (a.buffer.readonly && !std::is_const_v<T>)
     throw ValidationError({Problem{-1, -1, "readonly", "true",
                                    "a writable view needs a writable buffer",

@@ -92,6 +92,8 @@ class HaloPlan {
   template <class Scalar>
   void post(char* base, bool forward) const;  // the messages of one exchange
   template <class Scalar>
+  void finish_update(char* base) const;  // wait, then unpack into the ghosts
+  template <class Scalar>
   void update_impl(const DistArray& array) const;
   template <class Scalar>
   void begin_update_impl(const DistArray& array) const;
