@@ -1,25 +1,25 @@
 #include "collectives.hpp"
 
-#include "dapetra/validate.hpp"
-
 #include <Teuchos_CommHelpers.hpp>
 #include <Teuchos_DefaultMpiComm.hpp>
 #include <mpi.h>
 
 #include <algorithm>
-#include <numeric>
-#include <limits>
-#include <string>
 #include <atomic>
+#include <limits>
+#include <numeric>
+#include <string>
+
+#include "dapetra/validate.hpp"
 
 namespace dapetra::tpetra::detail {
 namespace {
 
-int rank_of(const Comm& comm) { return comm.getRank(); }
-
-void throw_if_too_large_for_mpi(long long words, const std::string& what, int rank) {
+// Thrown by every process alike (the same problem, no rank: each process
+// reached the verdict from the same numbers).
+void throw_if_too_large_for_mpi(long long words, const std::string& what) {
   if (words > std::numeric_limits<int>::max())
-    throw ValidationError({Problem{rank, -1, "", std::to_string(words) + " words",
+    throw ValidationError({Problem{-1, -1, "", std::to_string(words) + " words",
                                    "one MPI exchange moves fewer than 2^31 elements (MPI counts are int)",
                                    what + " are too large for one exchange"}});
 }
@@ -45,7 +45,7 @@ std::vector<std::vector<std::int64_t>> allgather_words(const std::vector<std::in
   bool all_fit = true;
   for (int r = 0; r < n; ++r) total += slots[slot * r];
   // MPI counts are int: every process sees every length, so all refuse alike.
-  throw_if_too_large_for_mpi(total, "gathered records", rank_of(comm));
+  throw_if_too_large_for_mpi(total, "gathered records");
   total = 0;
   for (int r = 0; r < n; ++r) {
     counts[r] = static_cast<int>(slots[slot * r]);
@@ -99,11 +99,9 @@ Exchanged alltoallv_words(const std::vector<std::vector<std::int64_t>>& per_dest
     sent += send_counts64[p];
     received += recv_counts64[p];
   }
-  int too_large = std::max(sent, received) > std::numeric_limits<int>::max(), any_too_large = 0;
-  MPI_Allreduce(&too_large, &any_too_large, 1, MPI_INT, MPI_MAX, raw);
-  if (any_too_large)
-    throw_if_too_large_for_mpi(std::numeric_limits<long long>::max(), "the words one process exchanges with the others",
-                               too_large ? comm.getRank() : -1);
+  long long largest = std::max(sent, received), largest_anywhere = 0;
+  MPI_Allreduce(&largest, &largest_anywhere, 1, MPI_LONG_LONG, MPI_MAX, raw);
+  throw_if_too_large_for_mpi(largest_anywhere, "the words one process exchanges with the others");
   std::vector<int> send_counts(P), send_displs(P, 0);
   std::vector<std::int64_t> out;
   out.reserve(static_cast<std::size_t>(sent));

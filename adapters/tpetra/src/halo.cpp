@@ -129,11 +129,11 @@ AxisPlan plan_axis_ranges(const TpetraLayout& layout, int a, const Dim& d, bool 
 // position's owner coordinate is this process's. So the walk is redone here
 // over q's records, visiting along each axis only the positions this process
 // owns: the cost is the data sent plus one pass along each axis.
-using detail::RunList;
-
 struct AxisSends {
   std::vector<std::ptrdiff_t> my_offset;  // per position of q along the axis that this process owns, in order
 };
+
+using detail::RunList;
 
 std::vector<RunList> sends_in_closed_form(const TpetraLayout& layout, int col) {
   const GlobalLayout& global = layout.global();
@@ -197,7 +197,6 @@ std::vector<RunList> sends_in_closed_form(const TpetraLayout& layout, int col) {
   }
 
   // Every process whose coordinate on each axis is a candidate, but this one.
-  std::vector<int> row_axes_of_q;
   std::vector<std::size_t> pick(static_cast<std::size_t>(ndim), 0);
   for (int a = 0; a < ndim; ++a)
     if (a != col && candidates[a].empty()) return sends;
