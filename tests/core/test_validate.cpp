@@ -1,6 +1,8 @@
 // One negative test per rule: each names the rank, dimension, key and rule.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "dapetra/validate.hpp"
 
 using namespace dapetra;
@@ -216,4 +218,24 @@ TEST(GlobalLayout, ThrowsOnInvalidAndAnswersOnValid) {
   EXPECT_EQ(g.owner({4, 8}), 2);  // row 4 on grid row 1, column 8 on grid column 0
   EXPECT_EQ(g.owner({0, 1}), 1);
   EXPECT_EQ(g.num_owned(0) + g.num_owned(1) + g.num_owned(2) + g.num_owned(3), 45);
+}
+
+// An adapter that proves per-index rules another way may defer them for one
+// 'u' axis; check_index_rules then finds exactly what check_rank would have.
+TEST(Validate, IndexRulesCanBeDeferredForOneAxisAndRunLater) {
+  const std::vector<Dim> dims{Dim::unstructured(6, 2, 0, {0, 3, 3, 9}), Dim::undistributed(2)};
+  const auto has = [](const std::vector<Problem>& ps, const std::string& rule_part) {
+    return std::any_of(ps.begin(), ps.end(), [&](const Problem& p) { return p.rule.find(rule_part) != std::string::npos; });
+  };
+  const auto full = check_rank(dims, 0);
+  EXPECT_TRUE(has(full, "locally unique"));
+  EXPECT_TRUE(has(full, "lie in [0, size)"));
+  const auto deferred = check_rank(dims, 0, std::nullopt, 0);
+  EXPECT_FALSE(has(deferred, "locally unique"));
+  EXPECT_FALSE(has(deferred, "lie in [0, size)"));
+  const auto later = check_index_rules(dims, 0, 0);
+  EXPECT_TRUE(has(later, "locally unique"));
+  EXPECT_TRUE(has(later, "lie in [0, size)"));
+  EXPECT_EQ(deferred.size() + later.size(), full.size());
+  EXPECT_TRUE(check_index_rules(dims, 1, 0).empty());  // not a 'u' axis
 }
