@@ -216,8 +216,6 @@ void bench_unstructured(Report& report, const Teuchos::RCP<const Comm>& comm, MP
   report.add({"plan_build unstructured" + size, ours_build, "Tpetra Map + createOneToOne + Import", tp_unknown, 1.2});
 }
 
-}  // namespace
-
 // Plan construction for one layout (every process's records `dims`): layout
 // plus plan versus Tpetra's noncontiguous owned Map plus Import to the buffer
 // map, and the plan alone versus 5 halo updates.
@@ -258,6 +256,8 @@ void bench_plan_build(Report& report, const Teuchos::RCP<const Comm>& comm, MPI_
   row.extra["halo_elements_per_rank"] = static_cast<double>(plan->num_ghosts());
   report.add(row);
 }
+
+}  // namespace
 
 void bench_halo(Report& report, const Teuchos::RCP<const Comm>& comm, MPI_Comm raw, bool quick) {
   const int P = comm->getSize(), r = comm->getRank();

@@ -75,14 +75,13 @@ AxisPlan plan_axis(const TpetraLayout& layout, int a, const Dim& d, bool mine) {
   global_indices(d, ax.source_of.data());
   ax.owner_of.assign(static_cast<std::size_t>(ax.extent), d.proc_grid_rank);
   ax.for_each_filled([&](global_index_t p) {
+    ax.any_filled = true;
     const auto q = static_cast<std::size_t>(p);
     ax.source_of[q] = ax.source(p);
     ax.owner_of[q] = mine && a == layout.scattered_axis() ? layout.scattered_owner(p)
                      : d.proc_grid_size == 1               ? 0
                                                            : layout.owner_along(a, ax.source_of[q]);
   });
-  ax.any_filled = false;
-  ax.for_each_filled([&](global_index_t) { ax.any_filled = true; });
   return ax;
 }
 
@@ -95,12 +94,8 @@ AxisPlan plan_axis_ranges(const TpetraLayout& layout, int a, const Dim& d, bool 
   ax.keep = {0, static_cast<local_index_t>(ax.extent)};
   if (d.dist_type == DistType::unstructured) {
     ax.keep_flags.resize(static_cast<std::size_t>(ax.extent));
-    if (mine && a == layout.scattered_axis()) {
-      for (global_index_t i = 0; i < ax.extent; ++i) ax.keep_flags[i] = layout.scattered_owner(i) == layout.rank();
-    } else {
-      for (global_index_t i = 0; i < ax.extent; ++i)
-        ax.keep_flags[i] = mine ? layout.is_owned_position(a, i) : layout.global().axis(a).is_owned(d.proc_grid_rank, i);
-    }
+    for (global_index_t i = 0; i < ax.extent; ++i)
+      ax.keep_flags[i] = mine ? layout.is_owned_position(a, i) : layout.global().axis(a).is_owned(d.proc_grid_rank, i);
     return ax;
   }
   if (d.dist_type != DistType::block) return ax;
@@ -584,11 +579,6 @@ void HaloPlan::assemble_impl(const DistArray& array, CombineMode mode, bool then
   template void HaloPlan::end_update_impl<S>(const DistArray&) const;   \
   template void HaloPlan::assemble_impl<S>(const DistArray&, CombineMode, bool) const;
 
-DAPETRA_INSTANTIATE_HALO(double)
-DAPETRA_INSTANTIATE_HALO(int)
-DAPETRA_INSTANTIATE_HALO(long long)
-DAPETRA_INSTANTIATE_HALO(float)
-DAPETRA_INSTANTIATE_HALO(std::complex<float>)
-DAPETRA_INSTANTIATE_HALO(std::complex<double>)
+DAPETRA_FOR_EACH_PLAN_SCALAR(DAPETRA_INSTANTIATE_HALO)
 
 }  // namespace dapetra::tpetra

@@ -185,12 +185,6 @@ struct GidList {
 
 }  // namespace
 
-bool TpetraLayout::is_owned_position(int axis, global_index_t i) const {
-  if (axis == scattered_axis_) return scattered_owner_[static_cast<std::size_t>(i)] == rank_;
-  if (!global_) return true;  // an undistributed axis beside a scattered one
-  return global_->axis(axis).is_owned(coords_[axis], i);
-}
-
 const GlobalLayout& TpetraLayout::global() const {
   if (!global_)
     throw std::logic_error("dapetra::tpetra::TpetraLayout::global(): the records of other processes were not gathered "
@@ -329,7 +323,6 @@ std::shared_ptr<const TpetraLayout> TpetraLayout::create_from(const std::string&
   self->want_buffer_map_ = options.buffer_map;
   self->want_owned_map_ = options.owned_map;
   ScatteredSummary everyone;  // the scattered axis's summaries, combined
-  everyone.index_rules_deferred = defer_index_rules;
   if (scattered >= 0) {
     std::uint64_t fp[2] = {0, 0};
     for (const PackedRank& p : all) {
@@ -436,9 +429,10 @@ void TpetraLayout::build_maps(const ScatteredSummary& scattered) {
     // is the array's buffer map. Every process takes the same branch: each
     // decides from the gathered summaries.
     const bool proven = u.one_to_one && scattered.in_range && scattered.held == u.size && scattered.fingerprint_matches;
-    if (scattered.index_rules_deferred && !proven) {
-      // The proof failed: the per-index rules skipped earlier decide first,
-      // on every process alike (the verdict is gathered).
+    if (u.one_to_one && !proven) {
+      // The proof failed: the per-index rules create_from deferred for a
+      // one_to_one claim decide first, on every process alike (the verdict
+      // is gathered).
       PackedRank report;
       report.problems = check_index_rules(dims, scattered_axis_, rank_);
       std::vector<Problem> every;

@@ -324,11 +324,6 @@ void RedistributionPlan::move(const DistArray& from, const DistArray& to, bool f
 #define DAPETRA_INSTANTIATE_REDISTRIBUTION(S)                                              \
   template void RedistributionPlan::move<S>(const DistArray&, const DistArray&, bool) const;
 
-DAPETRA_INSTANTIATE_REDISTRIBUTION(double)
-DAPETRA_INSTANTIATE_REDISTRIBUTION(int)
-DAPETRA_INSTANTIATE_REDISTRIBUTION(long long)
-DAPETRA_INSTANTIATE_REDISTRIBUTION(float)
-DAPETRA_INSTANTIATE_REDISTRIBUTION(std::complex<float>)
-DAPETRA_INSTANTIATE_REDISTRIBUTION(std::complex<double>)
+DAPETRA_FOR_EACH_PLAN_SCALAR(DAPETRA_INSTANTIATE_REDISTRIBUTION)
 
 }  // namespace dapetra::tpetra

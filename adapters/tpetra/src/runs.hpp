@@ -2,10 +2,21 @@
 // (shared by the halo and redistribution plans).
 #pragma once
 
+#include <complex>
 #include <cstring>
 #include <vector>
 
 #include "dapetra/tpetra/runs.hpp"
+
+// Calls M(type) for every element type the plans are compiled for (see
+// is_plan_scalar_v in types.hpp): explicit instantiations list them once.
+#define DAPETRA_FOR_EACH_PLAN_SCALAR(M) \
+  M(double)                             \
+  M(int)                                \
+  M(long long)                          \
+  M(float)                              \
+  M(std::complex<float>)                \
+  M(std::complex<double>)
 
 namespace dapetra::tpetra::detail {
 

@@ -126,7 +126,12 @@ class TpetraLayout {
   // Whether this process owns position i along axis a of its buffer (boundary
   // padding is owned; communication padding and shared copies held for
   // another process are not).
-  bool is_owned_position(int axis, global_index_t i) const;
+  // (Inline: halo plans ask it once per position of every axis.)
+  bool is_owned_position(int axis, global_index_t i) const {
+    if (axis == scattered_axis_) return scattered_owner_[static_cast<std::size_t>(i)] == rank_;
+    if (!global_) return true;  // an undistributed axis beside a scattered one
+    return global_->axis(axis).is_owned(coords_[axis], i);
+  }
   // Grid rank along `axis` owning global index g of that axis (gathered
   // records only: closed form for 'b' and 'c', a table for 'u').
   int owner_along(int axis, global_index_t g) const { return global().axis(axis).owner(g); }
@@ -160,7 +165,6 @@ class TpetraLayout {
     std::int64_t min_index = std::numeric_limits<std::int64_t>::max();
     std::int64_t held = 0;      // indices held, summed over processes
     bool fingerprint_matches = false;  // the multiset fingerprint of [0, size)
-    bool index_rules_deferred = false;  // per-index rules left to the proof (or to run if it fails)
   };
   void build_maps(const ScatteredSummary& scattered);
 
