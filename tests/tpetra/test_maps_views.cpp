@@ -290,6 +290,38 @@ TEST(Maps, ConfirmedOneToOneMatchesTheGatheredCheck) {
   }
 }
 
+// The claim is proven from the fingerprints alone: with a caller's owner rule
+// (which bypasses the rendezvous) the owners are still known at every
+// position, each process owning its own, which only the proof can tell.
+// Uneven counts per process (n prime) exercise the hash's scalar tails; a
+// process holding nothing takes part too.
+TEST(Maps, OneToOneClaimIsProvenWithoutMovingIndices) {
+  const auto comm = world();
+  const int P = comm->getSize(), r = comm->getRank();
+  if (P < 2) GTEST_SKIP() << "an axis over one process is not scattered";
+  const global_index_t n = 1009;
+  std::vector<global_index_t> perm(n);
+  std::iota(perm.begin(), perm.end(), 0);
+  std::shuffle(perm.begin(), perm.end(), std::mt19937_64(11));
+  // Rank 0 holds nothing; ranks 1.. split n unevenly (odd counts among them).
+  std::vector<global_index_t> mine;
+  if (r > 0) mine.assign(perm.begin() + n * (r - 1) / (P - 1), perm.begin() + n * r / (P - 1));
+  LayoutOptions highest;
+  highest.shared_owner = [](global_index_t, const std::vector<int>& holding) { return holding.back(); };
+  for (const bool with_values : {false, true}) {
+    std::vector<Dim> dims{Dim::unstructured(n, P, r, mine, true)};
+    if (with_values) dims.push_back(Dim::undistributed(3));
+    const auto layout = TpetraLayout::create(dims, comm, highest);
+    ASSERT_TRUE(layout->has_scattered_owner_positions());
+    for (global_index_t p = 0; p < static_cast<global_index_t>(mine.size()); ++p) {
+      ASSERT_EQ(layout->scattered_owner(p), r);
+      ASSERT_EQ(layout->scattered_owner_position(p), p);
+      ASSERT_TRUE(layout->is_owned_position(0, p));
+    }
+    EXPECT_EQ(layout->owned_map()->getGlobalNumElements(), static_cast<Tpetra::global_size_t>(n * (with_values ? 3 : 1)));
+  }
+}
+
 TEST(Faults, ScatteredUnstructuredClaimsAreChecked) {
   const auto comm = world();
   const int P = comm->getSize(), r = comm->getRank();

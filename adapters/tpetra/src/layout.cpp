@@ -11,6 +11,7 @@
 #include <numeric>
 
 #include "collectives.hpp"
+#include "dapetra/index_fingerprint.hpp"
 #include "dapetra/pack.hpp"
 #include "dapetra/tpetra/compat.hpp"
 #include "dapetra/validate.hpp"
@@ -27,7 +28,7 @@ enum Extra {
   // Summary of the scattered 'u' axis's indices (see summarize_indices).
   extra_default_rule,
   extra_in_range,
-  extra_min_index,
+  extra_lowest_negative,
   extra_held,
   extra_fingerprint_1,
   extra_fingerprint_2,
@@ -35,22 +36,17 @@ enum Extra {
 };
 
 // What every process sends about the indices it holds along the scattered
-// axis instead of the indices themselves.
-//
-// The fingerprint decides one_to_one without moving any index: if every index
-// lies in [0, size), the multiset of all indices held is exactly {0, ...,
-// size-1} (each index held once) if and only if, for a hash h, the sum over
-// everything held of h(g) equals the sum over [0, size) of h(i), given that
-// the counts agree too. Each process adds h over what it holds and subtracts
-// h over its own stretch of [0, size); the totals are zero when the claim
-// holds. Two sums mod 2^64, of m(g) and of m(g)^2, with m a bijection of
-// 64-bit words (below): a layout that breaks the claim passes only if both
-// sums collide by accident; indices would have to be built against the hash. A mismatch is never trusted: the exact check (the rendezvous below)
-// then runs and names the indices at fault.
+// axis instead of the indices themselves. A one_to_one claim is confirmed
+// from the fingerprints (index_fingerprint.hpp) without moving any index:
+// every process adds what it holds and subtracts its own stretch of [0,
+// size); a zero total, with every index in [0, size) and the counts summing
+// to size, means each index is held exactly once. Anything else is not
+// trusted either way: the exact checks then run and name the indices at
+// fault. Axes longer than fingerprint_limit take the exact path always.
 struct IndexSummary {
-  bool in_range = true;
-  std::int64_t min_index = std::numeric_limits<std::int64_t>::max();
-  std::uint64_t fingerprint[2] = {0, 0};
+  bool in_range = true;                    // every index held lies in [0, size)
+  std::int64_t lowest_negative = 0;        // the lowest index held below 0, else 0
+  IndexFingerprint fingerprint;            // what is held minus this process's stretch
 };
 
 // A record without its 'u' indices (copying them only to drop them would
@@ -70,39 +66,28 @@ Dim without_indices(const Dim& d) {
   return bare;
 }
 
-// An odd multiplier (a bijection of 64-bit words) and a xor-shift folding the
-// high half into the low: cheap, and together with the square below enough
-// to keep sums of structured index sets (runs, strides) from colliding.
-std::uint64_t mix(std::uint64_t x) {
-  const std::uint64_t y = x * 0x9e3779b97f4a7c15ULL;
-  return y ^ (y >> 32);
-}
-constexpr std::uint64_t fingerprint_offset = 0xd1b54a32d192ed03ULL;
+bool fingerprint_proves(const Dim& u) { return u.one_to_one && u.size <= fingerprint_limit; }
 
 IndexSummary summarize_indices(const Dim& u, int rank, int nprocs) {
   IndexSummary s;
-  for (global_index_t g : u.indices) {
-    s.in_range = s.in_range && g >= 0 && g < u.size;
-    s.min_index = std::min(s.min_index, g);
+  const bool fingerprinted = fingerprint_proves(u);
+  if (u.size <= fingerprint_limit) {  // the range check and the fingerprint in one pass
+    const auto pass = fingerprint_indices(u.indices.data(), u.indices.size(), u.size, fingerprinted);
+    s.in_range = pass.in_range;
+    s.fingerprint = pass.fingerprint;
+  } else {
+    for (global_index_t g : u.indices)
+      s.in_range = s.in_range && static_cast<std::uint64_t>(g) < static_cast<std::uint64_t>(u.size);
   }
-  if (!u.one_to_one) return s;  // the fingerprint serves one_to_one claims only
-  std::uint64_t f0 = 0, f1 = 0;
-  for (global_index_t g : u.indices) {
-    const std::uint64_t m = mix(static_cast<std::uint64_t>(g) + fingerprint_offset);
-    f0 += m;
-    f1 += m * m;
+  if (!s.in_range) {  // no proof then; the map base needs the lowest negative index
+    for (global_index_t g : u.indices) s.lowest_negative = std::min(s.lowest_negative, g);
+    return s;
   }
-  if (u.size > 0) {  // minus this process's stretch of [0, size)
+  if (fingerprinted && u.size > 0) {  // minus this process's stretch of [0, size)
     const global_index_t chunk = u.size / nprocs + (u.size % nprocs != 0);
     const global_index_t lo = std::min<global_index_t>(u.size, chunk * rank), hi = std::min(u.size, lo + chunk);
-    for (global_index_t i = lo; i < hi; ++i) {
-      const std::uint64_t m = mix(static_cast<std::uint64_t>(i) + fingerprint_offset);
-      f0 -= m;
-      f1 -= m * m;
-    }
+    s.fingerprint -= fingerprint_range(lo, hi);
   }
-  s.fingerprint[0] = f0;
-  s.fingerprint[1] = f1;
   return s;
 }
 
@@ -170,10 +155,6 @@ class RuleTieBreak : public Tpetra::Details::TieBreak<LO, GO> {
 Teuchos::RCP<const Map> list_map(Tpetra::global_size_t num_global, const GO* gids, std::size_t count, GO base,
                                  const Teuchos::RCP<const Comm>& comm) {
   return Teuchos::rcp(new Map(num_global, Teuchos::ArrayView<const GO>(gids, count), base, comm));
-}
-Teuchos::RCP<const Map> list_map(Tpetra::global_size_t num_global, const std::vector<GO>& gids, GO base,
-                                 const Teuchos::RCP<const Comm>& comm) {
-  return list_map(num_global, gids.data(), gids.size(), base, comm);
 }
 
 // An index list to hand to Tpetra (which copies it): left uninitialised, as
@@ -262,10 +243,10 @@ std::shared_ptr<const TpetraLayout> TpetraLayout::create_from(const std::string&
     const auto* rule_fn = options.shared_owner.target<int (*)(global_index_t, const std::vector<int>&)>();
     mine.extra[extra_default_rule] = rule_fn && *rule_fn == &lowest_holder;
     mine.extra[extra_in_range] = summary.in_range;
-    mine.extra[extra_min_index] = summary.min_index;
+    mine.extra[extra_lowest_negative] = summary.lowest_negative;
     mine.extra[extra_held] = static_cast<std::int64_t>(dim_data[scattered].indices.size());
-    mine.extra[extra_fingerprint_1] = static_cast<std::int64_t>(summary.fingerprint[0]);
-    mine.extra[extra_fingerprint_2] = static_cast<std::int64_t>(summary.fingerprint[1]);
+    mine.extra[extra_fingerprint_1] = static_cast<std::int64_t>(summary.fingerprint.sum[0]);
+    mine.extra[extra_fingerprint_2] = static_cast<std::int64_t>(summary.fingerprint.sum[1]);
   }
 
   // 3. Everyone judges the same gathered data, so everyone reaches the same verdict.
@@ -324,16 +305,16 @@ std::shared_ptr<const TpetraLayout> TpetraLayout::create_from(const std::string&
   self->want_owned_map_ = options.owned_map;
   ScatteredSummary everyone;  // the scattered axis's summaries, combined
   if (scattered >= 0) {
-    std::uint64_t fp[2] = {0, 0};
+    IndexFingerprint total;
     for (const PackedRank& p : all) {
       everyone.default_rule = everyone.default_rule && p.extra[extra_default_rule] != 0;
       everyone.in_range = everyone.in_range && p.extra[extra_in_range] != 0;
-      everyone.min_index = std::min(everyone.min_index, p.extra[extra_min_index]);
+      everyone.lowest_negative = std::min(everyone.lowest_negative, p.extra[extra_lowest_negative]);
       everyone.held += p.extra[extra_held];
-      fp[0] += static_cast<std::uint64_t>(p.extra[extra_fingerprint_1]);
-      fp[1] += static_cast<std::uint64_t>(p.extra[extra_fingerprint_2]);
+      total.sum[0] += static_cast<std::uint64_t>(p.extra[extra_fingerprint_1]);
+      total.sum[1] += static_cast<std::uint64_t>(p.extra[extra_fingerprint_2]);
     }
-    everyone.fingerprint_matches = fp[0] == 0 && fp[1] == 0;
+    everyone.fingerprint_matches = fingerprint_proves(dim_data[scattered]) && total.is_zero();
   }
   self->build_maps(everyone);
   return self;
@@ -413,10 +394,7 @@ void TpetraLayout::build_maps(const ScatteredSummary& scattered) {
   if (scattered_axis_ >= 0) {
     const Dim& u = dims[scattered_axis_];
     const GO node_base_shift = one_d_unstructured ? index_base_ : 0;
-    std::vector<GO> node_gids(u.indices.size());
-    global_indices<GO>(u, node_gids.data(), 1, node_base_shift);
-    scattered_base = scattered.held > 0 ? std::min<GO>(node_base_shift, scattered.min_index + node_base_shift)
-                                        : node_base_shift;
+    scattered_base = node_base_shift + scattered.lowest_negative;
     // A one_to_one claim the gathered fingerprint confirms needs nothing
     // more: every index is held once, by its owner. Otherwise the owners of
     // the indices held here: when every index lies in [0, size) and the rule
@@ -443,16 +421,18 @@ void TpetraLayout::build_maps(const ScatteredSummary& scattered) {
       throw_if_any(every);
     }
     const bool rendezvous = scattered.default_rule && scattered.in_range;
+    const std::size_t held = u.indices.size();
+    GidList node_gids;  // the node map's GIDs, when it is built
     if (one_d_unstructured || (!proven && !rendezvous)) {
+      node_gids = GidList{std::unique_ptr<GO[]>(new GO[std::max<std::size_t>(held, 1)]), held};
+      global_indices<GO>(u, node_gids.data.get(), 1, node_base_shift);
       const auto node_count = proven ? static_cast<Tpetra::global_size_t>(u.size)
                                      : Teuchos::OrdinalTraits<Tpetra::global_size_t>::invalid();
-      node_map = list_map(node_count, node_gids, scattered_base, comm_);
+      node_map = list_map(node_count, node_gids.data.get(), held, scattered_base, comm_);
     }
     long long distinct = u.size;
-    if (proven) {
-      scattered_owner_.assign(node_gids.size(), rank_);
-      scattered_owner_position_.resize(node_gids.size());
-      std::iota(scattered_owner_position_.begin(), scattered_owner_position_.end(), 0);
+    if (proven) {  // each position owned here, at itself: no tables
+      scattered_owned_here_ = true;
       owner_positions_known_ = true;
       scattered_one_to_one = true;
     } else {
@@ -462,12 +442,12 @@ void TpetraLayout::build_maps(const ScatteredSummary& scattered) {
         scattered_owner_position_ = std::move(holders.position);
         owner_positions_known_ = true;
       } else if (u.one_to_one && node_map->isOneToOne()) {
-        scattered_owner_.assign(node_gids.size(), rank_);
+        scattered_owner_.assign(held, rank_);
       } else {
         Tpetra::Directory<LO, GO, Node> directory;
         directory.initialize(*node_map, RuleTieBreak(shared_owner_, node_base_shift));
-        scattered_owner_.assign(node_gids.size(), -1);
-        directory.getDirectoryEntries(*node_map, Teuchos::ArrayView<const GO>(node_gids.data(), node_gids.size()),
+        scattered_owner_.assign(held, -1);
+        directory.getDirectoryEntries(*node_map, Teuchos::ArrayView<const GO>(node_gids.data.get(), held),
                                       Teuchos::ArrayView<int>(scattered_owner_.data(), scattered_owner_.size()));
       }
       // Distinct indices = owned ones summed; with one_to_one nothing may be held twice.
@@ -481,7 +461,7 @@ void TpetraLayout::build_maps(const ScatteredSummary& scattered) {
       PackedRank report;
       if (u.one_to_one && !scattered_one_to_one) {
         std::size_t named = 0;
-        for (std::size_t i = 0; i < node_gids.size() && named < 20; ++i)
+        for (std::size_t i = 0; i < held && named < 20; ++i)
           if (scattered_owner_[i] != rank_)
             report.problems.push_back({rank_, scattered_axis_, "indices", std::to_string(u.indices[i]),
                                        "with one_to_one true each index is held by exactly one process",
@@ -507,8 +487,7 @@ void TpetraLayout::build_maps(const ScatteredSummary& scattered) {
 
   // Position i along axis a of the process at grid coordinates c: owned?
   const auto owned_at_coords = [&](const std::vector<int>& c, int a, global_index_t i) -> bool {
-    if (a == scattered_axis_) return scattered_owner_[static_cast<std::size_t>(i)] == rank_;
-    if (!global_) return true;  // an undistributed axis beside a scattered one
+    if (a == scattered_axis_ || !global_) return is_owned_position(a, i);  // only this process's own positions
     return global_->axis(a).is_owned(c[a], i);
   };
   const auto owned_at = [&](int a, global_index_t i) { return owned_at_coords(coords, a, i); };

@@ -8,7 +8,7 @@ file(GLOB dapetra_core_headers ${CMAKE_CURRENT_LIST_DIR}/../include/dapetra/*.hp
 tribits_add_library(dapetra_core
   HEADERS ${dapetra_core_headers} ${CMAKE_CURRENT_BINARY_DIR}/include/dapetra/version.hpp
   HEADERS_INSTALL_SUBDIR dapetra
-  SOURCES src/axis.cpp src/dim.cpp src/dim_math.cpp src/distarray.cpp src/error.cpp src/inspect.cpp
+  SOURCES src/axis.cpp src/dim.cpp src/dim_math.cpp src/distarray.cpp src/error.cpp src/index_fingerprint.cpp src/inspect.cpp
           src/json.cpp src/layout.cpp src/pack.cpp src/process_grid.cpp src/validate.cpp)
 tribits_add_executable(dapetra-inspect NOEXEPREFIX NOEXESUFFIX SOURCES tools/dapetra_inspect.cpp INSTALLABLE)
 tribits_add_test(dapetra-inspect NOEXEPREFIX NOEXESUFFIX NAME spec_example_2_10 NUM_MPI_PROCS 1

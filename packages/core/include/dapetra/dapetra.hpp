@@ -6,6 +6,7 @@
 #include "dapetra/dim_math.hpp"
 #include "dapetra/distarray.hpp"
 #include "dapetra/error.hpp"
+#include "dapetra/index_fingerprint.hpp"
 #include "dapetra/inspect.hpp"
 #include "dapetra/json.hpp"
 #include "dapetra/layout.hpp"

@@ -128,7 +128,7 @@ class TpetraLayout {
   // another process are not).
   // (Inline: halo plans ask it once per position of every axis.)
   bool is_owned_position(int axis, global_index_t i) const {
-    if (axis == scattered_axis_) return scattered_owner_[static_cast<std::size_t>(i)] == rank_;
+    if (axis == scattered_axis_) return scattered_owned_here_ || scattered_owner_[static_cast<std::size_t>(i)] == rank_;
     if (!global_) return true;  // an undistributed axis beside a scattered one
     return global_->axis(axis).is_owned(coords_[axis], i);
   }
@@ -138,13 +138,16 @@ class TpetraLayout {
   // Which axis kept its 'u' indices distributed (-1: none); see the class
   // comment. Along it, the rank owning the index at each position is known.
   int scattered_axis() const { return scattered_axis_; }
-  int scattered_owner(global_index_t position) const { return scattered_owner_[static_cast<std::size_t>(position)]; }
+  int scattered_owner(global_index_t position) const {
+    return scattered_owned_here_ ? rank_ : scattered_owner_[static_cast<std::size_t>(position)];
+  }
   // Where that owner keeps the index along the scattered axis, when known
   // (owners found by the rendezvous, or one-to-one); -1 otherwise (owners
   // found through Tpetra's directory, for a caller's rule or 1-D indices
   // outside [0, size)).
   bool has_scattered_owner_positions() const { return owner_positions_known_; }
   local_index_t scattered_owner_position(global_index_t position) const {
+    if (scattered_owned_here_) return static_cast<local_index_t>(position);
     return owner_positions_known_ ? scattered_owner_position_[static_cast<std::size_t>(position)] : -1;
   }
 
@@ -162,9 +165,9 @@ class TpetraLayout {
   struct ScatteredSummary {
     bool default_rule = true;   // every process uses lowest_holder
     bool in_range = true;       // every index in [0, size)
-    std::int64_t min_index = std::numeric_limits<std::int64_t>::max();
+    std::int64_t lowest_negative = 0;  // the lowest index held below 0, else 0
     std::int64_t held = 0;      // indices held, summed over processes
-    bool fingerprint_matches = false;  // the multiset fingerprint of [0, size)
+    bool fingerprint_matches = false;  // the fingerprints prove every index of [0, size) held once
   };
   void build_maps(const ScatteredSummary& scattered);
 
@@ -181,6 +184,7 @@ class TpetraLayout {
   std::vector<int> scattered_owner_;  // owning rank per position of the scattered axis
   std::vector<local_index_t> scattered_owner_position_;  // and the owner's position of it ...
   bool owner_positions_known_ = false;                    // ... when known
+  bool scattered_owned_here_ = false;  // proven one-to-one: every position is owned here, at itself (no tables)
   std::unique_ptr<GlobalLayout> global_;
   std::vector<std::vector<int>> memory_orders_;  // every process's
   std::vector<global_index_t> local_strides_;
