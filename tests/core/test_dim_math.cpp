@@ -99,6 +99,13 @@ TEST(GlobalIndices, BulkWriterMatchesElementwiseOnRandomAxes) {
       global_indices(d, bulk.data());
       for (global_index_t i = 0; i < local_extent(d); ++i)
         ASSERT_EQ(bulk[static_cast<std::size_t>(i)], global_index(d, i)) << describe(d) << " position " << i;
+      // Scaled and shifted, into Tpetra's 64-bit type (long long) too.
+      for (const auto& [scale, shift] : {std::pair<long long, long long>{1, 5}, {3, -2}, {1, 0}}) {
+        std::vector<long long> other(bulk.size(), -7);
+        global_indices<long long>(d, other.data(), scale, shift);
+        for (global_index_t i = 0; i < local_extent(d); ++i)
+          ASSERT_EQ(other[static_cast<std::size_t>(i)], global_index(d, i) * scale + shift) << describe(d) << " at " << i;
+      }
     }
   }
 }

@@ -19,12 +19,14 @@ IndexFingerprint one_by_one(const std::vector<global_index_t>& indices) {
 
 }  // namespace
 
-// The bulk functions (two indices per SSE2 step where available, a scalar
-// tail) agree with the one-index reference for every count and offset.
+// The bulk functions (four indices per AVX2 step and two per SSE2 step where
+// the CPU has them, then a scalar tail) agree with the one-index reference
+// for every count and offset.
 TEST(IndexFingerprint, BulkAgreesWithOneByOne) {
   std::mt19937_64 rng(7);
   std::uniform_int_distribution<global_index_t> pick(0, fingerprint_limit - 1);
-  for (std::size_t count : {0, 1, 2, 3, 4, 5, 8, 9, 1000, 1001}) {
+  // Counts around multiples of 4 and 2 (AVX2 and SSE2 steps) and the tails.
+  for (std::size_t count : {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 1000, 1001, 1002, 1003}) {
     std::vector<global_index_t> g(count);
     for (auto& x : g) x = pick(rng);
     const auto bulk = fingerprint_indices(g.data(), g.size(), fingerprint_limit);
@@ -45,7 +47,7 @@ TEST(IndexFingerprint, RangeIsCheckedAtEveryPosition) {
   for (global_index_t limit : {global_index_t{0}, global_index_t{1}, global_index_t{10}, global_index_t{3000000000LL},
                                fingerprint_limit, fingerprint_limit + 5}) {
     const global_index_t clamped = std::min(limit, fingerprint_limit);
-    for (std::size_t count : {1, 2, 3, 5}) {
+    for (std::size_t count : {1, 2, 3, 4, 5, 6, 7, 9}) {
       std::vector<global_index_t> g(count, 0);
       EXPECT_EQ(fingerprint_indices(g.data(), count, limit).in_range, clamped > 0);
       for (std::size_t at = 0; at < count; ++at)

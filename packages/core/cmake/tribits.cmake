@@ -10,6 +10,8 @@ tribits_add_library(dapetra_core
   HEADERS_INSTALL_SUBDIR dapetra
   SOURCES src/axis.cpp src/dim.cpp src/dim_math.cpp src/distarray.cpp src/error.cpp src/index_fingerprint.cpp src/inspect.cpp
           src/json.cpp src/layout.cpp src/pack.cpp src/process_grid.cpp src/validate.cpp)
+include(${CMAKE_CURRENT_LIST_DIR}/fingerprint_avx2.cmake)
+dapetra_fingerprint_avx2(dapetra_core)
 tribits_add_executable(dapetra-inspect NOEXEPREFIX NOEXESUFFIX SOURCES tools/dapetra_inspect.cpp INSTALLABLE)
 tribits_add_test(dapetra-inspect NOEXEPREFIX NOEXESUFFIX NAME spec_example_2_10 NUM_MPI_PROCS 1
   ARGS ${CMAKE_CURRENT_LIST_DIR}/../../../examples/layouts/spec_2_10_blockcyclic_blockcyclic_2x2.json

@@ -6,6 +6,9 @@
 // index is the owner) live in axis.hpp. No MPI anywhere.
 #pragma once
 
+#include <cstring>
+#include <type_traits>
+
 #include "dapetra/dim.hpp"
 
 namespace dapetra {
@@ -83,6 +86,14 @@ void global_indices(const Dim& d, Index* out, Index scale = 1, Index shift = 0) 
       return;
     }
     case DistType::unstructured:
+      if constexpr (std::is_integral_v<Index> && sizeof(Index) == sizeof(global_index_t)) {
+        if (scale == 1) {  // a plain copy (to another 64-bit type, e.g. Tpetra's long long), then the shift
+          if (n > 0) std::memcpy(out, d.indices.data(), static_cast<std::size_t>(n) * sizeof(Index));
+          if (shift != 0)
+            for (global_index_t i = 0; i < n; ++i) out[i] += shift;
+          return;
+        }
+      }
       for (global_index_t i = 0; i < n; ++i) out[i] = static_cast<Index>(d.indices[static_cast<std::size_t>(i)]) * scale + shift;
       return;
   }
