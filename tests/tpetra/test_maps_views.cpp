@@ -204,6 +204,55 @@ TEST(Maps, BlockLayoutsUseTheContiguousConstructor) {
   EXPECT_EQ(l3->owned_map()->isContiguous(), P == 1);
 }
 
+// owned_map() alone gives the layout's owned map, by its row-block shortcut
+// or through a whole layout, and refuses what the layout refuses, on every
+// process alike.
+TEST(Maps, OwnedMapAloneEqualsTheLayouts) {
+  const auto comm = world();
+  const int P = comm->getSize(), r = comm->getRank();
+  // An uneven block split: rank k owns k + 1 indices more than rank 0's 2.
+  const auto uneven = [&](global_index_t halo) {
+    global_index_t lo = 0;
+    for (int k = 0; k < r; ++k) lo += 2 + k;
+    const global_index_t size = P * 2 + P * (P - 1) / 2, hi = lo + 2 + r;
+    const global_index_t left = r > 0 ? halo : 0, right = r < P - 1 ? halo : 0;
+    return Dim::block(size, P, r, lo - left, hi + right, {left, right});
+  };
+  std::vector<std::vector<Dim>> layouts;
+  for (global_index_t n : {0, 1, 7, 1000})
+    for (global_index_t halo : {0, 1})
+      if (halo == 0 || n >= 4 * P) layouts.push_back({Dim::even_block(n, P, r, halo, halo > 0)});
+  layouts.push_back({uneven(0)});
+  layouts.push_back({uneven(1)});
+  layouts.push_back({Dim::even_block(50, P, r, 1), Dim::undistributed(7), Dim::undistributed(3)});
+  layouts.push_back({Dim::cyclic(50, P, r, 4)});                          // not a row block
+  layouts.push_back({Dim::undistributed(5), Dim::even_block(40, P, r)});  // nor this
+  if (P == 1) layouts.push_back({});                                       // zero-dimensional
+  for (const auto& dims : layouts)
+    for (GO base : {0, 1}) {
+      LayoutOptions options;
+      options.index_base = base;
+      const auto alone = owned_map(dims, comm, base);
+      const auto from_layout = TpetraLayout::create(dims, comm, options)->owned_map();
+      EXPECT_TRUE(alone->isSameAs(*from_layout)) << describe(dims.empty() ? Dim{} : dims[0]) << " base " << base;
+      EXPECT_EQ(alone->isContiguous(), from_layout->isContiguous());
+    }
+  // Mistakes are refused alike: a gap after rank 0, and a padding width only
+  // one side states. Each throws on every process.
+  if (P > 1) {
+    Dim gap = Dim::even_block(100, P, r);
+    if (r == 0) gap.stop -= 1;
+    EXPECT_THROW(owned_map({gap}, comm), ValidationError);
+    Dim pad = Dim::even_block(100, P, r, 1);
+    if (r == 1) pad.padding[0] = 2, pad.start -= 1;
+    EXPECT_THROW(owned_map({pad}, comm), ValidationError);
+  }
+  // A record one process finds wrong on its own (stop below start).
+  Dim bad = Dim::even_block(100, P, r);
+  if (r == P - 1) bad.stop = bad.start - 1;
+  EXPECT_THROW(owned_map({bad}, comm), ValidationError);
+}
+
 TEST(Maps, UnstructuredOverlapsAndEmptyRanks) {
   const auto comm = world();
   const int P = comm->getSize(), r = comm->getRank();

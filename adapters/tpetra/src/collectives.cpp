@@ -5,6 +5,7 @@
 #include <mpi.h>
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <limits>
 #include <numeric>
@@ -26,43 +27,57 @@ void throw_if_too_large_for_mpi(long long words, const std::string& what) {
 
 }  // namespace
 
-std::vector<std::vector<std::int64_t>> allgather_words(const std::vector<std::int64_t>& mine, const Comm& comm) {
+Gathered allgather_words(const std::vector<std::int64_t>& mine, const Comm& comm, std::size_t slot) {
   const int n = comm.getSize();
-  if (n == 1) return {mine};
+  Gathered out;
+  out.begin.resize(static_cast<std::size_t>(n));
+  out.length.resize(static_cast<std::size_t>(n));
+  if (n == 1) {
+    out.words = mine;
+    out.length[0] = mine.size();
+    return out;
+  }
   const auto* mpi = dynamic_cast<const Teuchos::MpiComm<int>*>(&comm);
   if (mpi == nullptr) throw std::logic_error("dapetra: a multi-process communicator that is not MPI");
   MPI_Comm raw = *mpi->getRawMpiComm();
-  // Small records (the usual case) travel in one fixed-size MPI_Allgather,
-  // each slot carrying its length first; larger ones take an Allgatherv too.
-  constexpr std::size_t slot = 64;
-  std::vector<std::int64_t> fixed(slot, 0), slots(slot * static_cast<std::size_t>(n));
+  // Each slot carries its record's length first; records that fit stay
+  // where they landed.
+  slot = std::max<std::size_t>(slot, 2);
+  std::array<std::int64_t, 64> on_stack{};
+  std::vector<std::int64_t> on_heap(slot > on_stack.size() ? slot : 0, 0);
+  std::int64_t* fixed = slot > on_stack.size() ? on_heap.data() : on_stack.data();
   fixed[0] = static_cast<std::int64_t>(mine.size());
-  std::copy_n(mine.begin(), std::min(mine.size(), slot - 1), fixed.begin() + 1);
-  MPI_Allgather(fixed.data(), static_cast<int>(slot), MPI_INT64_T, slots.data(), static_cast<int>(slot), MPI_INT64_T, raw);
-  std::vector<std::vector<std::int64_t>> out(n);
-  std::vector<int> counts(n), displs(n);
+  std::copy_n(mine.begin(), std::min(mine.size(), slot - 1), fixed + 1);
+  std::vector<std::int64_t> slots(slot * static_cast<std::size_t>(n));
+  MPI_Allgather(fixed, static_cast<int>(slot), MPI_INT64_T, slots.data(), static_cast<int>(slot), MPI_INT64_T, raw);
   long long total = 0;
   bool all_fit = true;
-  for (int r = 0; r < n; ++r) total += slots[slot * r];
+  for (int r = 0; r < n; ++r) {
+    total += slots[slot * r];
+    all_fit = all_fit && static_cast<std::size_t>(slots[slot * r]) < slot;
+  }
   // MPI counts are int: every process sees every length, so all refuse alike.
   throw_if_too_large_for_mpi(total, "gathered records");
-  total = 0;
-  for (int r = 0; r < n; ++r) {
-    counts[r] = static_cast<int>(slots[slot * r]);
-    displs[r] = static_cast<int>(total);
-    total += counts[r];
-    all_fit = all_fit && static_cast<std::size_t>(counts[r]) < slot;
-  }
   if (all_fit) {
-    for (int r = 0; r < n; ++r)
-      out[r].assign(slots.begin() + static_cast<std::ptrdiff_t>(slot * r + 1),
-                    slots.begin() + static_cast<std::ptrdiff_t>(slot * r + 1 + counts[r]));
+    for (int r = 0; r < n; ++r) {
+      out.begin[r] = slot * static_cast<std::size_t>(r) + 1;
+      out.length[r] = static_cast<std::size_t>(slots[slot * r]);
+    }
+    out.words = std::move(slots);
     return out;
   }
-  std::vector<std::int64_t> all(static_cast<std::size_t>(total));
-  MPI_Allgatherv(mine.data(), static_cast<int>(mine.size()), MPI_INT64_T, all.data(), counts.data(), displs.data(),
+  std::vector<int> counts(n), displs(n);
+  int offset = 0;
+  for (int r = 0; r < n; ++r) {
+    counts[r] = static_cast<int>(slots[slot * r]);
+    displs[r] = offset;
+    out.begin[r] = static_cast<std::size_t>(offset);
+    out.length[r] = static_cast<std::size_t>(counts[r]);
+    offset += counts[r];
+  }
+  out.words.resize(static_cast<std::size_t>(total));
+  MPI_Allgatherv(mine.data(), static_cast<int>(mine.size()), MPI_INT64_T, out.words.data(), counts.data(), displs.data(),
                  MPI_INT64_T, raw);
-  for (int r = 0; r < n; ++r) out[r].assign(all.begin() + displs[r], all.begin() + displs[r] + counts[r]);
   return out;
 }
 

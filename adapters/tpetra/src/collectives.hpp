@@ -12,8 +12,21 @@
 
 namespace dapetra::tpetra::detail {
 
-// Every process's words, indexed by rank.
-std::vector<std::vector<std::int64_t>> allgather_words(const std::vector<std::int64_t>& mine, const Comm& comm);
+// Every process's words, in one array: rank r's are words[begin[r] ...
+// begin[r] + length[r]). Records of up to `slot - 1` words on every process
+// (the usual case) travel in one fixed-size MPI_Allgather of `slot` words
+// each; longer ones need an MPI_Allgatherv too. Every process must pass the
+// same slot: a small one for small records saves copying (it shows at the
+// microsecond scale).
+struct Gathered {
+  std::vector<std::int64_t> words;
+  std::vector<std::size_t> begin, length;
+
+  int count() const { return static_cast<int>(begin.size()); }
+  const std::int64_t* of(int r) const { return words.data() + begin[static_cast<std::size_t>(r)]; }
+  std::size_t size(int r) const { return length[static_cast<std::size_t>(r)]; }
+};
+Gathered allgather_words(const std::vector<std::int64_t>& mine, const Comm& comm, std::size_t slot = 64);
 
 // True on every process iff `value` is true on every process.
 bool all_true(bool value, const Comm& comm);

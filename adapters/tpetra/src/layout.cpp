@@ -157,6 +157,17 @@ Teuchos::RCP<const Map> list_map(Tpetra::global_size_t num_global, const GO* gid
   return Teuchos::rcp(new Map(num_global, Teuchos::ArrayView<const GO>(gids, count), base, comm));
 }
 
+// Every process's `report.problems`, on every process (collective).
+std::vector<Problem> gathered_problems(const PackedRank& report, const Comm& comm) {
+  const auto gathered = detail::allgather_words(pack_rank(report), comm);
+  std::vector<Problem> every;
+  for (int r = 0; r < gathered.count(); ++r) {
+    const auto p = unpack_rank(gathered.of(r), gathered.size(r)).problems;
+    every.insert(every.end(), p.begin(), p.end());
+  }
+  return every;
+}
+
 // An index list to hand to Tpetra (which copies it): left uninitialised, as
 // every entry is written once.
 struct GidList {
@@ -191,6 +202,92 @@ std::shared_ptr<const TpetraLayout> TpetraLayout::create(const std::vector<Dim>&
 std::shared_ptr<const TpetraLayout> TpetraLayout::create(const DistArray& local, Teuchos::RCP<const Comm> comm,
                                                          const LayoutOptions& options) {
   return create_from(local.version, local.buffer, local.dim_data, std::move(comm), options);
+}
+
+namespace {
+
+// owned_map()'s shortcut covers row-block layouts: axis 0 is 'b' and every
+// other axis is undistributed and unpadded, so each process owns one run of
+// whole rows and the owned map is contiguous in rank order.
+bool is_row_block(const std::vector<Dim>& dims) {
+  if (dims.empty() || dims[0].dist_type != DistType::block) return false;
+  for (std::size_t a = 1; a < dims.size(); ++a) {
+    const Dim& d = dims[a];
+    if (d.dist_type != DistType::block || d.proc_grid_size != 1 || d.start != 0 || d.stop != d.size ||
+        d.padding[0] != 0 || d.padding[1] != 0)
+      return false;
+  }
+  return true;
+}
+
+// The words owned_map() gathers: a tag, then axis 0's record, the index
+// base and the other axes' sizes; a lone 0 from a process whose layout is
+// not a locally valid row block.
+constexpr std::int64_t row_block_tag = 0x524f57;  // "ROW"
+enum RowBlockWord { rb_tag, rb_ndim, rb_size, rb_grid_size, rb_grid_rank, rb_start, rb_stop, rb_pad_low, rb_pad_high,
+                    rb_periodic, rb_index_base, rb_other_sizes };
+
+Dim axis0_of(const std::int64_t* w) {
+  return Dim::block(w[rb_size], static_cast<int>(w[rb_grid_size]), static_cast<int>(w[rb_grid_rank]), w[rb_start],
+                    w[rb_stop], {w[rb_pad_low], w[rb_pad_high]}, w[rb_periodic] != 0);
+}
+
+}  // namespace
+
+Teuchos::RCP<const Map> owned_map(const std::vector<Dim>& dim_data, Teuchos::RCP<const Comm> comm, GO index_base) {
+  const int rank = comm->getRank(), nprocs = comm->getSize();
+  std::vector<std::int64_t> mine{0};
+  if (is_row_block(dim_data) && check_rank(dim_data, rank).empty()) {
+    const Dim& d = dim_data[0];
+    mine = {row_block_tag, static_cast<std::int64_t>(dim_data.size()), d.size, d.proc_grid_size, d.proc_grid_rank,
+            d.start, d.stop, d.padding[0], d.padding[1], d.periodic, index_base};
+    for (std::size_t a = 1; a < dim_data.size(); ++a) mine.push_back(dim_data[a].size);
+  }
+  const auto gathered = detail::allgather_words(mine, *comm, rb_other_sizes + 5);  // fits 1 to 5 axes
+
+  // Every process judges the same words, so all take the same branch. The
+  // shortcut needs every process's row block, agreeing on the shape, the
+  // grid (axis 0 over all processes, in rank order) and the index base, and
+  // axis 0 passing the core's block-axis rules; anything else (including any
+  // mistake, to be reported in full) goes through a whole TpetraLayout.
+  const std::int64_t* first = gathered.of(0);
+  bool shortcut = true;
+  for (int r = 0; r < nprocs && shortcut; ++r) {
+    const std::int64_t* w = gathered.of(r);
+    shortcut = gathered.size(r) == gathered.size(0) && w[rb_tag] == row_block_tag && w[rb_grid_size] == nprocs &&
+               w[rb_grid_rank] == r && w[rb_index_base] == first[rb_index_base] &&
+               std::equal(w + rb_ndim, w + rb_grid_size, first + rb_ndim) &&
+               std::equal(w + rb_other_sizes, w + gathered.size(r), first + rb_other_sizes);
+  }
+  global_index_t num_global = 0, rest = 1;
+  std::vector<Dim> along;
+  if (shortcut) {
+    along.reserve(static_cast<std::size_t>(nprocs));
+    std::vector<const Dim*> by_grid_rank(static_cast<std::size_t>(nprocs));
+    std::vector<int> mpi_rank(static_cast<std::size_t>(nprocs));
+    for (int r = 0; r < nprocs; ++r) {
+      along.push_back(axis0_of(gathered.of(r)));
+      by_grid_rank[r] = &along.back();
+      mpi_rank[r] = r;
+    }
+    for (std::size_t i = rb_other_sizes; i < gathered.size(0) && shortcut; ++i)
+      shortcut = !__builtin_mul_overflow(rest, first[i], &rest);
+    shortcut = shortcut && !__builtin_mul_overflow(first[rb_size], rest, &num_global) &&
+               check_block_axis(0, by_grid_rank, mpi_rank).empty();
+  }
+  if (!shortcut) {
+    LayoutOptions options;
+    options.buffer_map = false;
+    options.index_base = index_base;
+    return TpetraLayout::create(dim_data, std::move(comm), options)->owned_map();
+  }
+  // As TpetraLayout builds it: Tpetra's uniform split needs no communication.
+  const auto owned_rows = [&](int r) { return owned_global_range(along[static_cast<std::size_t>(r)]).size() * rest; };
+  bool uniform = num_global >= nprocs;
+  for (int r = 0; r < nprocs && uniform; ++r) uniform = owned_rows(r) == num_global / nprocs + (r < num_global % nprocs);
+  const auto global_count = static_cast<Tpetra::global_size_t>(num_global);
+  if (uniform) return Teuchos::rcp(new Map(global_count, index_base, comm, Tpetra::GloballyDistributed));
+  return Teuchos::rcp(new Map(global_count, static_cast<std::size_t>(owned_rows(rank)), index_base, comm));
 }
 
 std::shared_ptr<const TpetraLayout> TpetraLayout::create_from(const std::string& version, const BufferView& buffer,
@@ -253,15 +350,16 @@ std::shared_ptr<const TpetraLayout> TpetraLayout::create_from(const std::string&
   const auto gathered = detail::allgather_words(pack_rank(mine), *comm);
   std::vector<Problem> problems;
   Layout layout;
+  layout.ranks.reserve(static_cast<std::size_t>(nprocs));
   std::vector<PackedRank> all(nprocs);
   for (int r = 0; r < nprocs; ++r) {
     try {
-      all[r] = unpack_rank(gathered[r].data(), gathered[r].size());
+      all[r] = unpack_rank(gathered.of(r), gathered.size(r));
     } catch (const ValidationError& e) {
       for (Problem p : e.problems()) problems.push_back((p.rank = r, p));
     }
     problems.insert(problems.end(), all[r].problems.begin(), all[r].problems.end());
-    layout.ranks.push_back(all[r].entry);
+    layout.ranks.push_back(std::move(all[r].entry));
     if (all[r].extra.size() != extra_count) all[r].extra.assign(extra_count, -2);
   }
   for (int r = 1; r < nprocs; ++r) {
@@ -295,7 +393,8 @@ std::shared_ptr<const TpetraLayout> TpetraLayout::create_from(const std::string&
   self->coords_ = grid_coords(dim_data);
   self->scattered_axis_ = scattered;
   if (scattered < 0) self->global_ = std::make_unique<GlobalLayout>(assume_valid, std::move(layout), options.shared_owner);
-  for (const PackedRank& p : all) self->memory_orders_.push_back(p.memory_order);
+  self->memory_orders_.reserve(all.size());
+  for (PackedRank& p : all) self->memory_orders_.push_back(std::move(p.memory_order));
   self->local_strides_ = buffer.strides;
   self->itemsize_ = buffer.itemsize;
   self->column_axis_ = options.column_axis;
@@ -324,7 +423,7 @@ void TpetraLayout::build_maps(const ScatteredSummary& scattered) {
   const std::vector<Dim>& dims = dim_data_;
   const int ndim = static_cast<int>(dims.size());
   const std::vector<global_index_t> shape = local_shape_of(dims);
-  const std::vector<int> coords = grid_.coords_of(rank_);
+  const std::vector<int>& coords = coords_;
 
   // Rows: every axis but the column axis, in memory order (slowest first).
   std::vector<int> row_axes;
@@ -413,11 +512,7 @@ void TpetraLayout::build_maps(const ScatteredSummary& scattered) {
       // is gathered).
       PackedRank report;
       report.problems = check_index_rules(dims, scattered_axis_, rank_);
-      std::vector<Problem> every;
-      for (const auto& words : detail::allgather_words(pack_rank(report), *comm_)) {
-        const auto p = unpack_rank(words.data(), words.size()).problems;
-        every.insert(every.end(), p.begin(), p.end());
-      }
+      const std::vector<Problem> every = gathered_problems(report, *comm_);
       throw_if_any(every);
     }
     const bool rendezvous = scattered.default_rule && scattered.in_range;
@@ -472,11 +567,7 @@ void TpetraLayout::build_maps(const ScatteredSummary& scattered) {
         report.problems.push_back({-1, scattered_axis_, "size", std::to_string(u.size),
                                    "size equals the number of distinct indices held over the axis",
                                    "the processes hold " + std::to_string(distinct) + " distinct indices"});
-      std::vector<Problem> every;
-      for (const auto& words : detail::allgather_words(pack_rank(report), *comm_)) {
-        const auto p = unpack_rank(words.data(), words.size()).problems;
-        every.insert(every.end(), p.begin(), p.end());
-      }
+      const std::vector<Problem> every = gathered_problems(report, *comm_);
       throw ValidationError(every);
     }
     if (one_d_unstructured) {  // the node map is the array's buffer map, and its owned map when one-to-one
@@ -633,10 +724,12 @@ void TpetraLayout::build_maps(const ScatteredSummary& scattered) {
     const int P = global_->nprocs();
     uniform_split = num_global >= P;  // below that, Tpetra's flags for empty processes differ
     global_index_t offset = 0;
+    std::vector<int> c(static_cast<std::size_t>(ndim)), axes;  // reused for every process
+    axes.reserve(static_cast<std::size_t>(ndim));
     for (int r = 0; r < global_->nprocs() && contiguous_map; ++r) {
-      const std::vector<int> c = grid_.coords_of(r);
       const auto& dd = global_->dim_data(r);
-      std::vector<int> axes;
+      for (int a = 0; a < ndim; ++a) c[a] = dd[a].proc_grid_rank;  // validated: r's C-order grid coordinates
+      axes.clear();
       for (int a : memory_orders_[r])
         if (a != column_axis_) axes.push_back(a);
       global_index_t n = 1, first = 0, expect_stride = 1;
@@ -683,9 +776,10 @@ void TpetraLayout::build_maps(const ScatteredSummary& scattered) {
   bool all_owned = scattered_one_to_one;
   if (global_) {
     all_owned = true;
+    std::vector<int> c(static_cast<std::size_t>(ndim));
     for (int r = 0; r < global_->nprocs() && all_owned; ++r) {
-      const std::vector<int> c = grid_.coords_of(r);
       const auto& dd = global_->dim_data(r);
+      for (int a = 0; a < ndim; ++a) c[a] = dd[a].proc_grid_rank;
       for (int a = 0; a < ndim; ++a)
         if (a != column_axis_) all_owned = all_owned && owned_run(c, dd, a).count == local_extent(dd[a]);
     }

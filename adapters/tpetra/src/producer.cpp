@@ -20,21 +20,22 @@ Dim dim_of_map(const Map& map) {
   global_index_t run = n > 0 ? 1 : 0;
   while (run < n && gids(run) == gids(run - 1) + 1) ++run;
   const global_index_t first = n > 0 ? gids(0) - base : 0;
-  const auto all = detail::allgather_words({run == n, first, n, run}, comm);
+  const auto all = detail::allgather_words({run == n, first, n, run}, comm, 5);
 
   global_index_t total = 0;
   bool block = true;
   std::vector<global_index_t> offset(P + 1, 0);
   for (int q = 0; q < P; ++q) {
-    block = block && all[q][0] == 1 && (all[q][2] == 0 || all[q][1] == total);
-    total += all[q][2];
+    const std::int64_t* words = all.of(q);
+    block = block && words[0] == 1 && (words[2] == 0 || words[1] == total);
+    total += words[2];
     offset[q + 1] = total;
   }
   if (block) return Dim::block(total, P, r, offset[r], offset[r + 1]);
 
   // Block-cyclic: rank 0's first run is the block size; every process checks
   // its own indices against the closed form.
-  const global_index_t b = std::max<global_index_t>(all[0][3], 1);
+  const global_index_t b = std::max<global_index_t>(all.of(0)[3], 1);
   bool cyclic = n == cyclic_count(total, b, P, r);
   for (global_index_t i = 0; i < n && cyclic; ++i) cyclic = gids(i) - base == cyclic_global_index(i, b, P, r);
   if (detail::all_true(cyclic, comm)) return Dim::cyclic(total, P, r, b);

@@ -1,5 +1,7 @@
 #include "dapetra/error.hpp"
 
+#include <algorithm>
+
 namespace dapetra {
 
 std::string Problem::to_string() const {
@@ -31,7 +33,13 @@ ValidationError::ValidationError(std::vector<Problem> problems)
     : std::runtime_error(join(problems)), problems_(std::move(problems)) {}
 
 void throw_if_any(const std::vector<Problem>& problems) {
-  if (!problems.empty()) throw ValidationError(problems);
+  if (problems.empty()) return;
+  // A local rule can be found twice: by the process itself and again when
+  // every process's records are checked together.
+  std::vector<Problem> distinct;
+  for (const Problem& p : problems)
+    if (std::find(distinct.begin(), distinct.end(), p) == distinct.end()) distinct.push_back(p);
+  throw ValidationError(std::move(distinct));
 }
 
 }  // namespace dapetra

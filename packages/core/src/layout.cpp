@@ -7,12 +7,14 @@ namespace dapetra {
 
 std::vector<global_index_t> local_shape_of(const std::vector<Dim>& dim_data) {
   std::vector<global_index_t> shape;
+  shape.reserve(dim_data.size());
   for (const Dim& d : dim_data) shape.push_back(local_extent(d));
   return shape;
 }
 
 std::vector<global_index_t> global_shape_of(const std::vector<Dim>& dim_data) {
   std::vector<global_index_t> shape;
+  shape.reserve(dim_data.size());
   for (const Dim& d : dim_data) shape.push_back(d.size);
   return shape;
 }
@@ -24,14 +26,13 @@ GlobalLayout::GlobalLayout(assume_valid_t, Layout layout, SharedIndexOwner rule)
   const std::vector<Dim>& first = layout_.ranks.front().dim_data;
   grid_ = ProcessGrid::of(first);
   global_shape_ = global_shape_of(first);
+  axes_.reserve(first.size());
   for (int d = 0; d < static_cast<int>(first.size()); ++d) {
     // The record of grid rank k along axis d, from the rank at (0, .., k, .., 0).
+    const int extent = grid_.shape()[d];
     std::vector<Dim> along;
-    std::vector<int> coords(first.size(), 0);
-    for (int k = 0; k < grid_.shape()[d]; ++k) {
-      coords[d] = k;
-      along.push_back(layout_.ranks[grid_.rank_of(coords)].dim_data[d]);
-    }
+    along.reserve(static_cast<std::size_t>(extent));
+    for (int k = 0; k < extent; ++k) along.push_back(layout_.ranks[grid_.rank_at(d, k)].dim_data[d]);
     axes_.emplace_back(std::move(along), rule);
   }
 }

@@ -50,6 +50,12 @@ struct Reader {
 
 std::vector<std::int64_t> pack_rank(const PackedRank& rank) {
   Writer wr;
+  std::size_t words = 7 + rank.memory_order.size() + rank.extra.size();  // one allocation
+  for (const Dim& d : rank.entry.dim_data) words += 12 + d.indices.size();
+  if (rank.entry.local_shape) words += rank.entry.local_shape->size();
+  for (const Problem& q : rank.problems)
+    words += 6 + (q.key.size() + q.value.size() + q.rule.size() + q.message.size() + 28) / 8;
+  wr.w.reserve(words);
   wr.put(magic);
   wr.put(static_cast<std::int64_t>(rank.entry.dim_data.size()));
   for (const Dim& d : rank.entry.dim_data) {

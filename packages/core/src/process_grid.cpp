@@ -11,6 +11,7 @@ ProcessGrid::ProcessGrid(std::vector<int> shape) : shape_(std::move(shape)) {
 
 ProcessGrid ProcessGrid::of(const std::vector<Dim>& dim_data) {
   std::vector<int> shape;
+  shape.reserve(dim_data.size());
   for (const Dim& d : dim_data) shape.push_back(d.proc_grid_size);
   return ProcessGrid(std::move(shape));
 }
@@ -41,8 +42,22 @@ std::vector<int> ProcessGrid::coords_of(int rank) const {
   return coords;
 }
 
+int ProcessGrid::coord_of(int rank, int axis) const {
+  if (rank < 0 || rank >= size()) throw std::out_of_range("ProcessGrid::coord_of: rank outside the grid");
+  for (int d = ndim() - 1; d > axis; --d) rank /= shape_[d];
+  return rank % shape_[axis];
+}
+
+int ProcessGrid::rank_at(int axis, int coord) const {
+  if (coord < 0 || coord >= shape_[axis]) throw std::out_of_range("ProcessGrid::rank_at: coordinate outside the grid");
+  int stride = 1;
+  for (int d = ndim() - 1; d > axis; --d) stride *= shape_[d];
+  return coord * stride;
+}
+
 std::vector<int> grid_coords(const std::vector<Dim>& dim_data) {
   std::vector<int> coords;
+  coords.reserve(dim_data.size());
   for (const Dim& d : dim_data) coords.push_back(d.proc_grid_rank);
   return coords;
 }

@@ -73,7 +73,7 @@ Difference first_difference(const Dim& x, const Dim& y) {
   return {};
 }
 
-void check_block_axis(Collector& c, int d, const std::vector<const Dim*>& dims, const std::vector<int>& mpi_rank) {
+void block_axis_rules(Collector& c, int d, const std::vector<const Dim*>& dims, const std::vector<int>& mpi_rank) {
   const int P = static_cast<int>(dims.size());
   const global_index_t size = dims[0]->size;
   for (int k = 0; k < P; ++k)
@@ -372,6 +372,14 @@ std::vector<Problem> check_rank(const std::vector<Dim>& dim_data, int rank,
   return out;
 }
 
+std::vector<Problem> check_block_axis(int axis, const std::vector<const Dim*>& by_grid_rank,
+                                      const std::vector<int>& mpi_rank) {
+  std::vector<Problem> out;
+  Collector c(out);
+  block_axis_rules(c, axis, by_grid_rank, mpi_rank);
+  return out;
+}
+
 std::vector<Problem> check_index_rules(const std::vector<Dim>& dim_data, int axis, int rank) {
   std::vector<Problem> out;
   Collector c(out);
@@ -394,16 +402,19 @@ std::vector<Problem> check_layout(const Layout& layout, const CheckOptions& opti
   // that) or at least in their common keys (enough for the agreement and grid
   // checks). Checks whose inputs failed locally are skipped, so one mistake is
   // reported once, while independent mistakes are all reported.
-  std::vector<std::vector<char>> whole_ok(nprocs), common_ok(nprocs);
+  // Flags of rank r's axis d at first_axis[r] + d (one array for all ranks).
+  std::vector<std::size_t> first_axis(static_cast<std::size_t>(nprocs) + 1, 0);
+  for (int r = 0; r < nprocs; ++r) first_axis[r + 1] = first_axis[r] + layout.ranks[r].dim_data.size();
+  std::vector<char> whole_flags(first_axis.back(), 1), common_flags(first_axis.back(), 1);
+  const auto whole_ok = [&](int r, std::size_t d) { return whole_flags[first_axis[r] + d] != 0; };
+  const auto common_ok = [&](int r, std::size_t d) { return common_flags[first_axis[r] + d] != 0; };
   for (int r = 0; r < nprocs; ++r) {
-    const auto& dims = layout.ranks[r].dim_data;
-    auto p = check_rank(dims, r, layout.ranks[r].local_shape);
-    whole_ok[r].assign(dims.size(), 1);
-    common_ok[r].assign(dims.size(), 1);
+    auto p = check_rank(layout.ranks[r].dim_data, r, layout.ranks[r].local_shape);
     for (const Problem& q : p) {
       if (q.dim < 0) continue;
-      whole_ok[r][q.dim] = 0;
-      if (q.key == "size" || q.key == "proc_grid_size" || q.key == "proc_grid_rank") common_ok[r][q.dim] = 0;
+      whole_flags[first_axis[r] + static_cast<std::size_t>(q.dim)] = 0;
+      if (q.key == "size" || q.key == "proc_grid_size" || q.key == "proc_grid_rank")
+        common_flags[first_axis[r] + static_cast<std::size_t>(q.dim)] = 0;
     }
     out.insert(out.end(), p.begin(), p.end());
   }
@@ -428,7 +439,7 @@ std::vector<Problem> check_layout(const Layout& layout, const CheckOptions& opti
     const int di = static_cast<int>(d);
     int ref_rank = -1;
     for (int r = 0; r < nprocs && ref_rank < 0; ++r)
-      if (common_ok[r][d]) ref_rank = r;
+      if (common_ok(r, d)) ref_rank = r;
     if (ref_rank < 0) {
       grid_ok = false;
       axis_agrees[d] = 0;
@@ -438,7 +449,7 @@ std::vector<Problem> check_layout(const Layout& layout, const CheckOptions& opti
     grid_shape[d] = ref.proc_grid_size;
     const std::string who = "rank " + str(ref_rank);
     for (int r = ref_rank + 1; r < nprocs; ++r) {
-      if (!common_ok[r][d]) {
+      if (!common_ok(r, d)) {
         grid_ok = false;
         continue;
       }
@@ -473,22 +484,22 @@ std::vector<Problem> check_layout(const Layout& layout, const CheckOptions& opti
     return out;
   }
   bool coords_ok = true;
-  for (int r = 0; r < nprocs; ++r) {
-    const std::vector<int> want = grid.coords_of(r), have = grid_coords(layout.ranks[r].dim_data);
-    for (std::size_t d = 0; d < ndim; ++d)
-      if (want[d] != have[d]) {
-        c.add(r, static_cast<int>(d), "proc_grid_rank", str(have[d]), "rank r sits at the C-order grid coordinates of r",
-              "rank " + str(r) + " belongs at grid coordinate " + str(want[d]) + " on this axis");
+  for (int r = 0; r < nprocs; ++r)
+    for (std::size_t d = 0; d < ndim; ++d) {
+      const int want = grid.coord_of(r, static_cast<int>(d)), have = layout.ranks[r].dim_data[d].proc_grid_rank;
+      if (want != have) {
+        c.add(r, static_cast<int>(d), "proc_grid_rank", str(have), "rank r sits at the C-order grid coordinates of r",
+              "rank " + str(r) + " belongs at grid coordinate " + str(want) + " on this axis");
         coords_ok = false;
       }
-  }
+    }
   if (!coords_ok) return out;
 
   for (std::size_t d = 0; d < ndim; ++d) {
     const int di = static_cast<int>(d);
     const int P = grid.shape()[d];
     bool records_ok = axis_agrees[d];
-    for (int r = 0; r < nprocs; ++r) records_ok = records_ok && whole_ok[r][d];
+    for (int r = 0; r < nprocs; ++r) records_ok = records_ok && whole_ok(r, d);
     if (!records_ok) continue;
     // Records of the same grid rank along an axis are identical (section
     // 1.6.4). The spec's one exception, padding differing "on edge processes",
@@ -511,7 +522,7 @@ std::vector<Problem> check_layout(const Layout& layout, const CheckOptions& opti
               "rank " + str(mpi_rank[k]) + " at the same grid rank " + str(k) + " has " + diff.key + " = " + diff.a);
     }
     switch (by_grid_rank[0]->dist_type) {
-      case DistType::block: check_block_axis(c, di, by_grid_rank, mpi_rank); break;
+      case DistType::block: block_axis_rules(c, di, by_grid_rank, mpi_rank); break;
       case DistType::cyclic:
         for (int k = 1; k < P; ++k)
           if (by_grid_rank[k]->block_size != by_grid_rank[0]->block_size)

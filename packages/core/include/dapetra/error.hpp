@@ -36,7 +36,8 @@ class ValidationError : public std::runtime_error {
   std::vector<Problem> problems_;
 };
 
-// Throws ValidationError if `problems` is not empty.
+// Throws ValidationError if `problems` is not empty, listing each distinct
+// problem once.
 void throw_if_any(const std::vector<Problem>& problems);
 
 }  // namespace dapetra

@@ -24,6 +24,10 @@ class ProcessGrid {
 
   int rank_of(const std::vector<int>& coords) const;
   std::vector<int> coords_of(int rank) const;
+  // One coordinate of coords_of(rank), without building the others.
+  int coord_of(int rank, int axis) const;
+  // The rank at coordinate `coord` along `axis` and 0 along every other axis.
+  int rank_at(int axis, int coord) const;
 
  private:
   std::vector<int> shape_;

@@ -42,6 +42,15 @@ std::vector<Problem> check_rank(const std::vector<Dim>& dim_data, int rank,
 // The per-index rules of 'u' axis `axis` that check_rank may defer.
 std::vector<Problem> check_index_rules(const std::vector<Dim>& dim_data, int axis, int rank);
 
+// The collective rules of one 'b' axis, as check_layout applies them: owned
+// ranges tile [0, size) in grid-rank order, neighbouring communication
+// padding agrees and fits, periodic is the same everywhere and the interior
+// can fill the edge padding. `by_grid_rank[k]` is grid rank k's record (each
+// locally valid, all of the same size), sent by MPI rank `mpi_rank[k]`. For
+// adapters that check a block split without building a Layout.
+std::vector<Problem> check_block_axis(int axis, const std::vector<const Dim*>& by_grid_rank,
+                                      const std::vector<int>& mpi_rank);
+
 struct CheckOptions {
   // Check the index-level rules of 'u' axes across processes (one_to_one
   // overlaps, distinct count == size). An MPI adapter that does not gather

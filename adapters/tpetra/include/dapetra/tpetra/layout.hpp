@@ -200,4 +200,14 @@ class TpetraLayout {
   Teuchos::RCP<const Map> owned_map_, buffer_map_;
 };
 
+// Collective. The owned map of a DAP array given by its dim_data (C-ordered
+// buffer): the same Map as TpetraLayout::create(dim_data, comm)->owned_map(),
+// for callers that need no views or plans. Every process's records are still
+// gathered and every rule checked, on every process alike. A row-block
+// layout (axis 0 'b', every other axis undistributed and unpadded: 1-D
+// blocks, row-split matrices) is checked from its gathered axis-0 records
+// alone; any other layout, or a mistake to be reported, goes through a whole
+// TpetraLayout (one more small gather).
+Teuchos::RCP<const Map> owned_map(const std::vector<Dim>& dim_data, Teuchos::RCP<const Comm> comm, GO index_base = 0);
+
 }  // namespace dapetra::tpetra
