@@ -18,6 +18,18 @@ TEST(ProcessGrid, COrderAsTheSpecAndMpiCartCreate) {
   EXPECT_EQ(ProcessGrid(std::vector<int>{}).rank_of({}), 0);
   EXPECT_THROW(g.coords_of(6), std::out_of_range);
   EXPECT_THROW(ProcessGrid({0}), std::invalid_argument);
+  // One coordinate at a time, and the rank on one axis alone.
+  for (const ProcessGrid& grid : {g, g3, ProcessGrid({3, 1, 4})})
+    for (int r = 0; r < grid.size(); ++r)
+      for (int a = 0; a < grid.ndim(); ++a) {
+        EXPECT_EQ(grid.coord_of(r, a), grid.coords_of(r)[a]);
+        std::vector<int> on_axis(grid.ndim(), 0);
+        on_axis[a] = grid.coords_of(r)[a];
+        EXPECT_EQ(grid.rank_at(a, on_axis[a]), grid.rank_of(on_axis));
+      }
+  EXPECT_THROW(g.coord_of(6, 0), std::out_of_range);
+  EXPECT_THROW(g.coord_of(0, 2), std::out_of_range);
+  EXPECT_THROW(g.rank_at(0, 2), std::out_of_range);
 }
 
 TEST(AxisPartition, BlockOwnersWithEmptyRanksAndPadding) {

@@ -44,11 +44,13 @@ std::vector<int> ProcessGrid::coords_of(int rank) const {
 
 int ProcessGrid::coord_of(int rank, int axis) const {
   if (rank < 0 || rank >= size()) throw std::out_of_range("ProcessGrid::coord_of: rank outside the grid");
+  if (axis < 0 || axis >= ndim()) throw std::out_of_range("ProcessGrid::coord_of: no such axis");
   for (int d = ndim() - 1; d > axis; --d) rank /= shape_[d];
   return rank % shape_[axis];
 }
 
 int ProcessGrid::rank_at(int axis, int coord) const {
+  if (axis < 0 || axis >= ndim()) throw std::out_of_range("ProcessGrid::rank_at: no such axis");
   if (coord < 0 || coord >= shape_[axis]) throw std::out_of_range("ProcessGrid::rank_at: coordinate outside the grid");
   int stride = 1;
   for (int d = ndim() - 1; d > axis; --d) stride *= shape_[d];

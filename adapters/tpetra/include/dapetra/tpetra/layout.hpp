@@ -18,7 +18,7 @@
 // a layout whose only distributed axis is unstructured (the finite-element
 // case): those stay where they are. A one_to_one claim is then confirmed from
 // small per-process summaries sent with the records (count, range, and a
-// fingerprint of the multiset of indices; see layout.cpp), with no index
+// fingerprint of the multiset of indices; see dapetra/index_fingerprint.hpp), with no index
 // moving; otherwise (or if the fingerprint disagrees) a rendezvous settles
 // ownership: runs of indices go to the process owning their stretch of
 // [0, size), which answers with the lowest holder and where that holder keeps
