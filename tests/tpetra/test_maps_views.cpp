@@ -253,6 +253,66 @@ TEST(Maps, OwnedMapAloneEqualsTheLayouts) {
   EXPECT_THROW(owned_map({bad}, comm), ValidationError);
 }
 
+// The row-block shortcut against the whole layout on random block splits
+// (padding, periodic, empty ranks, trailing whole axes), a third of them
+// broken in one key on one rank: both give the same map, or both refuse, on
+// every process (a process that did not would leave the others waiting).
+TEST(Maps, OwnedMapAgreesWithTheLayoutOnRandomRowBlocks) {
+  const auto comm = world();
+  const int P = comm->getSize(), r = comm->getRank();
+  std::mt19937_64 rng(4242);  // the same draws on every process
+  const auto pick = [&](global_index_t lo, global_index_t hi) {
+    return std::uniform_int_distribution<global_index_t>(lo, hi)(rng);
+  };
+  int refused = 0, accepted = 0;
+  for (int trial = 0; trial < 150; ++trial) {
+    std::vector<Dim> axis0;
+    do axis0 = dapetra::testing::random_axis(rng, P, 14, false);
+    while (axis0.front().dist_type != DistType::block);
+    std::vector<std::vector<Dim>> all(P);
+    const int trailing = static_cast<int>(pick(0, 2));
+    std::vector<global_index_t> sizes;
+    for (int t = 0; t < trailing; ++t) sizes.push_back(pick(0, 3));
+    for (int k = 0; k < P; ++k) {
+      all[k].push_back(axis0[k]);
+      for (global_index_t n : sizes) all[k].push_back(Dim::undistributed(n));
+    }
+    if (pick(0, 2) == 0) {  // break one key on one rank
+      const int victim = static_cast<int>(pick(0, P - 1));
+      Dim& d = all[victim][0];
+      switch (pick(0, 6)) {
+        case 0: d.start += pick(0, 1) ? 1 : -1; break;
+        case 1: d.stop += pick(0, 1) ? 1 : -1; break;
+        case 2: d.padding[pick(0, 1)] += 1; break;
+        case 3: d.periodic = !d.periodic; break;
+        case 4: d.size += 1; break;
+        case 5: d.proc_grid_rank = (d.proc_grid_rank + 1) % P; break;
+        default:
+          if (trailing > 0) all[victim][1].size += 1;
+          else d.proc_grid_size += 1;
+      }
+    }
+    const auto attempt = [&](auto&& build) -> Teuchos::RCP<const Map> {
+      try {
+        return build();
+      } catch (const ValidationError&) {
+        return Teuchos::null;
+      }
+    };
+    const auto alone = attempt([&] { return owned_map(all[r], comm); });
+    const auto whole = attempt([&] { return TpetraLayout::create(all[r], comm)->owned_map(); });
+    ASSERT_EQ(alone.is_null(), whole.is_null()) << "trial " << trial << ": " << describe(all[r][0]);
+    if (alone.is_null()) {
+      ++refused;
+      continue;
+    }
+    ++accepted;
+    EXPECT_TRUE(alone->isSameAs(*whole)) << "trial " << trial;
+  }
+  EXPECT_GT(refused, 10);
+  EXPECT_GT(accepted, 50);
+}
+
 TEST(Maps, UnstructuredOverlapsAndEmptyRanks) {
   const auto comm = world();
   const int P = comm->getSize(), r = comm->getRank();
