@@ -122,6 +122,51 @@ TEST(Views, NormsDotsAndUpdatesEqualDirectComputation) {
   }
 }
 
+// float elements (instantiated by Dapetra itself on a Tpetra without them):
+// views are the buffer's memory, Tpetra's reductions and updates work on
+// them, the named copy copies, and a float MultiVector exports as 'f'.
+TEST(Views, FloatElementsBothWays) {
+  const auto comm = world();
+  const int P = comm->getSize(), r = comm->getRank();
+  const Dim d = Dim::even_block(999, P, r, 1);
+  const DistArray x = owning_array<float>({d}), y = owning_array<float>({d});
+  float *xb = data_as<float>(x), *yb = data_as<float>(y);
+  for (global_index_t i = 0; i < local_extent(d); ++i) {
+    const auto g = static_cast<float>(global_index(d, i));
+    xb[i] = g / 999.0f;
+    yb[i] = 1.0f;
+  }
+  const auto layout = TpetraLayout::create(x, comm);
+  const auto whole = buffer_view<float>(*layout, x);
+  EXPECT_EQ(whole->getLocalViewHost(Tpetra::Access::ReadOnly).data(), xb);
+  const auto xo = owned_view<float>(*layout, x), yo = owned_view<float>(*layout, y);
+  const LocalRange own = owned_local_range(d);
+  double dot = 0, sq = 0;
+  for (local_index_t i = own.begin; i < own.end; ++i) {
+    dot += static_cast<double>(xb[i]) * yb[i];
+    sq += static_cast<double>(xb[i]) * xb[i];
+  }
+  EXPECT_NEAR(xo->getVector(0)->dot(*yo->getVector(0)), sum_all(dot), 1e-3 * sum_all(dot));
+  EXPECT_NEAR(xo->getVector(0)->norm2(), std::sqrt(sum_all(sq)), 1e-4 * std::sqrt(sum_all(sq)));
+  yo->update(2.0f, *xo, -1.0f);
+  for (local_index_t i = own.begin; i < own.end; ++i)
+    EXPECT_FLOAT_EQ(yb[i], 2.0f * static_cast<float>(global_index(d, i)) / 999.0f - 1.0f);
+  const auto copy = copy_buffer_to_new_vector<float>(*layout, x);
+  EXPECT_NE(copy->getLocalViewHost(Tpetra::Access::ReadOnly).data(), xb);
+  EXPECT_EQ(copy->getVector(0)->normInf(), whole->getVector(0)->normInf());
+  EXPECT_THROW(buffer_view<double>(*layout, x), ValidationError);  // never reinterpreted
+
+  auto mv = Teuchos::rcp(new MultiVector<float>(layout->owned_map(), 2));
+  mv->putScalar(1.5f);
+  const DistArray out = to_distarray(mv);
+  EXPECT_EQ(out.buffer.format, "f");
+  EXPECT_EQ(out.buffer.data, mv->getLocalViewHost(Tpetra::Access::ReadOnly).data());
+  EXPECT_EQ(data_as<const float>(out)[0], 1.5f);
+  LayoutOptions columns;
+  columns.column_axis = 1;
+  EXPECT_TRUE(TpetraLayout::create(out, comm, columns)->owned_map()->isSameAs(*layout->owned_map()));
+}
+
 TEST(Views, ColumnAxisInCAndFortranOrder) {
   const auto comm = world();
   const int P = comm->getSize(), r = comm->getRank();

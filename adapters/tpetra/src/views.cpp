@@ -120,6 +120,7 @@ void copy_vector_to_buffer(const MultiVector<Scalar>& vector, const TpetraLayout
   template void detail::copy_vector_to_buffer<S>(const MultiVector<S>&, const TpetraLayout&, const DistArray&);
 
 DAPETRA_INSTANTIATE_VIEWS(double)
+DAPETRA_INSTANTIATE_VIEWS(float)
 DAPETRA_INSTANTIATE_VIEWS(int)
 DAPETRA_INSTANTIATE_VIEWS(long long)
 

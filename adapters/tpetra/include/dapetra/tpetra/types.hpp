@@ -2,12 +2,14 @@
 //
 // Tpetra's defaults: local ordinals `int` (Dapetra's 32-bit local index),
 // global ordinals `long long` (64-bit), the default node. Element types come
-// in two sets: Tpetra objects (views, copies, producers) take the types
-// Debian's Tpetra 13.2 instantiates, double, int and long long (PEP-3118
-// 'd', 'i', 'q'); communication plans (halo, assembly, redistribution) only
-// move and combine the caller's memory, so they also take float,
-// std::complex<float> and std::complex<double> ('f', 'Zf', 'Zd'). Anything
-// else is refused at compile time with a message (see README).
+// in two sets: Tpetra objects (views, copies, producers) take double, int and
+// long long, which Debian's Tpetra 13.2 instantiates, and float, which
+// Dapetra instantiates itself (src/eti_float.cpp) (PEP-3118 'd', 'i', 'q',
+// 'f'); complex cannot be instantiated on that build (its Teuchos lacks
+// complex support). Communication plans (halo, assembly, redistribution) only
+// move and combine the caller's memory, so they also take std::complex<float>
+// and std::complex<double> ('Zf', 'Zd'). Anything else is refused at compile
+// time with a message (see README).
 #pragma once
 
 #include <Teuchos_Comm.hpp>
@@ -29,12 +31,11 @@ template <class Scalar>
 using MultiVector = Tpetra::MultiVector<Scalar, LO, GO, Node>;
 
 template <class Scalar>
-inline constexpr bool is_supported_scalar_v =
-    std::is_same_v<Scalar, double> || std::is_same_v<Scalar, int> || std::is_same_v<Scalar, long long>;
+inline constexpr bool is_supported_scalar_v = std::is_same_v<Scalar, double> || std::is_same_v<Scalar, float> ||
+                                             std::is_same_v<Scalar, int> || std::is_same_v<Scalar, long long>;
 
 template <class Scalar>
-inline constexpr bool is_plan_scalar_v = is_supported_scalar_v<Scalar> || std::is_same_v<Scalar, float> ||
-                                         std::is_same_v<Scalar, std::complex<float>> ||
+inline constexpr bool is_plan_scalar_v = is_supported_scalar_v<Scalar> || std::is_same_v<Scalar, std::complex<float>> ||
                                          std::is_same_v<Scalar, std::complex<double>>;
 
 // Every function templated on the element type checks it at compile time,
@@ -42,7 +43,7 @@ inline constexpr bool is_plan_scalar_v = is_supported_scalar_v<Scalar> || std::i
 template <class Scalar>
 constexpr void require_supported_scalar() {
   static_assert(is_supported_scalar_v<std::remove_const_t<Scalar>>,
-                "Dapetra's Tpetra objects hold double, int and long long (PEP-3118 d, i, q): the element types Debian's Tpetra 13.2 instantiates (halo and redistribution plans also take float and complex)");
+                "Dapetra's Tpetra objects hold double, float, int and long long (PEP-3118 d, f, i, q); complex needs a Trilinos built with complex support (halo and redistribution plans take complex)");
 }
 template <class Scalar>
 constexpr void require_plan_scalar() {
