@@ -239,3 +239,19 @@ TEST(Validate, IndexRulesCanBeDeferredForOneAxisAndRunLater) {
   EXPECT_EQ(deferred.size() + later.size(), full.size());
   EXPECT_TRUE(check_index_rules(dims, 1, 0).empty());  // not a 'u' axis
 }
+
+// A problem found twice (by a process's own check and again by the gathered
+// one) is listed once; distinct problems all stay, in their order.
+TEST(Errors, ThrowIfAnyListsEachDistinctProblemOnce) {
+  const Problem a{1, 0, "stop", "5", "stop >= start", "stop 5 is below start 6"};
+  const Problem b{0, -1, "__version__", "'x'", "__version__ is 'major.minor.patch'", "not a version"};
+  EXPECT_NO_THROW(throw_if_any({}));
+  try {
+    throw_if_any({a, b, a, b, a});
+    ADD_FAILURE() << "nothing thrown";
+  } catch (const ValidationError& e) {
+    ASSERT_EQ(e.problems().size(), 2u) << e.what();
+    EXPECT_EQ(e.problems()[0], a);
+    EXPECT_EQ(e.problems()[1], b);
+  }
+}

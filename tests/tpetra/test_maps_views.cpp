@@ -280,10 +280,21 @@ TEST(Maps, OwnedMapAloneEqualsTheLayouts) {
     if (r == 1) pad.padding[0] = 2, pad.start -= 1;
     EXPECT_THROW(owned_map({pad}, comm), ValidationError);
   }
-  // A record one process finds wrong on its own (stop below start).
+  // A record one process finds wrong on its own (stop below start): one
+  // problem, named once (not again by the gathered check), on every process.
   Dim bad = Dim::even_block(100, P, r);
   if (r == P - 1) bad.stop = bad.start - 1;
-  EXPECT_THROW(owned_map({bad}, comm), ValidationError);
+  for (const bool alone : {true, false}) {
+    try {
+      if (alone) owned_map({bad}, comm);
+      else TpetraLayout::create(std::vector<Dim>{bad}, comm);
+      ADD_FAILURE() << "stop below start was accepted";
+    } catch (const ValidationError& e) {
+      ASSERT_EQ(e.problems().size(), 1u) << e.what();
+      EXPECT_EQ(e.problems()[0].rank, P - 1);
+      EXPECT_EQ(e.problems()[0].key, "stop");
+    }
+  }
 }
 
 // The row-block shortcut against the whole layout on random block splits
