@@ -463,24 +463,23 @@ void add_into(Scalar* __restrict to, const Scalar* __restrict from, std::size_t 
 template <class Scalar>
 const char* unpack_combine(const std::vector<StridedRun>& runs, char* base, std::size_t ncols,
                            std::ptrdiff_t column_stride, const char* in, CombineMode mode) {
-  for (std::size_t j = 0; j < ncols; ++j)
-    for (const StridedRun& r : runs) {
-      char* first = base + r.offset + static_cast<std::ptrdiff_t>(j) * column_stride;
-      const auto* from = reinterpret_cast<const Scalar*>(in);  // the scratch buffer is suitably aligned
-      if (r.step == static_cast<std::ptrdiff_t>(sizeof(Scalar)) || r.count == 1) {
-        auto* to = reinterpret_cast<Scalar*>(first);
-        switch (mode) {
-          case CombineMode::add: add_into(to, from, r.count); break;
-          case CombineMode::insert: std::memcpy(to, from, r.count * sizeof(Scalar)); break;
-          case CombineMode::absmax:
-            for (std::size_t i = 0; i < r.count; ++i) to[i] = larger_magnitude(to[i], from[i]);
-            break;
-        }
-      } else {
-        for (std::size_t i = 0; i < r.count; ++i) combine(at<Scalar>(first, static_cast<std::ptrdiff_t>(i) * r.step), from[i], mode);
+  detail::for_each_run(runs, ncols, column_stride, [&](std::ptrdiff_t offset, std::ptrdiff_t step, std::size_t count) {
+    char* first = base + offset;
+    const auto* from = reinterpret_cast<const Scalar*>(in);  // the scratch buffer is suitably aligned
+    if (step == static_cast<std::ptrdiff_t>(sizeof(Scalar)) || count == 1) {
+      auto* to = reinterpret_cast<Scalar*>(first);
+      switch (mode) {
+        case CombineMode::add: add_into(to, from, count); break;
+        case CombineMode::insert: std::memcpy(to, from, count * sizeof(Scalar)); break;
+        case CombineMode::absmax:
+          for (std::size_t i = 0; i < count; ++i) to[i] = larger_magnitude(to[i], from[i]);
+          break;
       }
-      in += r.count * sizeof(Scalar);
+    } else {
+      for (std::size_t i = 0; i < count; ++i) combine(at<Scalar>(first, static_cast<std::ptrdiff_t>(i) * step), from[i], mode);
     }
+    in += count * sizeof(Scalar);
+  });
   return in;
 }
 

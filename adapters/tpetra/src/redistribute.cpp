@@ -27,14 +27,8 @@ void zip_copy(const std::vector<Run>& from, const char* src, const std::vector<R
     const Run& a = from[i];
     const Run& b = to[j];
     const std::size_t n = std::min(a.count - di, b.count - dj);
-    const char* p = src + a.offset + static_cast<std::ptrdiff_t>(di) * a.step;
-    char* q = dst + b.offset + static_cast<std::ptrdiff_t>(dj) * b.step;
-    const auto item = static_cast<std::ptrdiff_t>(sizeof(Scalar));
-    if ((a.step == item || n == 1) && (b.step == item || n == 1)) {
-      std::memmove(q, p, n * sizeof(Scalar));
-    } else {
-      for (std::size_t k = 0; k < n; ++k, p += a.step, q += b.step) std::memcpy(q, p, sizeof(Scalar));
-    }
+    detail::copy_elements<Scalar>(src + a.offset + static_cast<std::ptrdiff_t>(di) * a.step, a.step,
+                                  dst + b.offset + static_cast<std::ptrdiff_t>(dj) * b.step, b.step, n);
     di += n;
     dj += n;
     if (di == a.count) ++i, di = 0;

@@ -64,38 +64,47 @@ struct RunList {
   }
 };
 
-// Copies the runs' elements into a message (pack) or back (unpack). Column j
-// of a multi-column buffer lies `column_stride` bytes after column 0; a
-// message holds column 0 of every element, then column 1, ...
+// Calls visit(offset, step, count) for every run of every column in message
+// order: column 0 of each run, then column 1, ... Column j of a multi-column
+// buffer lies `column_stride` bytes after column 0.
+template <class Visit>
+void for_each_run(const std::vector<StridedRun>& runs, std::size_t ncols, std::ptrdiff_t column_stride, Visit&& visit) {
+  for (std::size_t j = 0; j < ncols; ++j)
+    for (const StridedRun& r : runs) visit(r.offset + static_cast<std::ptrdiff_t>(j) * column_stride, r.step, r.count);
+}
+
+// Copies `count` elements from `from_step` to `to_step` bytes apart: one
+// memmove when both sides are packed (or there is one element), else one
+// element at a time. Source and target may overlap only when packed.
+template <class Scalar>
+void copy_elements(const char* from, std::ptrdiff_t from_step, char* to, std::ptrdiff_t to_step, std::size_t count) {
+  constexpr auto item = static_cast<std::ptrdiff_t>(sizeof(Scalar));
+  if (count == 1 || (from_step == item && to_step == item)) {
+    std::memmove(to, from, count * sizeof(Scalar));
+    return;
+  }
+  for (std::size_t i = 0; i < count; ++i, from += from_step, to += to_step) std::memcpy(to, from, sizeof(Scalar));
+}
+
+// Copies the runs' elements into a message, packed (pack_runs), or from one
+// back into the buffer (unpack_runs); each returns the end of what it used.
 template <class Scalar>
 char* pack_runs(const std::vector<StridedRun>& runs, const char* base, std::size_t ncols, std::ptrdiff_t column_stride,
                 char* out) {
-  for (std::size_t j = 0; j < ncols; ++j)
-    for (const StridedRun& r : runs) {
-      const char* p = base + r.offset + static_cast<std::ptrdiff_t>(j) * column_stride;
-      if (r.step == static_cast<std::ptrdiff_t>(sizeof(Scalar)) || r.count == 1) {
-        std::memcpy(out, p, r.count * sizeof(Scalar));
-        out += r.count * sizeof(Scalar);
-      } else {
-        for (std::size_t i = 0; i < r.count; ++i, p += r.step, out += sizeof(Scalar)) std::memcpy(out, p, sizeof(Scalar));
-      }
-    }
+  for_each_run(runs, ncols, column_stride, [&](std::ptrdiff_t at, std::ptrdiff_t step, std::size_t count) {
+    copy_elements<Scalar>(base + at, step, out, sizeof(Scalar), count);
+    out += count * sizeof(Scalar);
+  });
   return out;
 }
 
 template <class Scalar>
 const char* unpack_runs(const std::vector<StridedRun>& runs, char* base, std::size_t ncols, std::ptrdiff_t column_stride,
                         const char* in) {
-  for (std::size_t j = 0; j < ncols; ++j)
-    for (const StridedRun& r : runs) {
-      char* p = base + r.offset + static_cast<std::ptrdiff_t>(j) * column_stride;
-      if (r.step == static_cast<std::ptrdiff_t>(sizeof(Scalar)) || r.count == 1) {
-        std::memcpy(p, in, r.count * sizeof(Scalar));
-        in += r.count * sizeof(Scalar);
-      } else {
-        for (std::size_t i = 0; i < r.count; ++i, p += r.step, in += sizeof(Scalar)) std::memcpy(p, in, sizeof(Scalar));
-      }
-    }
+  for_each_run(runs, ncols, column_stride, [&](std::ptrdiff_t at, std::ptrdiff_t step, std::size_t count) {
+    copy_elements<Scalar>(in, sizeof(Scalar), base + at, step, count);
+    in += count * sizeof(Scalar);
+  });
   return in;
 }
 
