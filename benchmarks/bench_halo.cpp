@@ -13,6 +13,9 @@
 
 using namespace dapetra;
 using namespace dapetra::tpetra;
+using dapetra::mpi::DistributedLayout;
+using dapetra::mpi::HaloPlan;
+using dapetra::mpi::CombineMode;
 using bench::median_seconds;
 using bench::Report;
 using bench::Row;
@@ -69,7 +72,7 @@ void bench_slab(Report& report, const Teuchos::RCP<const Comm>& comm, MPI_Comm r
   DistArray a;
   a.dim_data = dims;
   a.buffer = view_buffer(storage->data(), shape, storage);
-  const auto plan = HaloPlan::create(TpetraLayout::create(a, comm));
+  const auto plan = HaloPlan::create(DistributedLayout::create(a, raw));
   const int inner = 20;
   RawSlabExchange x;
   x.comm = raw;
@@ -120,7 +123,7 @@ void bench_unstructured(Report& report, const Teuchos::RCP<const Comm>& comm, MP
   a.dim_data = {Dim::unstructured(nx * ny, P, r, s.nodes)};
   a.buffer = view_buffer(storage->data(), {static_cast<global_index_t>(s.nodes.size())}, storage);
   const auto layout = TpetraLayout::create(a, comm);
-  const auto plan = HaloPlan::create(layout);
+  const auto plan = HaloPlan::create(layout->distribution());
   const std::string size = " owned/rank=" + std::to_string(s.owned) + " np=" + std::to_string(P);
   const int inner = 20;
 
@@ -198,7 +201,7 @@ void bench_unstructured(Report& report, const Teuchos::RCP<const Comm>& comm, MP
   std::vector<GO> owned_gids(s.nodes.begin(), s.nodes.begin() + static_cast<std::ptrdiff_t>(s.owned));
   std::vector<GO> all_gids(s.nodes.begin(), s.nodes.end());
   const auto build = bench::paired_median_seconds(
-      raw, 7, [&] { HaloPlan::create(TpetraLayout::create(a, comm)); },
+      raw, 7, [&] { HaloPlan::create(DistributedLayout::create(a, raw)); },
       [&] {
         auto om = Teuchos::rcp(new Map(Teuchos::OrdinalTraits<Tpetra::global_size_t>::invalid(), Teuchos::ArrayView<const GO>(owned_gids), 0, comm));
         auto bm = Teuchos::rcp(new Map(Teuchos::OrdinalTraits<Tpetra::global_size_t>::invalid(), Teuchos::ArrayView<const GO>(all_gids), 0, comm));
@@ -230,11 +233,9 @@ void bench_plan_build(Report& report, const Teuchos::RCP<const Comm>& comm, MPI_
   a.dim_data = dims;
   a.buffer = view_buffer(storage->data(), shape, storage);
   const auto layout = TpetraLayout::create(a, comm);
-  const auto plan = HaloPlan::create(layout);
-  LayoutOptions halo_only;  // a halo plan needs no Tpetra map
-  halo_only.owned_map = false;
-  halo_only.buffer_map = false;
-  const double ours = median_seconds(raw, reps, [&] { HaloPlan::create(TpetraLayout::create(a, comm, halo_only)); });
+  const auto plan = HaloPlan::create(layout->distribution());
+  // A halo plan needs no Tpetra map: the layout alone.
+  const double ours = median_seconds(raw, reps, [&] { HaloPlan::create(DistributedLayout::create(a, raw)); });
   const auto bm = layout->buffer_map();
   std::vector<GO> owned_gids;
   for (LO i = 0; i < static_cast<LO>(layout->owned_map()->getNodeNumElements()); ++i)
@@ -248,7 +249,7 @@ void bench_plan_build(Report& report, const Teuchos::RCP<const Comm>& comm, MPI_
               generic, 0.1});
   const int inner = 20;
   const double one_update = median_seconds(raw, reps, [&] { for (int i = 0; i < inner; ++i) plan->update<double>(a); }) / inner;
-  const auto halo_layout = TpetraLayout::create(a, comm, halo_only);
+  const auto halo_layout = DistributedLayout::create(a, raw);
   const double plan_only = median_seconds(raw, reps, [&] {
     for (int i = 0; i < inner; ++i) HaloPlan::create(halo_layout);
   }) / inner;

@@ -20,6 +20,8 @@ void pdgemr2d_(const int* m, const int* n, const double* a, const int* ia, const
 
 using namespace dapetra;
 using namespace dapetra::tpetra;
+using dapetra::mpi::DistributedLayout;
+using dapetra::mpi::RedistributionPlan;
 using bench::median_seconds;
 using bench::Report;
 
@@ -83,8 +85,8 @@ void bench_scalapack(Report& report, const Teuchos::RCP<const Comm>& comm, MPI_C
       for (global_index_t i = 0; i < rows; ++i)
         (*from.data)[static_cast<std::size_t>(j * rows + i)] =
             static_cast<double>(global_index(from.dims[0], i) * n + global_index(from.dims[1], j));
-    const auto plan = RedistributionPlan::create(TpetraLayout::create(from.array, comm),
-                                                 TpetraLayout::create(ours.array, comm));
+    const auto plan = RedistributionPlan::create(DistributedLayout::create(from.array, raw),
+                                                 DistributedLayout::create(ours.array, raw));
     const int one = 1;
     const double t_ours = median_seconds(raw, reps, [&] { plan->apply<double>(from.array, ours.array); });
     const double t_theirs = median_seconds(raw, reps, [&] {

@@ -1,12 +1,15 @@
 # cmake --install: headers, libraries, dapetra-inspect, and a CMake package
 # (DapetraConfig.cmake + version file) with namespaced targets
-# Dapetra::core, Dapetra::tpetra and Dapetra::all_libs. The build tree exports
+# Dapetra::core, Dapetra::mpi, Dapetra::tpetra, Dapetra::eigen and Dapetra::all_libs. The build tree exports
 # the same package, so a downstream project can also point Dapetra_DIR at build/.
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
 
 set(DAPETRA_INSTALL_CMAKEDIR ${CMAKE_INSTALL_LIBDIR}/cmake/Dapetra)
 set(_dapetra_targets dapetra_core)
+if(TARGET dapetra_mpi)
+  list(APPEND _dapetra_targets dapetra_mpi)
+endif()
 if(TARGET dapetra_tpetra)
   list(APPEND _dapetra_targets dapetra_tpetra)
 endif()
@@ -30,6 +33,10 @@ install(DIRECTORY ${PROJECT_SOURCE_DIR}/packages/core/include/dapetra DESTINATIO
         FILES_MATCHING PATTERN "*.hpp")
 install(FILES ${PROJECT_BINARY_DIR}/packages/core/include/dapetra/version.hpp
         DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/dapetra)
+if(TARGET dapetra_mpi)
+  install(DIRECTORY ${PROJECT_SOURCE_DIR}/packages/mpi/include/dapetra DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}
+          FILES_MATCHING PATTERN "*.hpp")
+endif()
 foreach(adapter tpetra eigen)
   if(TARGET dapetra_${adapter})
     install(DIRECTORY ${PROJECT_SOURCE_DIR}/adapters/${adapter}/include/dapetra DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}

@@ -23,7 +23,7 @@ int main(int argc, char** argv) {
 
   const auto layout = tpetra::TpetraLayout::create(a, comm);
   tpetra::owned_view<double>(*layout, a)->scale(2.0);  // Tpetra writes the caller's memory
-  tpetra::HaloPlan::create(layout)->update<double>(a);
+  mpi::HaloPlan::create(layout->distribution())->update<double>(a);
 
   int bad = 0;
   for (global_index_t i = 0; i < local_extent(dim); ++i)

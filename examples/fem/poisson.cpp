@@ -107,7 +107,7 @@ Result solve_poisson(const Mesh& mesh, const std::vector<int>& cell_part, const 
                                     std::vector<global_index_t>(res.nodes.begin(), res.nodes.end()), false);
   DistArray u = nodal_array(dim), f = nodal_array(dim);
   const auto layout = tpetra::TpetraLayout::create(u, comm);  // collective
-  const auto plan = tpetra::HaloPlan::create(layout);          // collective
+  const auto plan = mpi::HaloPlan::create(layout->distribution());  // collective
 
   // Assembly: element kernels with Eigen, straight into the DAP arrays and an
   // overlapped matrix on the adapter's buffer map; Dirichlet values g = exact

@@ -402,8 +402,8 @@ TEST(Maps, NodesWithValuesPerNodeAndSharedOwnerRules) {
   const std::vector<Dim> dims{Dim::unstructured(nodes, P, r, mine), Dim::undistributed(k)};
   const auto layout = TpetraLayout::create(dims, comm);
   if (P > 1) {  // the 'u' axis is distributed: its indices were not gathered
-    EXPECT_FALSE(layout->has_global_layout());
-    EXPECT_THROW(layout->global(), std::logic_error);
+    EXPECT_FALSE(layout->distribution()->has_global_layout());
+    EXPECT_THROW(layout->distribution()->global(), std::logic_error);
   }
   EXPECT_EQ(static_cast<global_index_t>(layout->owned_map()->getGlobalNumElements()), nodes * k);
   EXPECT_TRUE(layout->owned_map()->isOneToOne());
@@ -422,7 +422,7 @@ TEST(Maps, NodesWithValuesPerNodeAndSharedOwnerRules) {
 }
 
 // A one_to_one claim confirmed from the summaries (no index moves) gives the
-// same maps as the exact check over gathered indices.
+// same maps as the rendezvous over the same indices without the claim.
 TEST(Maps, ConfirmedOneToOneMatchesTheGatheredCheck) {
   const auto comm = world();
   const int P = comm->getSize(), r = comm->getRank();
@@ -434,18 +434,18 @@ TEST(Maps, ConfirmedOneToOneMatchesTheGatheredCheck) {
   for (const bool with_values : {false, true}) {
     std::vector<Dim> dims{Dim::unstructured(n, P, r, mine, true)};
     if (with_values) dims.push_back(Dim::undistributed(2));
-    LayoutOptions gathered;
-    gathered.scatter_unstructured = false;
-    const auto fast = TpetraLayout::create(dims, comm), exact = TpetraLayout::create(dims, comm, gathered);
+    // The same indices without the claim take the rendezvous instead of the proof.
+    std::vector<Dim> unclaimed = dims;
+    unclaimed[0].one_to_one = false;
+    const auto fast = TpetraLayout::create(dims, comm), exact = TpetraLayout::create(unclaimed, comm);
     EXPECT_TRUE(fast->owned_map()->isSameAs(*exact->owned_map()));
     EXPECT_TRUE(fast->buffer_map()->isSameAs(*exact->buffer_map()));
     EXPECT_TRUE(fast->owned_map()->isOneToOne());
   }
 }
 
-// The claim is proven from the fingerprints alone: with a caller's owner rule
-// (which bypasses the rendezvous) the owners are still known at every
-// position, each process owning its own, which only the proof can tell.
+// The claim is proven from the fingerprints alone, with a caller's owner rule
+// too: each process owns every index it holds.
 // Uneven counts per process (n prime) exercise the hash's scalar tails; a
 // process holding nothing takes part too.
 TEST(Maps, OneToOneClaimIsProvenWithoutMovingIndices) {
@@ -465,12 +465,10 @@ TEST(Maps, OneToOneClaimIsProvenWithoutMovingIndices) {
     std::vector<Dim> dims{Dim::unstructured(n, P, r, mine, true)};
     if (with_values) dims.push_back(Dim::undistributed(3));
     const auto layout = TpetraLayout::create(dims, comm, highest);
-    ASSERT_TRUE(layout->has_scattered_owner_positions());
     for (global_index_t p = 0; p < static_cast<global_index_t>(mine.size()); ++p) {
-      ASSERT_EQ(layout->scattered_owner(p), r);
-      ASSERT_EQ(layout->scattered_owner_position(p), p);
-      ASSERT_TRUE(layout->is_owned_position(0, p));
+      ASSERT_TRUE(layout->distribution()->is_owned(0, p));
     }
+    EXPECT_TRUE(layout->distribution()->every_element_owned());
     EXPECT_EQ(layout->owned_map()->getGlobalNumElements(), static_cast<Tpetra::global_size_t>(n * (with_values ? 3 : 1)));
   }
 }

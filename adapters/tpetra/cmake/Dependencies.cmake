@@ -1,4 +1,4 @@
 tribits_package_define_dependencies(
-  LIB_REQUIRED_PACKAGES DapetraCore Tpetra
+  LIB_REQUIRED_PACKAGES DapetraCore DapetraMpi Tpetra
   LIB_REQUIRED_TPLS MPI
   )

@@ -6,6 +6,5 @@ file(GLOB dapetra_tpetra_headers ${CMAKE_CURRENT_LIST_DIR}/../include/dapetra/tp
 tribits_add_library(dapetra_tpetra
   HEADERS ${dapetra_tpetra_headers}
   HEADERS_INSTALL_SUBDIR dapetra/tpetra
-  SOURCES src/collectives.cpp src/eti_float.cpp src/halo.cpp src/layout.cpp src/producer.cpp src/redistribute.cpp
-          src/views.cpp)
+  SOURCES src/eti_float.cpp src/layout.cpp src/producer.cpp src/views.cpp)
 tribits_subpackage_postprocess()

@@ -3,7 +3,7 @@
 #include <Tpetra_Map.hpp>
 #include <Tpetra_MultiVector.hpp>
 
-#include "collectives.hpp"
+#include "teuchos_collectives.hpp"
 #include "dapetra/tpetra/compat.hpp"
 
 namespace dapetra::tpetra {
@@ -20,7 +20,7 @@ Dim dim_of_map(const Map& map) {
   global_index_t run = n > 0 ? 1 : 0;
   while (run < n && gids(run) == gids(run - 1) + 1) ++run;
   const global_index_t first = n > 0 ? gids(0) - base : 0;
-  const auto all = detail::allgather_words({run == n, first, n, run}, comm, 5);
+  const detail::FixedGather all({run == n, first, n, run}, comm, 5);
 
   global_index_t total = 0;
   bool block = true;

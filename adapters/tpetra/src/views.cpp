@@ -56,9 +56,6 @@ namespace detail {
 template <class Scalar>
 Teuchos::RCP<MultiVector<Scalar>> buffer_view(const TpetraLayout& layout, const DistArray& array) {
   Scalar* data = checked_data<Scalar>(layout, array);
-  if (layout.buffer_map().is_null())
-    throw mismatch(layout.rank(), "buffer_map", "a buffer view needs the layout's buffer map",
-                   "the layout was built with LayoutOptions::buffer_map = false");
   if (!layout.buffer_viewable())
     throw mismatch(layout.rank(), "strides", "a view needs each column contiguous in memory",
                    layout.why_not_viewable() + "; use copy_buffer_to_new_vector");
@@ -69,9 +66,6 @@ Teuchos::RCP<MultiVector<Scalar>> buffer_view(const TpetraLayout& layout, const 
 template <class Scalar>
 Teuchos::RCP<MultiVector<Scalar>> owned_view(const TpetraLayout& layout, const DistArray& array) {
   Scalar* data = checked_data<Scalar>(layout, array);
-  if (layout.owned_map().is_null())
-    throw mismatch(layout.rank(), "owned_map", "an owned view needs the layout's owned map",
-                   "the layout was built with LayoutOptions::owned_map = false");
   if (!layout.owned_rows())
     throw mismatch(layout.rank(), "dim_data", "an owned view needs the owned elements contiguous in the buffer",
                    layout.buffer_viewable() ? "the owned elements are scattered through the buffer; use a halo plan"
@@ -84,9 +78,6 @@ Teuchos::RCP<MultiVector<Scalar>> owned_view(const TpetraLayout& layout, const D
 template <class Scalar>
 Teuchos::RCP<MultiVector<Scalar>> copy_buffer_to_new_vector(const TpetraLayout& layout, const DistArray& array) {
   const auto* base = reinterpret_cast<const char*>(checked_data<Scalar>(layout, array));
-  if (layout.buffer_map().is_null())
-    throw mismatch(layout.rank(), "buffer_map", "a copy on the buffer map needs the layout's buffer map",
-                   "the layout was built with LayoutOptions::buffer_map = false");
   auto mv = Teuchos::rcp(new MultiVector<Scalar>(layout.buffer_map(), layout.num_vectors(), false));
   const auto rows = row_offsets(layout);
   const std::ptrdiff_t col_stride = layout.column_axis() >= 0 ? layout.local_strides()[layout.column_axis()] : 0;

@@ -58,10 +58,7 @@ Dim Dim::unstructured(global_index_t size, int grid_size, int grid_rank,
 }
 
 bool operator==(const Dim& a, const Dim& b) {
-  return a.dist_type == b.dist_type && a.size == b.size && a.proc_grid_size == b.proc_grid_size &&
-         a.proc_grid_rank == b.proc_grid_rank && a.start == b.start && a.stop == b.stop &&
-         a.padding == b.padding && a.periodic == b.periodic && a.block_size == b.block_size &&
-         a.indices == b.indices && a.one_to_one == b.one_to_one;
+  return same_scalar_keys(a, b) && a.indices == b.indices;
 }
 
 std::string describe(const Dim& d) {

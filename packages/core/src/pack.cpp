@@ -2,6 +2,7 @@
 
 #include <cstring>
 #include <string>
+#include <type_traits>
 
 namespace dapetra {
 namespace {
@@ -46,6 +47,31 @@ struct Reader {
   }
 };
 
+// One key of a record as words, and back (for_each_scalar_key walks them).
+template <class T>
+void put_key(Writer& wr, const T& v) {
+  if constexpr (std::is_same_v<T, DistType>) wr.put(static_cast<std::int64_t>(to_char(v)));
+  else if constexpr (std::is_same_v<T, std::array<global_index_t, 2>>) wr.put(v[0]), wr.put(v[1]);
+  else wr.put(static_cast<std::int64_t>(v));
+}
+
+template <class T>
+void get_key(Reader& rd, T& v) {
+  if constexpr (std::is_same_v<T, DistType>) {
+    const std::int64_t t = rd.get();
+    if (t != 'b' && t != 'c' && t != 'u')
+      throw ValidationError({Problem{-1, -1, "dist_type", std::to_string(t), "dist_type is 'b', 'c' or 'u'", "corrupt record data"}});
+    v = static_cast<DistType>(t);
+  } else if constexpr (std::is_same_v<T, std::array<global_index_t, 2>>) {
+    v[0] = rd.get();
+    v[1] = rd.get();
+  } else if constexpr (std::is_same_v<T, bool>) {
+    v = rd.get() != 0;
+  } else {
+    v = static_cast<T>(rd.get());
+  }
+}
+
 }  // namespace
 
 std::vector<std::int64_t> pack_rank(const PackedRank& rank) {
@@ -59,10 +85,7 @@ std::vector<std::int64_t> pack_rank(const PackedRank& rank) {
   wr.put(magic);
   wr.put(static_cast<std::int64_t>(rank.entry.dim_data.size()));
   for (const Dim& d : rank.entry.dim_data) {
-    wr.put(static_cast<std::int64_t>(to_char(d.dist_type)));
-    for (std::int64_t v : {d.size, std::int64_t{d.proc_grid_size}, std::int64_t{d.proc_grid_rank}, d.start, d.stop,
-                           d.padding[0], d.padding[1], std::int64_t{d.periodic}, d.block_size, std::int64_t{d.one_to_one}})
-      wr.put(v);
+    for_each_scalar_key([&](const char*, const auto& v) { put_key(wr, v); }, d);
     wr.put(static_cast<std::int64_t>(d.indices.size()));
     wr.w.insert(wr.w.end(), d.indices.begin(), d.indices.end());
   }
@@ -87,19 +110,7 @@ PackedRank unpack_rank(const std::int64_t* words, std::size_t count) {
   PackedRank out;
   out.entry.dim_data.resize(rd.count(12));
   for (Dim& d : out.entry.dim_data) {
-    const std::int64_t t = rd.get();
-    if (t != 'b' && t != 'c' && t != 'u') throw ValidationError({Problem{-1, -1, "dist_type", std::to_string(t), "dist_type is 'b', 'c' or 'u'", "corrupt record data"}});
-    d.dist_type = static_cast<DistType>(t);
-    d.size = rd.get();
-    d.proc_grid_size = static_cast<int>(rd.get());
-    d.proc_grid_rank = static_cast<int>(rd.get());
-    d.start = rd.get();
-    d.stop = rd.get();
-    d.padding[0] = rd.get();
-    d.padding[1] = rd.get();
-    d.periodic = rd.get() != 0;
-    d.block_size = rd.get();
-    d.one_to_one = rd.get() != 0;
+    for_each_scalar_key([&](const char*, auto& v) { get_key(rd, v); }, d);
     d.indices.resize(rd.count());
     for (auto& g : d.indices) g = rd.get();
   }

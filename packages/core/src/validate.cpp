@@ -55,22 +55,23 @@ bool parse_version(const std::string& v, long long parts[3]) {
 struct Difference {
   std::string key, a, b;
 };
+std::string key_text(DistType t) { return std::string(1, to_char(t)); }
+std::string key_text(bool b) { return b ? "true" : "false"; }
+std::string key_text(const std::array<global_index_t, 2>& p) { return pair_str(p); }
+std::string key_text(global_index_t v) { return str(v); }
+std::string key_text(int v) { return str(v); }
+
 Difference first_difference(const Dim& x, const Dim& y) {
-  if (x.dist_type != y.dist_type)
-    return {"dist_type", std::string(1, to_char(x.dist_type)), std::string(1, to_char(y.dist_type))};
-  if (x.size != y.size) return {"size", str(x.size), str(y.size)};
-  if (x.proc_grid_size != y.proc_grid_size) return {"proc_grid_size", str(x.proc_grid_size), str(y.proc_grid_size)};
-  if (x.proc_grid_rank != y.proc_grid_rank) return {"proc_grid_rank", str(x.proc_grid_rank), str(y.proc_grid_rank)};
-  if (x.start != y.start) return {"start", str(x.start), str(y.start)};
-  if (x.stop != y.stop) return {"stop", str(x.stop), str(y.stop)};
-  if (x.padding != y.padding) return {"padding", pair_str(x.padding), pair_str(y.padding)};
-  if (x.periodic != y.periodic) return {"periodic", x.periodic ? "true" : "false", y.periodic ? "true" : "false"};
-  if (x.block_size != y.block_size) return {"block_size", str(x.block_size), str(y.block_size)};
-  if (x.indices != y.indices)
+  Difference diff;
+  for_each_scalar_key(
+      [&](const char* key, const auto& a, const auto& b) {
+        if (diff.key.empty() && a != b) diff = {key, key_text(a), key_text(b)};
+      },
+      x, y);
+  if (diff.key.empty() && x.indices != y.indices)
     return {"indices", str(static_cast<global_index_t>(x.indices.size())) + " indices",
             str(static_cast<global_index_t>(y.indices.size())) + " indices (different values)"};
-  if (x.one_to_one != y.one_to_one) return {"one_to_one", x.one_to_one ? "true" : "false", y.one_to_one ? "true" : "false"};
-  return {};
+  return diff;
 }
 
 void block_axis_rules(Collector& c, int d, const std::vector<const Dim*>& dims, const std::vector<int>& mpi_rank) {

@@ -69,6 +69,30 @@ struct Dim {
   friend bool operator!=(const Dim& a, const Dim& b) { return !(a == b); }
 };
 
+// Every key of a record but `indices`, written once: equality, packing and
+// the checks walk this list, so a new key is one edit here that the compiler
+// carries to all of them. Calls f(key, the field of each record given).
+template <class F, class... D>
+void for_each_scalar_key(F&& f, D&... d) {
+  f("dist_type", d.dist_type...);
+  f("size", d.size...);
+  f("proc_grid_size", d.proc_grid_size...);
+  f("proc_grid_rank", d.proc_grid_rank...);
+  f("start", d.start...);
+  f("stop", d.stop...);
+  f("padding", d.padding...);
+  f("periodic", d.periodic...);
+  f("block_size", d.block_size...);
+  f("one_to_one", d.one_to_one...);
+}
+
+// Whether two records agree on every key but `indices`.
+inline bool same_scalar_keys(const Dim& a, const Dim& b) {
+  bool same = true;
+  for_each_scalar_key([&](const char*, const auto& x, const auto& y) { same = same && x == y; }, a, b);
+  return same;
+}
+
 // A one-line description for messages, e.g. "{'b' size=18 grid 0/2 [0,10) pad (1,1)}".
 std::string describe(const Dim& d);
 

@@ -1,9 +1,9 @@
-// dapetra/tpetra/tpetra.hpp: the whole Tpetra adapter in one include.
+// dapetra/tpetra/tpetra.hpp: the whole Tpetra adapter in one include (with the
+// communication layer it is built on, dapetra/mpi).
 #pragma once
 
-#include "dapetra/tpetra/halo.hpp"
+#include "dapetra/mpi/mpi.hpp"
 #include "dapetra/tpetra/layout.hpp"
 #include "dapetra/tpetra/producer.hpp"
-#include "dapetra/tpetra/redistribute.hpp"
 #include "dapetra/tpetra/types.hpp"
 #include "dapetra/tpetra/views.hpp"

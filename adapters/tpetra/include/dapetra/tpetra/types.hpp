@@ -6,10 +6,8 @@
 // long long, which Debian's Tpetra 13.2 instantiates, and float, which
 // Dapetra instantiates itself (src/eti_float.cpp) (PEP-3118 'd', 'i', 'q',
 // 'f'); complex cannot be instantiated on that build (its Teuchos lacks
-// complex support). Communication plans (halo, assembly, redistribution) only
-// move and combine the caller's memory, so they also take std::complex<float>
-// and std::complex<double> ('Zf', 'Zd'). Anything else is refused at compile
-// time with a message (see README).
+// complex support). Communication plans (dapetra/mpi) also take complex.
+// Anything else is refused at compile time with a message (see README).
 #pragma once
 
 #include <Teuchos_Comm.hpp>
@@ -17,7 +15,6 @@
 #include <Tpetra_Details_DefaultTypes.hpp>
 #include <Tpetra_Map_fwd.hpp>
 #include <Tpetra_MultiVector_fwd.hpp>
-#include <complex>
 #include <type_traits>
 
 namespace dapetra::tpetra {
@@ -34,10 +31,6 @@ template <class Scalar>
 inline constexpr bool is_supported_scalar_v = std::is_same_v<Scalar, double> || std::is_same_v<Scalar, float> ||
                                              std::is_same_v<Scalar, int> || std::is_same_v<Scalar, long long>;
 
-template <class Scalar>
-inline constexpr bool is_plan_scalar_v = is_supported_scalar_v<Scalar> || std::is_same_v<Scalar, std::complex<float>> ||
-                                         std::is_same_v<Scalar, std::complex<double>>;
-
 // Every function templated on the element type checks it at compile time,
 // so another type is a clear compile error rather than a link error.
 template <class Scalar>
@@ -45,10 +38,4 @@ constexpr void require_supported_scalar() {
   static_assert(is_supported_scalar_v<std::remove_const_t<Scalar>>,
                 "Dapetra's Tpetra objects hold double, float, int and long long (PEP-3118 d, f, i, q); complex needs a Trilinos built with complex support (halo and redistribution plans take complex)");
 }
-template <class Scalar>
-constexpr void require_plan_scalar() {
-  static_assert(is_plan_scalar_v<std::remove_const_t<Scalar>>,
-                "Dapetra's communication plans move float, double, int, long long, std::complex<float> and std::complex<double> (PEP-3118 f, d, i, q, Zf, Zd)");
-}
-
 }  // namespace dapetra::tpetra

@@ -1,24 +1,35 @@
-// Internal: building runs element by element, and packing / unpacking them
-// (shared by the halo and redistribution plans).
+// Internal: the unit both communication plans are made of, and packing /
+// unpacking it.
+//
+// A run is a stretch of equally spaced elements in a caller's buffer: a
+// contiguous piece of a padded block (step = element size), a column of a
+// halo, or a block-cyclic pattern (step = the distance between a process's
+// elements). Halo and redistribution plans keep, per peer, the runs to pack
+// into a message and the runs to unpack from one, so a plan's size follows
+// the structure of the distributions, not the element count.
 #pragma once
 
-#include <complex>
+#include <cstddef>
 #include <cstring>
 #include <vector>
 
-#include "dapetra/tpetra/runs.hpp"
+namespace dapetra::mpi::detail {
 
-// Calls M(type) for every element type the plans are compiled for (see
-// is_plan_scalar_v in types.hpp): explicit instantiations list them once.
-#define DAPETRA_FOR_EACH_PLAN_SCALAR(M) \
-  M(double)                             \
-  M(int)                                \
-  M(long long)                          \
-  M(float)                              \
-  M(std::complex<float>)                \
-  M(std::complex<double>)
+struct StridedRun {
+  std::ptrdiff_t offset;  // bytes into the buffer
+  std::size_t count;      // elements
+  std::ptrdiff_t step;    // bytes between consecutive elements
+};
 
-namespace dapetra::tpetra::detail {
+// What a plan exchanges with one other process: runs of this process's
+// buffer it sends from and receives into, in message order (for a halo plan:
+// owned elements the peer needs, ghosts it fills; for a redistribution:
+// source elements the peer takes, target elements it gives).
+struct PlanPeer {
+  int rank = 0;
+  std::vector<StridedRun> send, recv;
+  std::size_t send_count = 0, recv_count = 0;
+};
 
 // Appends one element at `offset` (`item` bytes), extending the last run when
 // the element continues its stride.
@@ -108,4 +119,4 @@ const char* unpack_runs(const std::vector<StridedRun>& runs, char* base, std::si
   return in;
 }
 
-}  // namespace dapetra::tpetra::detail
+}  // namespace dapetra::mpi::detail

@@ -1,23 +1,23 @@
-#include "dapetra/tpetra/redistribute.hpp"
+#include "dapetra/mpi/redistribute.hpp"
 
-#include <Teuchos_DefaultMpiComm.hpp>
 #include <mpi.h>
 
 #include <algorithm>
 #include <array>
-#include <atomic>
 #include <complex>
 #include <cstring>
 #include <numeric>
 
-#include "checked.hpp"
 #include "collectives.hpp"
+#include "dapetra/pack.hpp"
+#include "exchange.hpp"
+#include "layout_access.hpp"
 #include "runs.hpp"
 
-namespace dapetra::tpetra {
+namespace dapetra::mpi {
 namespace {
 
-using Run = RedistributionPlan::Run;
+using Run = detail::StridedRun;
 
 // Copies element k of `from` runs to element k of `to` runs, for all k.
 template <class Scalar>
@@ -50,7 +50,7 @@ global_index_t cyclic_positions_below(global_index_t bound, global_index_t b, in
   return (bound / cycle) * b + std::clamp<global_index_t>(bound % cycle - r * b, 0, b);
 }
 
-std::vector<Segment> axis_segments(const TpetraLayout& layout, int a, const AxisPartition& other) {
+std::vector<Segment> axis_segments(const DistributedLayout& layout, int a, const AxisPartition& other) {
   const Dim& d = layout.dim_data()[a];
   const Dim& od = other.dim(0);
   std::vector<Segment> out;
@@ -87,7 +87,7 @@ std::vector<Segment> axis_segments(const TpetraLayout& layout, int a, const Axis
     case DistType::unstructured: {
       std::vector<std::pair<global_index_t, global_index_t>> owned;
       for (global_index_t p = 0; p < local_extent(d); ++p)
-        if (layout.is_owned_position(a, p)) owned.emplace_back(d.indices[p], p);
+        if (layout.is_owned(a, p)) owned.emplace_back(d.indices[p], p);
       std::sort(owned.begin(), owned.end());
       for (const auto& [g, p] : owned) {
         if (!runs.empty() && runs.back()[0] + runs.back()[2] == g && runs.back()[1] + runs.back()[2] == p)
@@ -119,7 +119,7 @@ std::vector<Segment> axis_segments(const TpetraLayout& layout, int a, const Axis
 // columns. The fastest axis hands over whole segments; against a pure cyclic
 // axis it hands over one strided block per destination.
 template <class Visit>
-void owned_in_global_order(const TpetraLayout& layout, const GlobalLayout& other, const std::vector<int>& order,
+void owned_in_global_order(const DistributedLayout& layout, const GlobalLayout& other, const std::vector<int>& order,
                            Visit&& visit) {
   const int nd = static_cast<int>(layout.dim_data().size());
   if (nd == 0) return visit(std::ptrdiff_t{0}, std::size_t{1}, std::ptrdiff_t{0}, 0);
@@ -186,138 +186,180 @@ void owned_in_global_order(const TpetraLayout& layout, const GlobalLayout& other
   }
 }
 
+// Every process's records, 'u' indices included: the layout's own, or
+// gathered here once when the layout kept its 'u' indices on their processes.
+// Collective over the layout's communicator.
+struct Records {
+  std::unique_ptr<GlobalLayout> gathered;
+  const GlobalLayout* global = nullptr;
+};
 
+Records every_record(const DistributedLayout& layout) {
+  Records r;
+  if (layout.has_global_layout()) {
+    r.global = &layout.global();
+    return r;
+  }
+  PackedRank mine;
+  mine.entry.dim_data = layout.dim_data();
+  const detail::Gathered words = detail::allgather_words(pack_rank(mine), layout.comm());
+  Layout all;
+  for (int p = 0; p < words.count(); ++p) all.ranks.push_back(unpack_rank(words.of(p), words.size(p)).entry);
+  r.gathered = std::make_unique<GlobalLayout>(assume_valid, std::move(all), layout.shared_owner());
+  r.global = r.gathered.get();
+  return r;
+}
+
+void require_same_array(const DistributedLayout& source, const DistributedLayout& target) {
+  int same_group = MPI_UNEQUAL;
+  MPI_Comm_compare(source.comm(), target.comm(), &same_group);
+  if (same_group != MPI_CONGRUENT && same_group != MPI_IDENT)
+    throw ValidationError({Problem{-1, -1, "comm", "", "source and target layouts span the same processes in the same order",
+                                   "the layouts were built on different communicators"}});
+  if (source.global_shape() != target.global_shape())
+    throw ValidationError({Problem{-1, -1, "size", "", "source and target describe the same global array",
+                                   "the layouts' global shapes differ"}});
+}
 
 }  // namespace
 
-struct RedistributionPlan::Scratch {
-  std::unique_ptr<char[]> inbox, outbox;
-  std::size_t in_size = 0, out_size = 0;
-  char* in(std::size_t n) {
-    if (n > in_size) inbox.reset(new char[in_size = n]);
-    return inbox.get();
-  }
-  char* out(std::size_t n) {
-    if (n > out_size) outbox.reset(new char[out_size = n]);
-    return outbox.get();
-  }
+struct RedistributionPlanBuilder {
+  static std::shared_ptr<const RedistributionPlan> create(std::shared_ptr<const DistributedLayout> source,
+                                                          std::shared_ptr<const DistributedLayout> target,
+                                                          const RedistributionOptions& options);
+  static void keep_peers(RedistributionPlan& self, std::vector<detail::PlanPeer> by_rank);
 };
 
-RedistributionPlan::~RedistributionPlan() = default;
-
-std::shared_ptr<const RedistributionPlan> RedistributionPlan::create(std::shared_ptr<const TpetraLayout> source,
-                                                                     std::shared_ptr<const TpetraLayout> target,
-                                                                     const RedistributionOptions& options) {
+std::shared_ptr<const RedistributionPlan> RedistributionPlanBuilder::create(
+    std::shared_ptr<const DistributedLayout> source, std::shared_ptr<const DistributedLayout> target,
+    const RedistributionOptions& options) {
+  // Every process judges the same facts (group, global shapes), so all agree.
+  require_same_array(*source, *target);
   std::shared_ptr<RedistributionPlan> self(new RedistributionPlan());
   self->source_ = source;
   self->target_ = target;
-  self->tag_ = detail::next_plan_tag();
-  self->scratch_ = std::make_unique<Scratch>();
-  const int me = source->rank(), nprocs = source->comm()->getSize();
-  // Both sides judge the same gathered records, so every process agrees.
-  if (!source->has_global_layout() || !target->has_global_layout())
-    throw ValidationError({Problem{-1, -1, "scatter_unstructured", "true",
-                                   "a redistribution plan needs both layouts' records on every process",
-                                   "build 'u' layouts with LayoutOptions::scatter_unstructured = false"}});
-  if (source->global_shape() != target->global_shape() || target->comm()->getSize() != nprocs)
-    throw ValidationError({Problem{-1, -1, "size", "", "source and target describe the same global array",
-                                   "the layouts' global shapes or communicators differ"}});
+  self->tag_ = detail::LayoutAccess::next_tag(*source);
+  const Records source_records = every_record(*source), target_records = every_record(*target);
 
-  std::vector<Peer> by_rank(nprocs);
+  std::vector<detail::PlanPeer> by_rank(static_cast<std::size_t>(source->nprocs()));
   bool missing = false;  // an element the other layout does not hold (1-D 'u' index sets differ)
   const auto src_item = static_cast<std::ptrdiff_t>(source->itemsize());
   const auto tgt_item = static_cast<std::ptrdiff_t>(target->itemsize());
   // Both sides walk the axes in the source's memory order (rank 0's).
   const std::vector<int>& order = source->memory_order_of(0);
-  owned_in_global_order(*source, target->global(), order, [&](std::ptrdiff_t offset, std::size_t n, std::ptrdiff_t step, int to) {
-    if (to < 0) return void(missing = true);
-    detail::append_elements(by_rank[to].source, offset, n, step, src_item);
-    by_rank[to].source_count += n;
-  });
-  owned_in_global_order(*target, source->global(), order, [&](std::ptrdiff_t offset, std::size_t n, std::ptrdiff_t step, int from) {
-    if (from < 0) return void(missing = true);
-    detail::append_elements(by_rank[from].target, offset, n, step, tgt_item);
-    by_rank[from].target_count += n;
-  });
-  if (!detail::all_true(!missing, *source->comm()))
+  owned_in_global_order(*source, *target_records.global, order,
+                        [&](std::ptrdiff_t offset, std::size_t n, std::ptrdiff_t step, int to) {
+                          if (to < 0) return void(missing = true);
+                          detail::append_elements(by_rank[to].send, offset, n, step, src_item);
+                          by_rank[to].send_count += n;
+                        });
+  owned_in_global_order(*target, *source_records.global, order,
+                        [&](std::ptrdiff_t offset, std::size_t n, std::ptrdiff_t step, int from) {
+                          if (from < 0) return void(missing = true);
+                          detail::append_elements(by_rank[from].recv, offset, n, step, tgt_item);
+                          by_rank[from].recv_count += n;
+                        });
+  if (!detail::all_true(!missing, source->comm()))
     throw ValidationError({Problem{-1, 0, "indices", "", "source and target hold the same global indices",
                                    "an index of one layout is missing from the other (1-D 'u' index sets differ)"}});
-  for (int p = 0; p < nprocs; ++p) {
-    by_rank[p].rank = p;
-    if (p == me) {
-      self->self_ = std::move(by_rank[p]);
-      self->local_count_ = self->self_.source_count;
-    } else if (by_rank[p].source_count > 0 || by_rank[p].target_count > 0) {
-      self->peers_.push_back(std::move(by_rank[p]));
-    }
-  }
+  keep_peers(*self, std::move(by_rank));
   if (options.fill_target_padding) self->target_halo_ = HaloPlan::create(target);
   return self;
 }
 
+void RedistributionPlanBuilder::keep_peers(RedistributionPlan& self, std::vector<detail::PlanPeer> by_rank) {
+  const int me = self.source_->rank();
+  for (int p = 0; p < static_cast<int>(by_rank.size()); ++p) {
+    detail::PlanPeer& peer = by_rank[p];
+    peer.rank = p;
+    if (p == me) {
+      self.local_count_ = peer.send_count;
+      *self.self_ = std::move(peer);
+    } else if (peer.send_count > 0 || peer.recv_count > 0) {
+      self.largest_message_ = std::max({self.largest_message_, peer.send_count, peer.recv_count});
+      self.peers_.push_back(std::move(peer));
+    }
+  }
+}
+
+std::shared_ptr<const RedistributionPlan> RedistributionPlan::create(std::shared_ptr<const DistributedLayout> source,
+                                                                     std::shared_ptr<const DistributedLayout> target,
+                                                                     const RedistributionOptions& options) {
+  return RedistributionPlanBuilder::create(std::move(source), std::move(target), options);
+}
+
+RedistributionPlan::RedistributionPlan()
+    : self_(std::make_unique<detail::PlanPeer>()), scratch_(std::make_unique<detail::Round>()) {}
+RedistributionPlan::~RedistributionPlan() = default;
+
 std::size_t RedistributionPlan::num_sent() const {
   std::size_t n = 0;
-  for (const Peer& p : peers_) n += p.source_count;
+  for (const detail::PlanPeer& p : peers_) n += p.send_count;
   return n;
 }
 
 std::size_t RedistributionPlan::num_received() const {
   std::size_t n = 0;
-  for (const Peer& p : peers_) n += p.target_count;
+  for (const detail::PlanPeer& p : peers_) n += p.recv_count;
   return n;
 }
 
 std::size_t RedistributionPlan::num_runs() const {
-  std::size_t n = self_.source.size() + self_.target.size();
-  for (const Peer& p : peers_) n += p.source.size() + p.target.size();
+  std::size_t n = self_->send.size() + self_->recv.size();
+  for (const detail::PlanPeer& p : peers_) n += p.send.size() + p.recv.size();
   return n;
 }
 
 template <class Scalar>
 void RedistributionPlan::move(const DistArray& from, const DistArray& to, bool forward) const {
-  const TpetraLayout& from_layout = forward ? *source_ : *target_;
-  const TpetraLayout& to_layout = forward ? *target_ : *source_;
-  const char* src = reinterpret_cast<const char*>(detail::checked_data<const Scalar>(from_layout, from));
-  char* dst = reinterpret_cast<char*>(detail::checked_data<Scalar>(to_layout, to));
-  const auto runs_out = [&](const Peer& p) -> const std::vector<Run>& { return forward ? p.source : p.target; };
-  const auto runs_in = [&](const Peer& p) -> const std::vector<Run>& { return forward ? p.target : p.source; };
-  const auto count_out = [&](const Peer& p) { return forward ? p.source_count : p.target_count; };
-  const auto count_in = [&](const Peer& p) { return forward ? p.target_count : p.source_count; };
-
-  const MPI_Comm comm = from_layout.comm()->getSize() > 1 ? detail::raw_comm(*from_layout.comm()) : MPI_COMM_SELF;
-  std::size_t total_in = 0, total_out = 0;
-  for (const Peer& p : peers_) total_in += count_in(p), total_out += count_out(p);
-  char* const inbox = scratch_->in(total_in * sizeof(Scalar));
-  char* const outbox = scratch_->out(total_out * sizeof(Scalar));
-  std::vector<MPI_Request> requests;
-  requests.reserve(2 * peers_.size());
-  char* in = inbox;
-  for (const Peer& p : peers_)
-    if (count_in(p) > 0) {
-      requests.emplace_back();
-      MPI_Irecv(in, static_cast<int>(count_in(p) * sizeof(Scalar)), MPI_BYTE, p.rank, tag_, comm, &requests.back());
-      in += count_in(p) * sizeof(Scalar);
-    }
-  char* out = outbox;
-  for (const Peer& p : peers_)
-    if (count_out(p) > 0) {
-      char* next = detail::pack_runs<Scalar>(runs_out(p), src, 1, 0, out);
-      requests.emplace_back();
-      MPI_Isend(out, static_cast<int>(next - out), MPI_BYTE, p.rank, tag_, comm, &requests.back());
-      out = next;
-    }
-  // What stays on this process moves while the messages travel.
-  zip_copy<Scalar>(runs_out(self_), src, runs_in(self_), dst);
-  MPI_Waitall(static_cast<int>(requests.size()), requests.data(), MPI_STATUSES_IGNORE);
-  const char* received = inbox;
-  for (const Peer& p : peers_)
-    if (count_in(p) > 0) received = detail::unpack_runs<Scalar>(runs_in(p), dst, 1, 0, received);
-  if (forward && target_halo_) target_halo_->update<Scalar>(to);
+  const DistributedLayout& from_layout = forward ? *source_ : *target_;
+  const DistributedLayout& to_layout = forward ? *target_ : *source_;
+  detail::FaultNote note;
+  if (const auto f = detail::check_array<Scalar>(from_layout, from, false); f != detail::Fault::none)
+    note = {f, source_->rank()};
+  else if (const auto g = detail::check_array<Scalar>(to_layout, to, true); g != detail::Fault::none)
+    note = {g, source_->rank()};
+  else if (static_cast<long long>(detail::slot_bytes(largest_message_ * sizeof(Scalar))) > detail::max_message_bytes)
+    note = {detail::Fault::message_size, source_->rank()};
+  const char* src = static_cast<const char*>(from.buffer.data);
+  char* dst = static_cast<char*>(to.buffer.data);
+  // Forward, each peer's `send` runs are read and its `recv` runs written;
+  // in reverse the other way round. Sizes come from the layouts, so a process
+  // whose arrays are wrong still posts receives its peers' messages fit.
+  const auto runs_out = [&](const detail::PlanPeer& p) -> const std::vector<Run>& { return forward ? p.send : p.recv; };
+  const auto runs_in = [&](const detail::PlanPeer& p) -> const std::vector<Run>& { return forward ? p.recv : p.send; };
+  const auto count_out = [&](const detail::PlanPeer& p) { return forward ? p.send_count : p.recv_count; };
+  const auto count_in = [&](const detail::PlanPeer& p) { return forward ? p.recv_count : p.send_count; };
+  const std::size_t item = source_->itemsize();
+  {
+    detail::ScratchLease lease(*scratch_, scratch_busy_);
+    detail::Round& round = lease.round();
+    std::size_t total_in = 0, total_out = 0;
+    for (const detail::PlanPeer& p : peers_) total_in += count_in(p), total_out += count_out(p);
+    round.reset(total_in * item, total_out * item, peers_.size());
+    const int tag = forward ? tag_ : tag_ + 1;
+    for (const detail::PlanPeer& p : peers_)
+      if (count_in(p) > 0) round.receive(p.rank, count_in(p) * item, tag, source_->comm());
+    for (const detail::PlanPeer& p : peers_)
+      if (count_out(p) > 0)
+        round.send(p.rank, count_out(p) * item, tag, source_->comm(), note,
+                   [&](char* out) { detail::pack_runs<Scalar>(runs_out(p), src, 1, 0, out); });
+    // What stays on this process moves while the messages travel.
+    if (note.ok()) zip_copy<Scalar>(runs_out(*self_), src, runs_in(*self_), dst);
+    note = round.wait(note);
+    std::size_t k = 0;
+    if (note.ok())
+      for (const detail::PlanPeer& p : peers_)
+        if (count_in(p) > 0) detail::unpack_runs<Scalar>(runs_in(p), dst, 1, 0, round.payload(k++));
+  }
+  // The padding fill runs whatever happened above, passing a fault on.
+  if (forward && target_halo_) note = target_halo_->run_update<Scalar>(dst, note);
+  if (!note.ok()) detail::throw_fault(note, forward ? "RedistributionPlan::apply" : "RedistributionPlan::apply_reverse");
 }
 
-#define DAPETRA_INSTANTIATE_REDISTRIBUTION(S)                                              \
+#define DAPETRA_INSTANTIATE_REDISTRIBUTION(S) \
   template void RedistributionPlan::move<S>(const DistArray&, const DistArray&, bool) const;
 
 DAPETRA_FOR_EACH_PLAN_SCALAR(DAPETRA_INSTANTIATE_REDISTRIBUTION)
 
-}  // namespace dapetra::tpetra
+}  // namespace dapetra::mpi

@@ -1,16 +1,17 @@
-// Internal: the few collectives the adapter needs, on a Teuchos communicator
-// (MPI or serial). Every process must call each of them, in the same order.
+// Internal: the few collectives the mpi layer needs. Every process of the
+// communicator must call each of them, in the same order.
 #pragma once
 
 #include <mpi.h>
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
-#include "dapetra/dim.hpp"
-#include "dapetra/tpetra/types.hpp"
+namespace dapetra::mpi::detail {
 
-namespace dapetra::tpetra::detail {
+int rank_of(MPI_Comm comm);
+int size_of(MPI_Comm comm);
 
 // Every process's words, in one array: rank r's are words[begin[r] ...
 // begin[r] + length[r]). Records of up to `slot - 1` words on every process
@@ -26,19 +27,13 @@ struct Gathered {
   const std::int64_t* of(int r) const { return words.data() + begin[static_cast<std::size_t>(r)]; }
   std::size_t size(int r) const { return length[static_cast<std::size_t>(r)]; }
 };
-Gathered allgather_words(const std::vector<std::int64_t>& mine, const Comm& comm, std::size_t slot = 64);
+Gathered allgather_words(const std::vector<std::int64_t>& mine, MPI_Comm comm, std::size_t slot = 64);
 
 // True on every process iff `value` is true on every process.
-bool all_true(bool value, const Comm& comm);
+bool all_true(bool value, MPI_Comm comm);
 
-// Rendezvous: for indices in [0, size) held by this process, the lowest rank
-// holding each and that rank's position of it (every process calls it;
-// indices locally unique).
-struct Holders {
-  std::vector<int> owner;
-  std::vector<local_index_t> position;
-};
-Holders lowest_holders(const std::vector<std::int64_t>& indices, std::int64_t size, const Comm& comm);
+// The sum over every process.
+long long sum_all(long long value, MPI_Comm comm);
 
 // Every process sends per_dest[p] to process p (one MPI_Alltoall of counts,
 // one MPI_Alltoallv); what arrived from p is words[displs[p] ...
@@ -48,14 +43,10 @@ struct Exchanged {
   std::vector<int> counts, displs;
   std::vector<std::int64_t> words;
 };
-Exchanged alltoallv_words(const std::vector<std::vector<std::int64_t>>& per_dest, const Comm& comm);
+Exchanged alltoallv_words(const std::vector<std::vector<std::int64_t>>& per_dest, MPI_Comm comm);
 
-// The MPI communicator under a Teuchos one (MPI_COMM_SELF for a serial one).
-MPI_Comm raw_comm(const Comm& comm);
+// Thrown by every process alike when `words` (known to every process) does
+// not fit MPI's int counts.
+void throw_if_too_large_for_mpi(long long words, const std::string& what);
 
-// A message tag for the next communication plan: plans are created
-// collectively, so every process numbers them alike, and interleaved
-// exchanges of different plans never match each other's messages.
-int next_plan_tag();
-
-}  // namespace dapetra::tpetra::detail
+}  // namespace dapetra::mpi::detail

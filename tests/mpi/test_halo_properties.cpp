@@ -9,11 +9,11 @@
 #include <random>
 
 #include "../core/random_layout.hpp"
-#include "dapetra/tpetra/tpetra.hpp"
-#include "tpetra_test_util.hpp"
+#include "dapetra/mpi/mpi.hpp"
+#include "mpi_test_util.hpp"
 
 using namespace dapetra;
-using namespace dapetra::tpetra;
+using namespace dapetra::mpi;
 using dapetra::testing::owning_array;
 using dapetra::testing::world;
 
@@ -32,24 +32,21 @@ TEST(HaloProperties, RandomLayoutsFillEveryGhostWithItsSource) {
   const auto comm = world();
   std::mt19937_64 rng(31337);  // the same layouts on every rank
   dapetra::testing::RandomLayoutOptions opt;
-  opt.nprocs = comm->getSize();
+  opt.nprocs = comm->size();
   opt.max_size = 9;
   int checked_ghosts = 0;
   for (int trial = 0; trial < 80; ++trial) {
     const Layout layout = dapetra::testing::random_layout(rng, opt);
-    const auto& dims = layout.ranks[comm->getRank()].dim_data;
+    const auto& dims = layout.ranks[comm->rank()].dim_data;
     const int nd = static_cast<int>(dims.size());
     std::vector<global_index_t> sizes;
     for (const Dim& d : dims) sizes.push_back(d.size);
     // Processes may differ in memory order (odd trials: odd ranks Fortran),
-    // which the plan must follow on both sides of every message; every third
-    // trial gathers 'u' indices instead of leaving them scattered.
+    // which the plan must follow on both sides of every message.
     DistArray a = owning_array<double>(dims);
-    const bool fortran = trial % 2 == 1 && comm->getRank() % 2 == 1;
+    const bool fortran = trial % 2 == 1 && comm->rank() % 2 == 1;
     if (fortran) a.buffer.strides = f_strides(a.buffer.shape, sizeof(double));
-    LayoutOptions options;
-    options.scatter_unstructured = trial % 3 != 0;
-    const auto tl = TpetraLayout::create(a, comm, options);
+    const auto tl = DistributedLayout::create(a, comm);
     const auto plan = HaloPlan::create(tl);
     const GlobalLayout gl(layout);
     // Wrapped source of a global index along a periodic 'b' axis (Domi's
@@ -81,7 +78,7 @@ TEST(HaloProperties, RandomLayoutsFillEveryGhostWithItsSource) {
           offset += loc[d] * a.buffer.strides[d] / static_cast<global_index_t>(sizeof(double));
           g[d] = global_index(dims[d], loc[d]);
           s[d] = source(d, loc[d]);
-          owned = owned && tl->is_owned_position(d, loc[d]);
+          owned = owned && tl->is_owned(d, loc[d]);
           self_source = self_source && s[d] == g[d];
         }
         f(offset, owned && self_source);
@@ -95,7 +92,7 @@ TEST(HaloProperties, RandomLayoutsFillEveryGhostWithItsSource) {
       checked_ghosts += !kept;
     });
   }
-  if (comm->getSize() > 1) {
+  if (comm->size() > 1) {
     EXPECT_GT(checked_ghosts, 50);
   }
 }

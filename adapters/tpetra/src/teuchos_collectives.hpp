@@ -1,0 +1,48 @@
+// Internal: the few collectives the adapter runs on a Teuchos communicator
+// (MPI or serial). Every process must call each of them, in the same order.
+#pragma once
+
+#include <Teuchos_CommHelpers.hpp>
+#include <Teuchos_DefaultMpiComm.hpp>
+#include <mpi.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <vector>
+
+#include "dapetra/tpetra/types.hpp"
+
+namespace dapetra::tpetra::detail {
+
+// The MPI communicator under a Teuchos one (MPI_COMM_SELF for a serial one).
+inline MPI_Comm raw_comm(const Comm& comm) {
+  const auto* mpi = dynamic_cast<const Teuchos::MpiComm<int>*>(&comm);
+  return mpi ? static_cast<MPI_Comm>(*mpi->getRawMpiComm()) : MPI_COMM_SELF;
+}
+
+inline bool all_true(bool value, const Comm& comm) {
+  int mine = value ? 1 : 0, all = 0;
+  Teuchos::reduceAll<int, int>(comm, Teuchos::REDUCE_MIN, mine, Teuchos::outArg(all));
+  return all == 1;
+}
+
+// Every process's words in a fixed slot of `slot` words (length first); a
+// record too long for the slot arrives as length 0.
+struct FixedGather {
+  std::vector<long long> words;
+  std::size_t slot;
+  FixedGather(const std::vector<std::int64_t>& mine, const Comm& comm, std::size_t slot_words) : slot(slot_words) {
+    std::vector<long long> fixed(slot, 0);
+    if (mine.size() < slot) {
+      fixed[0] = static_cast<long long>(mine.size());
+      std::copy(mine.begin(), mine.end(), fixed.begin() + 1);
+    }
+    words.resize(slot * static_cast<std::size_t>(comm.getSize()));
+    Teuchos::gatherAll<int, long long>(comm, static_cast<int>(slot), fixed.data(), static_cast<int>(words.size()),
+                                       words.data());
+  }
+  const std::int64_t* of(int r) const { return reinterpret_cast<const std::int64_t*>(words.data()) + slot * r + 1; }
+  std::size_t size(int r) const { return static_cast<std::size_t>(words[slot * r]); }
+};
+
+}  // namespace dapetra::tpetra::detail

@@ -1,0 +1,138 @@
+// dapetra/mpi/layout.hpp: one DAP array's distribution over an MPI communicator.
+//
+// A DistributedLayout is built once, collectively, from each process's
+// protocol object (or just its dim_data). It gathers every process's records
+// and checks them all with the core's rules, so every process reaches the
+// same verdict and throws the same ValidationError: nobody is left waiting.
+// Then it knows, for every axis and every position of this process's buffer,
+// whether this process owns it, and who does otherwise: in closed form for
+// 'b' and 'c' axes; for 'u' axes from gathered indices, or, when the only
+// distributed axis is 'u' (the finite-element case), without moving the
+// indices: a one_to_one claim is confirmed from small per-process summaries
+// (count, range and a fingerprint of the multiset of indices, see
+// dapetra/index_fingerprint.hpp), and otherwise a rendezvous settles the owner
+// of every index (the lowest holder by default, or the caller's rule).
+//
+// The layout owns a duplicate of the caller's communicator, made during its
+// collective creation and freed with it. Halo and redistribution plans built
+// on it talk only there, so none of their messages can match a message of
+// the caller's or of a plan on another layout, whatever the order in which
+// processes create them.
+//
+// The object is immutable; share it (std::shared_ptr) between any number of
+// arrays with the same distribution, element type and memory layout.
+#pragma once
+
+#include <mpi.h>
+
+#include <atomic>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "dapetra/axis.hpp"
+#include "dapetra/distarray.hpp"
+#include "dapetra/layout.hpp"
+#include "dapetra/process_grid.hpp"
+
+namespace dapetra::mpi {
+
+struct LayoutOptions {
+  // Owner of a 'u' index held by several processes (one_to_one false). Every
+  // process must pass the same rule.
+  SharedIndexOwner shared_owner = lowest_holder;
+};
+
+namespace detail {
+struct LayoutAccess;
+struct LayoutBuilder;
+struct ScatteredOwners;
+}  // namespace detail
+
+class DistributedLayout {
+ public:
+  // Collective over `comm`. Checks `local` on every process (version,
+  // records, buffer shape and strides, element type) and all records
+  // together; throws ValidationError on every process, listing every
+  // process's problems, if any process's input is wrong.
+  static std::shared_ptr<const DistributedLayout> create(const DistArray& local, MPI_Comm comm,
+                                                         const LayoutOptions& options = {});
+  // The same from dim_data alone, for a C-ordered buffer of doubles of the
+  // implied shape.
+  static std::shared_ptr<const DistributedLayout> create(const std::vector<Dim>& dim_data, MPI_Comm comm,
+                                                         const LayoutOptions& options = {});
+  ~DistributedLayout();
+  DistributedLayout(const DistributedLayout&) = delete;
+  DistributedLayout& operator=(const DistributedLayout&) = delete;
+
+  // Dapetra's duplicate of the caller's communicator (same group and ranks).
+  // Plans exchange messages on it; callers should send nothing there.
+  MPI_Comm comm() const { return comm_; }
+  int rank() const { return rank_; }
+  int nprocs() const { return nprocs_; }
+
+  const std::vector<Dim>& dim_data() const { return dim_data_; }
+  const std::vector<global_index_t>& local_shape() const { return local_shape_; }
+  const std::vector<global_index_t>& global_shape() const { return global_shape_; }
+  const ProcessGrid& grid() const { return grid_; }
+  // The buffer the layout was built for: element type, strides (bytes) and
+  // axes from slowest to fastest in memory (every process's is known).
+  const std::string& format() const { return format_; }
+  std::size_t itemsize() const { return itemsize_; }
+  const std::vector<global_index_t>& local_strides() const { return local_strides_; }
+  const std::vector<int>& memory_order() const { return memory_orders_[static_cast<std::size_t>(rank_)]; }
+  const std::vector<int>& memory_order_of(int rank) const { return memory_orders_[static_cast<std::size_t>(rank)]; }
+
+  // Every process's records with closed-form owners, when they were gathered
+  // (all layouts but those whose only distributed axis is 'u'); throws otherwise.
+  bool has_global_layout() const { return global_ != nullptr; }
+  const GlobalLayout& global() const;
+  // The 'u' axis whose indices stayed on their processes, or -1.
+  int scattered_axis() const { return scattered_axis_; }
+  const SharedIndexOwner& shared_owner() const { return shared_owner_; }
+
+  // Whether this process owns position i along axis a of its buffer
+  // (boundary padding is owned; communication padding and copies of 'u'
+  // indices held for another process are not). An element is owned when it
+  // is owned along every axis.
+  bool is_owned(int axis, global_index_t position) const;
+  // Elements this process owns.
+  global_index_t num_owned() const { return num_owned_; }
+  // True on every process when no process holds an element it does not own
+  // (no communication padding, no shared 'u' copies).
+  bool every_element_owned() const { return every_element_owned_; }
+  // Throws ValidationError unless `array` has the records, shape, strides and
+  // element type this layout was built for. Local: not collective.
+  void check_fits(const DistArray& array) const;
+
+  // The lowest global index held anywhere along axis 0 of a 1-D 'u' array
+  // (which may hold negative indices); 0 for every other layout.
+  global_index_t lowest_index() const { return lowest_index_; }
+
+ private:
+  DistributedLayout() = default;
+  friend struct detail::LayoutAccess;
+  friend struct detail::LayoutBuilder;
+
+  MPI_Comm comm_ = MPI_COMM_NULL;
+  int rank_ = 0, nprocs_ = 1;
+  std::vector<Dim> dim_data_;
+  std::vector<global_index_t> local_shape_, global_shape_, local_strides_;
+  ProcessGrid grid_;
+  std::vector<int> coords_;
+  std::string format_;
+  std::size_t itemsize_ = 0;
+  std::vector<std::vector<int>> memory_orders_;
+  std::unique_ptr<GlobalLayout> global_;
+  int scattered_axis_ = -1;
+  SharedIndexOwner shared_owner_;
+  std::unique_ptr<detail::ScatteredOwners> scattered_;
+  global_index_t num_owned_ = 0;
+  bool every_element_owned_ = false;
+  global_index_t lowest_index_ = 0;
+  // Message tags of the plans built on this layout: plans are created
+  // collectively over comm(), so every process numbers them alike.
+  mutable std::atomic<int> plans_created_{0};
+};
+
+}  // namespace dapetra::mpi

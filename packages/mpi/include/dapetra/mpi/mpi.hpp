@@ -1,0 +1,10 @@
+// dapetra/mpi/mpi.hpp: the whole communication layer in one include.
+//
+// Layouts over an MPI communicator, halo exchange and assembly, and
+// redistribution between any two DAP distributions; MPI only, no Trilinos.
+#pragma once
+
+#include "dapetra/mpi/halo.hpp"
+#include "dapetra/mpi/layout.hpp"
+#include "dapetra/mpi/redistribute.hpp"
+#include "dapetra/mpi/scalar.hpp"

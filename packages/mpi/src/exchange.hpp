@@ -1,0 +1,98 @@
+// Internal: one round of point-to-point messages, the sequence every plan
+// uses (post the receives, pack and send, wait, read every sender's status).
+//
+// Every message starts with a status header. A process whose array is wrong
+// (or that learned of another process's fault earlier in the same call)
+// still posts its receives and sends a header without data, so each peer
+// gets the message it waits for and learns of the fault from it: nobody
+// waits forever, and no collective is added to the call.
+#pragma once
+
+#include <mpi.h>
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "checked.hpp"
+
+namespace dapetra::mpi::detail {
+
+// The first fault this process knows of in the current call: its kind and
+// the rank whose array caused it.
+struct FaultNote {
+  Fault fault = Fault::none;
+  std::int64_t rank = -1;
+  bool ok() const { return fault == Fault::none; }
+};
+
+// Message buffers and requests of one round; reused across calls (never
+// zero-filled, grown only).
+class Round {
+ public:
+  static constexpr std::size_t header = 16;  // bytes; keeps every payload 16-byte aligned
+
+  // Posts a receive of `payload` bytes from `peer`.
+  void receive(int peer, std::size_t payload, int tag, MPI_Comm comm);
+  // Sends `payload` bytes from `peer`'s slot, written by pack(char*) unless
+  // `note` carries a fault (then the header alone goes).
+  template <class Pack>
+  void send(int peer, std::size_t payload, int tag, MPI_Comm comm, const FaultNote& note, Pack&& pack) {
+    char* slot = out_slot(payload);
+    write_header(slot, note);
+    if (note.ok()) pack(slot + header);
+    post_send(slot, note.ok() ? header + payload : header, peer, tag, comm);
+  }
+  // Waits for every message; returns `note`, or the first fault a sender reported.
+  FaultNote wait(FaultNote note);
+  // The payload of the k-th receive posted.
+  const char* payload(std::size_t k) const { return in_.get() + in_at_[k] + header; }
+  // Sizes the buffers for a round of at most `in_bytes` / `out_bytes` payload
+  // over `messages` messages each way, and forgets the previous round.
+  void reset(std::size_t in_bytes, std::size_t out_bytes, std::size_t messages);
+
+ private:
+  char* out_slot(std::size_t payload);
+  static void write_header(char* slot, const FaultNote& note);
+  void post_send(char* slot, std::size_t bytes, int peer, int tag, MPI_Comm comm);
+
+  std::unique_ptr<char[]> in_, out_;
+  std::size_t in_capacity_ = 0, out_capacity_ = 0, in_used_ = 0, out_used_ = 0;
+  std::vector<std::size_t> in_at_;
+  std::vector<MPI_Request> requests_;
+};
+
+// MPI counts are int: a call whose plan has a larger message is refused
+// (Fault::message_size) before anything is sent.
+inline constexpr long long max_message_bytes = 2147483647LL - 64;
+
+// Rounds a payload up so the next header stays 16-byte aligned.
+inline std::size_t slot_bytes(std::size_t payload) { return Round::header + (payload + 15) / 16 * 16; }
+
+// The plan's own buffers when free, else the caller's temporary ones.
+class ScratchLease {
+ public:
+  ScratchLease(Round& shared, std::atomic<bool>& busy) : busy_(busy) {
+    owned_ = !busy_.exchange(true, std::memory_order_acquire);
+    round_ = owned_ ? &shared : &temporary_;
+  }
+  ~ScratchLease() {
+    if (owned_) busy_.store(false, std::memory_order_release);
+  }
+  ScratchLease(const ScratchLease&) = delete;
+  ScratchLease& operator=(const ScratchLease&) = delete;
+  Round& round() { return *round_; }
+
+ private:
+  std::atomic<bool>& busy_;
+  bool owned_ = false;
+  Round temporary_;
+  Round* round_ = nullptr;
+};
+
+// Throws the fault `note` names, the same problem on every process that
+// knows of it.
+void throw_fault(const FaultNote& note, const char* operation);
+
+}  // namespace dapetra::mpi::detail

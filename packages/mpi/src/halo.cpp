@@ -1,0 +1,574 @@
+#include "dapetra/mpi/halo.hpp"
+
+#include <mpi.h>
+
+#include <algorithm>
+#include <cmath>
+#include <complex>
+#include <cstring>
+#include <optional>
+
+#include "collectives.hpp"
+#include "exchange.hpp"
+#include "layout_access.hpp"
+#include "runs.hpp"
+
+namespace dapetra::mpi {
+namespace {
+
+// One row axis of this process's buffer: which positions the plan fills
+// (communication padding, periodic edge padding, copies held for others)
+// and where each position's value comes from along the axis.
+struct AxisPlan {
+  int axis = 0;
+  global_index_t extent = 0;
+  std::ptrdiff_t stride = 0;     // bytes
+  LocalRange keep;               // positions kept as they are, when a range ...
+  std::vector<char> keep_flags;  // ... or per position ('u' axes)
+  global_index_t period = 0;     // periodic 'b': interior period M ...
+  global_index_t first_edge = 0, last_edge = 0;  // ... and the axis's edge padding widths
+  const Dim* dim = nullptr;
+  std::vector<global_index_t> source_of;  // per position: source() ...
+  std::vector<int> owner_of;              // ... and the grid coordinate owning it
+  std::vector<global_index_t> owner_digit;  // requests by position: the position on the owner
+
+  bool kept(global_index_t p) const {
+    return keep_flags.empty() ? keep.contains(static_cast<local_index_t>(p)) : keep_flags[p] != 0;
+  }
+  // Global index along the axis whose value position p holds after an update.
+  // The wrap goes by global index, not by position: a communication padding
+  // copy of an edge padding element also takes the wrapped value, so every
+  // copy of an element agrees after one update.
+  global_index_t source(global_index_t p) const {
+    const global_index_t g = global_index(*dim, p);
+    if (period > 0 && g < first_edge) return g + period;
+    if (period > 0 && g >= dim->size - last_edge) return g - period;
+    return g;
+  }
+  // Calls f(p) for every position that is not kept, in order.
+  template <class F>
+  void for_each_filled(F&& f) const {
+    if (keep_flags.empty()) {
+      for (global_index_t p = 0; p < std::min<global_index_t>(keep.begin, extent); ++p) f(p);
+      for (global_index_t p = std::max<global_index_t>(keep.end, 0); p < extent; ++p) f(p);
+    } else {
+      for (global_index_t p = 0; p < extent; ++p)
+        if (!keep_flags[static_cast<std::size_t>(p)]) f(p);
+    }
+  }
+  bool any_filled = false;  // set by plan_axis
+};
+
+AxisPlan plan_axis_ranges(const DistributedLayout& layout, int a, const Dim& d, bool mine);
+
+// The axis plan with every position's source and its owner looked up once,
+// so the walk below does no searching per ghost. `d` is this process's record
+// along axis a (mine) or another process's (gathered records only).
+AxisPlan plan_axis(const DistributedLayout& layout, int a, const Dim& d, bool mine) {
+  AxisPlan ax = plan_axis_ranges(layout, a, d, mine);
+  // Kept positions hold their own index and belong to the process's own
+  // coordinate (written in bulk); only filled ones need a wrap and a look-up.
+  ax.source_of.resize(static_cast<std::size_t>(ax.extent));
+  global_indices(d, ax.source_of.data());
+  ax.owner_of.assign(static_cast<std::size_t>(ax.extent), d.proc_grid_rank);
+  ax.for_each_filled([&](global_index_t p) {
+    ax.any_filled = true;
+    const auto q = static_cast<std::size_t>(p);
+    ax.source_of[q] = ax.source(p);
+    ax.owner_of[q] = mine && a == layout.scattered_axis()
+                         ? detail::LayoutAccess::scattered(layout).owner_of(p, layout.rank())
+                     : d.proc_grid_size == 1 ? 0
+                                             : layout.global().axis(a).owner(ax.source_of[q]);
+  });
+  return ax;
+}
+
+AxisPlan plan_axis_ranges(const DistributedLayout& layout, int a, const Dim& d, bool mine) {
+  AxisPlan ax;
+  ax.axis = a;
+  ax.dim = &d;
+  ax.extent = local_extent(d);
+  ax.stride = mine ? static_cast<std::ptrdiff_t>(layout.local_strides()[a]) : 0;
+  ax.keep = {0, static_cast<local_index_t>(ax.extent)};
+  if (d.dist_type == DistType::unstructured) {
+    ax.keep_flags.resize(static_cast<std::size_t>(ax.extent));
+    for (global_index_t i = 0; i < ax.extent; ++i)
+      ax.keep_flags[i] = mine ? layout.is_owned(a, i) : layout.global().axis(a).is_owned(d.proc_grid_rank, i);
+    return ax;
+  }
+  if (d.dist_type != DistType::block) return ax;
+  // Communication padding is filled; boundary padding is kept, unless the
+  // axis is periodic, where it is filled from the opposite end of the interior.
+  ax.keep = owned_local_range(d);
+  if (d.periodic) {
+    const std::array<global_index_t, 2> edge = boundary_padding(d);
+    const bool alone = d.proc_grid_size == 1;
+    const global_index_t first_edge = alone ? d.padding[0] : layout.global().axis(a).dim(0).padding[0];
+    const global_index_t last_edge = alone ? d.padding[1] : layout.global().axis(a).dim(d.proc_grid_size - 1).padding[1];
+    ax.period = d.size - first_edge - last_edge;
+    ax.first_edge = first_edge;
+    ax.last_edge = last_edge;
+    ax.keep = {static_cast<local_index_t>(std::max<global_index_t>(ax.keep.begin, edge[0])),
+               static_cast<local_index_t>(std::min<global_index_t>(ax.keep.end, ax.extent - edge[1]))};
+  }
+  return ax;
+}
+
+// What this process sends, found without messages from the gathered
+// records: for every process q whose halo holds elements this process owns,
+// those elements' offsets in this buffer, in the order q's own walk (below)
+// lists them. q's walk visits its positions axis by axis in q's memory order;
+// an element belongs to this process exactly when, on every axis, the
+// position's owner coordinate is this process's. So the walk is redone here
+// over q's records, visiting along each axis only the positions this process
+// owns: the cost is the data sent plus one pass along each axis.
+struct AxisSends {
+  std::vector<std::ptrdiff_t> my_offset;  // per position of q along the axis that this process owns, in order
+};
+
+using detail::RunList;
+using detail::StridedRun;
+
+std::vector<RunList> sends_in_closed_form(const DistributedLayout& layout) {
+  const GlobalLayout& global = layout.global();
+  const ProcessGrid& grid = layout.grid();
+  const int ndim = static_cast<int>(layout.dim_data().size()), nprocs = global.nprocs(), me = layout.rank();
+  const std::vector<int> my_coords = grid.coords_of(me);
+  std::vector<RunList> sends(static_cast<std::size_t>(nprocs), RunList{{}, 0, static_cast<std::ptrdiff_t>(layout.itemsize())});
+
+  // Per axis and grid coordinate c along it: the positions of a process at c
+  // whose value this process owns, as offsets into this buffer (empty if none).
+  std::vector<std::vector<AxisSends>> along(static_cast<std::size_t>(ndim));
+  std::vector<std::vector<int>> candidates(static_cast<std::size_t>(ndim));  // coordinates with any
+  std::vector<std::optional<IndexLookup>> lookups(static_cast<std::size_t>(ndim));  // 'u' only; formulas otherwise
+  const auto list_sends = [&](int a, int c) {
+    const AxisPartition& axis = global.axis(a);
+    const Dim& my_dim = layout.dim_data()[a];
+    const auto my_stride = static_cast<std::ptrdiff_t>(layout.local_strides()[a]);
+    const AxisPlan ax = plan_axis(layout, a, axis.dim(c), false);
+    if (my_dim.dist_type == DistType::unstructured && !lookups[a]) lookups[a].emplace(my_dim);
+    std::vector<std::ptrdiff_t>& out = along[a][static_cast<std::size_t>(c)].my_offset;
+    const bool same_record = c == my_coords[a];  // then a kept position is the same position here
+    out.reserve(static_cast<std::size_t>(same_record ? ax.extent : 0));
+    for (global_index_t p = 0; p < ax.extent; ++p) {
+      if (ax.owner_of[static_cast<std::size_t>(p)] != my_coords[a]) continue;
+      if (same_record && ax.kept(p)) {
+        out.push_back(p * my_stride);
+        continue;
+      }
+      const global_index_t g = ax.source_of[static_cast<std::size_t>(p)];
+      const global_index_t here = lookups[a] ? lookups[a]->position(g) : local_position(my_dim, g);
+      out.push_back(here * my_stride);
+    }
+    if (!out.empty()) candidates[a].push_back(c);
+  };
+  // Other coordinates first: only their filled positions can be owned here
+  // ('c' axes have none, 'b' axes their padding, gathered 'u' axes their
+  // copies), so most are ruled out from a few positions.
+  std::vector<char> foreign(static_cast<std::size_t>(ndim), 0);
+  for (int a = 0; a < ndim; ++a) {
+    const AxisPartition& axis = global.axis(a);
+    along[a].resize(static_cast<std::size_t>(axis.grid_size()));
+    for (int c = 0; c < axis.grid_size(); ++c) {
+      const Dim& d = axis.dim(c);
+      if (c == my_coords[a] || d.dist_type == DistType::cyclic) continue;
+      const AxisPlan ranges = plan_axis_ranges(layout, a, d, false);
+      bool any = false;
+      ranges.for_each_filled([&](global_index_t p) { any = any || axis.owner(ranges.source(p)) == my_coords[a]; });
+      if (any) list_sends(a, c);
+    }
+    foreign[a] = !candidates[a].empty();
+  }
+  // This process's own coordinate along an axis matters only for processes
+  // that differ from it along another axis.
+  for (int a = 0; a < ndim; ++a) {
+    bool needed = false;
+    for (int b2 = 0; b2 < ndim; ++b2) needed = needed || (b2 != a && foreign[b2]);
+    if (needed) list_sends(a, my_coords[a]);
+    std::sort(candidates[a].begin(), candidates[a].end());
+  }
+
+  // Every process whose coordinate on each axis is a candidate, but this one.
+  std::vector<std::size_t> pick(static_cast<std::size_t>(ndim), 0);
+  for (int a = 0; a < ndim; ++a)
+    if (candidates[a].empty()) return sends;
+  while (true) {
+    std::vector<int> c(static_cast<std::size_t>(ndim), 0);
+    for (int a = 0; a < ndim; ++a) c[a] = candidates[a][pick[a]];
+    const int q = grid.rank_of(c);
+    if (q != me) {
+      // q's walk order: its row axes from slowest to fastest in memory.
+      std::vector<const AxisSends*> levels;
+      for (int a : layout.memory_order_of(q)) levels.push_back(&along[a][static_cast<std::size_t>(c[a])]);
+      RunList& out = sends[static_cast<std::size_t>(q)];
+      const auto walk = [&](auto&& recurse, std::size_t level, std::ptrdiff_t offset) -> void {
+        const auto& offs = levels[level]->my_offset;
+        if (level + 1 == levels.size()) {
+          for (std::ptrdiff_t o : offs) out.add(offset + o);
+          return;
+        }
+        for (std::ptrdiff_t o : offs) recurse(recurse, level + 1, offset + o);
+      };
+      if (!levels.empty()) walk(walk, 0, 0);
+    }
+    int a = ndim - 1;
+    for (; a >= 0; --a) {
+      if (++pick[a] < candidates[a].size()) break;
+      pick[a] = 0;
+    }
+    if (a < 0) return sends;
+  }
+}
+
+template <class Scalar>
+Scalar& at(char* base, std::ptrdiff_t offset) {
+  return *reinterpret_cast<Scalar*>(base + offset);
+}
+
+// Tpetra's ABSMAX: the larger magnitude (for complex values, as a real number).
+template <class Scalar>
+Scalar larger_magnitude(Scalar a, Scalar b) {
+  using std::abs;
+  return Scalar(std::max(abs(a), abs(b)));
+}
+
+template <class Scalar>
+void combine(Scalar& into, Scalar value, CombineMode mode) {
+  switch (mode) {
+    case CombineMode::add: into += value; break;
+    case CombineMode::insert: into = value; break;
+    case CombineMode::absmax: into = larger_magnitude(into, value); break;
+  }
+}
+
+
+
+// Where a scattered layout's ghosts are named to their owners: by the owner's
+// own position, the owner's position along the scattered axis times the
+// size of the other axes (undistributed, so the same everywhere), plus the
+// C-order position along those. The owner decodes it with divisions, no
+// look-up. Returns each axis's multiplier (`radix`).
+std::vector<global_index_t> request_radix(const DistributedLayout& layout, std::vector<AxisPlan>& axes) {
+  const std::vector<Dim>& dims = layout.dim_data();
+  const int ndim = static_cast<int>(dims.size()), scattered = layout.scattered_axis();
+  std::vector<global_index_t> radix(static_cast<std::size_t>(ndim), 0);
+  global_index_t r = 1;
+  for (int a = ndim - 1; a >= 0; --a)
+    if (a != scattered) {
+      radix[a] = r;
+      r *= local_extent(dims[a]);
+    }
+  radix[scattered] = r;
+  const auto& owners = detail::LayoutAccess::scattered(layout);
+  for (AxisPlan& ax : axes) {
+    ax.owner_digit.resize(static_cast<std::size_t>(ax.extent));
+    for (global_index_t p = 0; p < ax.extent; ++p)
+      ax.owner_digit[p] = ax.axis == scattered ? owners.position_on_owner(p) : p;
+  }
+  return radix;
+}
+
+// The ghosts of this process, found by one walk over its buffer: grouped by
+// owner (the runs they fill and, beside a scattered axis, the requests that
+// name them to the owner), plus copies from this process to itself
+// (periodic wraps).
+struct Ghosts {
+  std::vector<RunList> fill;
+  std::vector<std::vector<std::int64_t>> wanted;
+  std::vector<std::pair<std::ptrdiff_t, std::ptrdiff_t>> local_copies;
+};
+
+// Every element update() writes: some axis at a filled position. Slower axes
+// at kept positions recurse; the fastest then visits only its filled
+// positions, so the walk costs the halo plus the outer extents. Partial sums
+// travel down the levels (request code, owner rank, offset), so the fastest
+// axis's loop does a few additions per ghost.
+Ghosts walk_ghosts(const DistributedLayout& layout, const std::vector<AxisPlan>& axes,
+                   const std::vector<global_index_t>& radix) {
+  const int me = layout.rank(), nprocs = layout.nprocs();
+  const bool named = !radix.empty();  // requests are sent (a scattered axis)
+  Ghosts g{std::vector<RunList>(static_cast<std::size_t>(nprocs),
+                                RunList{{}, 0, static_cast<std::ptrdiff_t>(layout.itemsize())}),
+           std::vector<std::vector<std::int64_t>>(static_cast<std::size_t>(named ? nprocs : 0)),
+           {}};
+  if (axes.empty() || std::any_of(axes.begin(), axes.end(), [](const AxisPlan& ax) { return ax.extent == 0; }))
+    return g;  // a scalar has no padding, an empty buffer nothing to fill
+  const int ndim = static_cast<int>(layout.dim_data().size());
+  std::vector<int> grid_stride(static_cast<std::size_t>(ndim), 1);  // C order, as ranks are numbered
+  for (int a = ndim - 2; a >= 0; --a) grid_stride[a] = grid_stride[a + 1] * layout.grid().shape()[a + 1];
+  std::vector<global_index_t> pos(axes.size());
+  const auto emit = [&](std::int64_t code, int owner, std::ptrdiff_t offset) {
+    if (owner == me) {  // a periodic wrap onto this process: a local copy
+      std::ptrdiff_t from = 0;
+      for (std::size_t k = 0; k < axes.size(); ++k)
+        from += local_position(*axes[k].dim, axes[k].source_of[static_cast<std::size_t>(pos[k])]) * axes[k].stride;
+      g.local_copies.emplace_back(from, offset);
+      return;
+    }
+    if (named) g.wanted[owner].push_back(code);
+    g.fill[owner].add(offset);
+  };
+  // Below a kept position, a subtree whose deeper axes fill nothing holds
+  // only kept elements: it is skipped whole.
+  std::vector<char> fill_below(axes.size(), 0);
+  for (std::size_t k = axes.size(); k-- > 1;) fill_below[k - 1] = fill_below[k] || axes[k].any_filled;
+  const auto walk = [&](auto&& recurse, std::size_t level, std::ptrdiff_t offset, bool filling, std::int64_t code,
+                        int owner) -> void {
+    const AxisPlan& ax = axes[level];
+    const std::int64_t r = named ? radix[ax.axis] : 0;
+    const int gs = grid_stride[ax.axis];
+    const bool last = level + 1 == axes.size();
+    for (global_index_t p = 0; p < ax.extent; ++p) {
+      const bool kept = ax.kept(p);
+      if (!filling && kept && (last || !fill_below[level])) {
+        // jump over a kept run in one step
+        if (ax.keep_flags.empty() && p == ax.keep.begin && ax.keep.end > ax.keep.begin) p = ax.keep.end - 1;
+        continue;
+      }
+      pos[level] = p;
+      const auto q = static_cast<std::size_t>(p);
+      const std::int64_t next_code = named ? code + ax.owner_digit[q] * r : 0;
+      const int next_owner = owner + ax.owner_of[q] * gs;
+      if (last) emit(next_code, next_owner, offset + p * ax.stride);
+      else recurse(recurse, level + 1, offset + p * ax.stride, filling || !kept, next_code, next_owner);
+    }
+  };
+  walk(walk, 0, 0, false, 0, 0);
+  return g;
+}
+
+// Beside a scattered 'u' axis the owner cannot know who holds copies of its
+// elements: each owner learns which of its elements to send (one all-to-all
+// of counts, one of requests) and decodes each request into an offset here.
+std::vector<RunList> answer_requests(const DistributedLayout& layout, const std::vector<AxisPlan>& axes,
+                                     const std::vector<global_index_t>& radix,
+                                     const std::vector<std::vector<std::int64_t>>& wanted) {
+  const int nprocs = layout.nprocs(), scattered = layout.scattered_axis();
+  std::vector<RunList> sends(static_cast<std::size_t>(nprocs),
+                             RunList{{}, 0, static_cast<std::ptrdiff_t>(layout.itemsize())});
+  if (nprocs == 1) return sends;
+  const detail::Exchanged given = detail::alltoallv_words(wanted, layout.comm());
+  const auto offset_of = [&](std::int64_t code) {
+    std::ptrdiff_t offset = 0;
+    for (const AxisPlan& ax : axes) {
+      const global_index_t r = radix[ax.axis];
+      const global_index_t p = ax.axis == scattered ? code / r : (code / r) % ax.extent;
+      offset += p * ax.stride;
+    }
+    return offset;
+  };
+  for (int p = 0; p < nprocs; ++p)
+    for (int i = 0; i < given.counts[p]; ++i)
+      sends[p].add(offset_of(given.words[static_cast<std::size_t>(given.displs[p] + i)]));
+  return sends;
+}
+
+}  // namespace
+
+struct HaloPlanBuilder {
+  static std::shared_ptr<const HaloPlan> create(std::shared_ptr<const DistributedLayout> layout);
+};
+
+std::shared_ptr<const HaloPlan> HaloPlanBuilder::create(std::shared_ptr<const DistributedLayout> layout_ptr) {
+  std::shared_ptr<HaloPlan> self(new HaloPlan());
+  self->layout_ = layout_ptr;
+  const DistributedLayout& layout = *layout_ptr;
+  self->tag_ = detail::LayoutAccess::next_tag(layout);
+  std::vector<AxisPlan> axes;
+  for (int a : layout.memory_order()) axes.push_back(plan_axis(layout, a, layout.dim_data()[a], true));
+  // With gathered records each process works out what it sends alone
+  // (sends_in_closed_form): no messages. Beside a scattered axis the ghosts
+  // are named to their owners, who answer (answer_requests).
+  const bool closed_form = layout.has_global_layout();
+  const std::vector<global_index_t> radix = closed_form ? std::vector<global_index_t>{} : request_radix(layout, axes);
+  Ghosts ghosts = walk_ghosts(layout, axes, radix);
+  const bool empty = axes.empty() || std::any_of(axes.begin(), axes.end(), [](const AxisPlan& ax) { return ax.extent == 0; });
+  std::vector<RunList> sends = closed_form ? (empty ? std::vector<RunList>(static_cast<std::size_t>(layout.nprocs()))
+                                                    : sends_in_closed_form(layout))
+                                           : answer_requests(layout, axes, radix, ghosts.wanted);
+  self->local_copies_ = std::move(ghosts.local_copies);
+  for (int p = 0; p < layout.nprocs(); ++p) {
+    if (sends[p].count == 0 && ghosts.fill[p].count == 0) continue;
+    detail::PlanPeer peer{p, std::move(sends[p].runs), std::move(ghosts.fill[p].runs), sends[p].count,
+                          ghosts.fill[p].count};
+    self->num_sent_ += peer.send_count;
+    self->num_received_ += peer.recv_count;
+    self->largest_message_ = std::max({self->largest_message_, peer.send_count, peer.recv_count});
+    self->peers_.push_back(std::move(peer));
+  }
+  return self;
+}
+
+std::shared_ptr<const HaloPlan> HaloPlan::create(std::shared_ptr<const DistributedLayout> layout) {
+  return HaloPlanBuilder::create(std::move(layout));
+}
+
+HaloPlan::HaloPlan() : scratch_(std::make_unique<detail::Round>()) {}
+HaloPlan::~HaloPlan() = default;
+std::size_t HaloPlan::num_neighbours() const { return peers_.size(); }
+
+struct HaloExchange::State {
+  detail::Round round;
+  detail::FaultNote note;
+  const HaloPlan* plan = nullptr;
+  const void* data = nullptr;  // the array's memory, to catch end_update on another array
+  bool in_flight = false;
+};
+
+HaloExchange::HaloExchange() : state_(std::make_unique<State>()) {}
+HaloExchange::~HaloExchange() = default;
+HaloExchange::HaloExchange(HaloExchange&&) noexcept = default;
+HaloExchange& HaloExchange::operator=(HaloExchange&&) noexcept = default;
+bool HaloExchange::in_flight() const { return state_ && state_->in_flight; }
+
+namespace {
+
+// to[i] += from[i]; the two never overlap (from is the message buffer). Four
+// independent additions per step and __restrict let the compiler use vector
+// instructions at -O2 (whose vectoriser leaves the plain loop scalar).
+template <class Scalar>
+void add_into(Scalar* __restrict to, const Scalar* __restrict from, std::size_t n) {
+  std::size_t i = 0;
+  for (; i + 4 <= n; i += 4) {
+    to[i] += from[i];
+    to[i + 1] += from[i + 1];
+    to[i + 2] += from[i + 2];
+    to[i + 3] += from[i + 3];
+  }
+  for (; i < n; ++i) to[i] += from[i];
+}
+
+template <class Scalar>
+void unpack_combine(const std::vector<StridedRun>& runs, char* base, const char* in, CombineMode mode) {
+  detail::for_each_run(runs, 1, 0, [&](std::ptrdiff_t offset, std::ptrdiff_t step, std::size_t count) {
+    char* first = base + offset;
+    const auto* from = reinterpret_cast<const Scalar*>(in);  // message payloads are 16-byte aligned
+    if (step == static_cast<std::ptrdiff_t>(sizeof(Scalar)) || count == 1) {
+      auto* to = reinterpret_cast<Scalar*>(first);
+      switch (mode) {
+        case CombineMode::add: add_into(to, from, count); break;
+        case CombineMode::insert: std::memcpy(to, from, count * sizeof(Scalar)); break;
+        case CombineMode::absmax:
+          for (std::size_t i = 0; i < count; ++i) to[i] = larger_magnitude(to[i], from[i]);
+          break;
+      }
+    } else {
+      for (std::size_t i = 0; i < count; ++i) combine(at<Scalar>(first, static_cast<std::ptrdiff_t>(i) * step), from[i], mode);
+    }
+    in += count * sizeof(Scalar);
+  });
+}
+
+}  // namespace
+
+template <class Scalar>
+detail::FaultNote HaloPlan::check(const DistArray& array) const {
+  const detail::Fault fault = detail::check_array<Scalar>(*layout_, array, true);
+  if (fault != detail::Fault::none) return {fault, layout_->rank()};
+  if (static_cast<long long>(detail::slot_bytes(largest_message_ * sizeof(Scalar))) > detail::max_message_bytes)
+    return {detail::Fault::message_size, layout_->rank()};
+  return {};
+}
+
+// One round of messages. Forward (update): owners send owned elements,
+// ghosts receive. Backward (assemble): the same messages reversed. Message
+// sizes come from the layout's element size, so a process whose array (or
+// Scalar) is wrong still posts the receives its peers' messages fit.
+template <class Scalar>
+void HaloPlan::post(detail::Round& round, const char* base, const detail::FaultNote& note, bool forward) const {
+  const std::size_t item = layout_->itemsize();
+  round.reset((forward ? num_received_ : num_sent_) * item, (forward ? num_sent_ : num_received_) * item,
+              peers_.size());
+  const int tag = forward ? tag_ : tag_ + 1;
+  const MPI_Comm comm = layout_->comm();
+  for (const detail::PlanPeer& peer : peers_)
+    if (const std::size_t n = forward ? peer.recv_count : peer.send_count; n > 0) round.receive(peer.rank, n * item, tag, comm);
+  for (const detail::PlanPeer& peer : peers_) {
+    const std::size_t n = forward ? peer.send_count : peer.recv_count;
+    if (n == 0) continue;
+    round.send(peer.rank, n * item, tag, comm, note,
+               [&](char* out) { detail::pack_runs<Scalar>(forward ? peer.send : peer.recv, base, 1, 0, out); });
+  }
+}
+
+template <class Scalar>
+void HaloPlan::finish_update(detail::Round& round, char* base) const {
+  std::size_t k = 0;
+  for (const detail::PlanPeer& peer : peers_)
+    if (peer.recv_count > 0) detail::unpack_runs<Scalar>(peer.recv, base, 1, 0, round.payload(k++));
+  for (const auto& [from, to] : local_copies_) at<Scalar>(base, to) = at<Scalar>(base, from);
+}
+
+template <class Scalar>
+detail::FaultNote HaloPlan::run_update(char* base, detail::FaultNote note) const {
+  detail::ScratchLease lease(*scratch_, scratch_busy_);
+  post<Scalar>(lease.round(), base, note, true);
+  note = lease.round().wait(note);
+  if (note.ok()) finish_update<Scalar>(lease.round(), base);
+  return note;
+}
+
+template <class Scalar>
+void HaloPlan::update_impl(const DistArray& array) const {
+  const detail::FaultNote note = run_update<Scalar>(static_cast<char*>(array.buffer.data), check<Scalar>(array));
+  if (!note.ok()) detail::throw_fault(note, "HaloPlan::update");
+}
+
+template <class Scalar>
+void HaloPlan::begin_update_impl(const DistArray& array, HaloExchange& exchange) const {
+  if (!exchange.state_) exchange.state_ = std::make_unique<HaloExchange::State>();
+  HaloExchange::State& x = *exchange.state_;
+  if (x.in_flight) throw std::logic_error("dapetra::mpi::HaloPlan::begin_update: this HaloExchange is already in flight");
+  x.note = check<Scalar>(array);
+  post<Scalar>(x.round, static_cast<const char*>(array.buffer.data), x.note, true);
+  x.plan = this;
+  x.data = array.buffer.data;
+  x.in_flight = true;
+}
+
+template <class Scalar>
+void HaloPlan::end_update_impl(const DistArray& array, HaloExchange& exchange) const {
+  if (!exchange.in_flight() || exchange.state_->plan != this)
+    throw std::logic_error("dapetra::mpi::HaloPlan::end_update: no update of this plan in flight on this HaloExchange");
+  HaloExchange::State& x = *exchange.state_;
+  x.in_flight = false;
+  detail::FaultNote note = x.round.wait(x.note);
+  if (note.ok() && array.buffer.data != x.data) note = {detail::Fault::dim_data, layout_->rank()};
+  if (note.ok()) note = check<Scalar>(array);
+  if (!note.ok()) detail::throw_fault(note, "HaloPlan::end_update");
+  finish_update<Scalar>(x.round, static_cast<char*>(array.buffer.data));
+}
+
+template <class Scalar>
+void HaloPlan::assemble_impl(const DistArray& array, CombineMode mode, bool then_update) const {
+  char* base = static_cast<char*>(array.buffer.data);
+  detail::FaultNote note = check<Scalar>(array);
+  {
+    detail::ScratchLease lease(*scratch_, scratch_busy_);
+    detail::Round& round = lease.round();
+    post<Scalar>(round, base, note, false);
+    note = round.wait(note);
+    if (note.ok()) {
+      std::size_t k = 0;
+      for (const detail::PlanPeer& peer : peers_)
+        if (peer.send_count > 0) unpack_combine<Scalar>(peer.send, base, round.payload(k++), mode);
+      for (const auto& [from, to] : local_copies_) combine(at<Scalar>(base, from), at<Scalar>(base, to), mode);
+    }
+  }
+  // The second round runs whatever happened in the first, so a process that
+  // learned of a fault passes it on instead of leaving its peers waiting.
+  if (then_update) note = run_update<Scalar>(base, note);
+  if (!note.ok()) detail::throw_fault(note, "HaloPlan::assemble");
+}
+
+#define DAPETRA_INSTANTIATE_HALO(S)                                                            \
+  template void HaloPlan::update_impl<S>(const DistArray&) const;                              \
+  template void HaloPlan::begin_update_impl<S>(const DistArray&, HaloExchange&) const;         \
+  template void HaloPlan::end_update_impl<S>(const DistArray&, HaloExchange&) const;           \
+  template void HaloPlan::assemble_impl<S>(const DistArray&, CombineMode, bool) const;         \
+  template detail::FaultNote HaloPlan::run_update<S>(char*, detail::FaultNote) const;          \
+  template detail::FaultNote HaloPlan::check<S>(const DistArray&) const;
+
+DAPETRA_FOR_EACH_PLAN_SCALAR(DAPETRA_INSTANTIATE_HALO)
+
+}  // namespace dapetra::mpi

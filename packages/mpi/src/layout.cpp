@@ -1,0 +1,391 @@
+#include "dapetra/mpi/layout.hpp"
+
+#include <algorithm>
+#include <cstring>
+#include <stdexcept>
+
+#include "collectives.hpp"
+#include "dapetra/dim_math.hpp"
+#include "dapetra/index_fingerprint.hpp"
+#include "dapetra/pack.hpp"
+#include "dapetra/validate.hpp"
+#include "layout_access.hpp"
+#include "ownership.hpp"
+
+namespace dapetra::mpi {
+namespace detail {
+namespace {
+
+// Values each process shares beside its records.
+enum Extra {
+  extra_itemsize,
+  extra_format,
+  extra_scattered_axis,
+  // Summary of the scattered 'u' axis's indices (see summarize_indices).
+  extra_default_rule,
+  extra_in_range,
+  extra_lowest_negative,
+  extra_held,
+  extra_fingerprint_1,
+  extra_fingerprint_2,
+  extra_count
+};
+
+// What every process sends about the indices it holds along the scattered
+// axis instead of the indices themselves. A one_to_one claim is confirmed
+// from the fingerprints (index_fingerprint.hpp) without moving any index:
+// every process adds what it holds and subtracts its own stretch of [0,
+// size); a zero total, with every index in [0, size) and the counts summing
+// to size, means each index is held exactly once. Anything else is not
+// trusted either way: the exact checks then run and name the indices at
+// fault. Axes longer than fingerprint_limit take the exact path always.
+struct IndexSummary {
+  bool in_range = true;              // every index held lies in [0, size)
+  std::int64_t lowest_negative = 0;  // the lowest index held below 0, else 0
+  IndexFingerprint fingerprint;      // what is held minus this process's stretch
+};
+
+// The summaries of all processes, combined.
+struct ScatteredSummary {
+  bool default_rule = true;          // every process uses lowest_holder
+  bool in_range = true;              // every index in [0, size)
+  std::int64_t lowest_negative = 0;  // the lowest index held below 0, else 0
+  std::int64_t held = 0;             // indices held, summed over processes
+  bool fingerprint_matches = false;  // the fingerprints prove every index of [0, size) held once
+};
+
+bool fingerprint_proves(const Dim& u) { return u.one_to_one && u.size <= fingerprint_limit; }
+
+IndexSummary summarize_indices(const Dim& u, int rank, int nprocs) {
+  IndexSummary s;
+  const bool fingerprinted = fingerprint_proves(u);
+  if (u.size <= fingerprint_limit) {  // the range check and the fingerprint in one pass
+    const auto pass = fingerprint_indices(u.indices.data(), u.indices.size(), u.size, fingerprinted);
+    s.in_range = pass.in_range;
+    s.fingerprint = pass.fingerprint;
+  } else {
+    for (global_index_t g : u.indices)
+      s.in_range = s.in_range && static_cast<std::uint64_t>(g) < static_cast<std::uint64_t>(u.size);
+  }
+  if (!s.in_range) {  // no proof then; the lowest negative index is needed
+    for (global_index_t g : u.indices) s.lowest_negative = std::min(s.lowest_negative, g);
+    return s;
+  }
+  if (fingerprinted && u.size > 0) {  // minus this process's stretch of [0, size)
+    const global_index_t chunk = u.size / nprocs + (u.size % nprocs != 0);
+    const global_index_t lo = std::min<global_index_t>(u.size, chunk * rank), hi = std::min(u.size, lo + chunk);
+    s.fingerprint -= fingerprint_range(lo, hi);
+  }
+  return s;
+}
+
+std::int64_t encode_format(const std::string& f) {
+  std::int64_t v = 0;
+  std::memcpy(&v, f.data(), std::min<std::size_t>(f.size(), 7));
+  return v;
+}
+
+// The axis whose indices stay distributed: the only axis spread over more
+// than one process, when it is 'u'; -1 otherwise.
+int scattered_axis_of(const std::vector<Dim>& dims) {
+  int found = -1;
+  for (int a = 0; a < static_cast<int>(dims.size()); ++a)
+    if (dims[a].proc_grid_size > 1) {
+      if (found >= 0) return -1;
+      found = a;
+    }
+  return found >= 0 && dims[found].dist_type == DistType::unstructured ? found : -1;
+}
+
+// A record without its 'u' indices.
+Dim without_indices(Dim d) {
+  std::vector<global_index_t>().swap(d.indices);
+  return d;
+}
+
+bool uses_default_rule(const SharedIndexOwner& rule) {
+  const auto* fn = rule.target<int (*)(global_index_t, const std::vector<int>&)>();
+  return fn && *fn == &lowest_holder;
+}
+
+// Every process's `report.problems`, on every process (collective).
+std::vector<Problem> gathered_problems(const PackedRank& report, MPI_Comm comm) {
+  const auto gathered = allgather_words(pack_rank(report), comm);
+  std::vector<Problem> every;
+  for (int r = 0; r < gathered.count(); ++r) {
+    const auto p = unpack_rank(gathered.of(r), gathered.size(r)).problems;
+    every.insert(every.end(), p.begin(), p.end());
+  }
+  return every;
+}
+
+// 1. What this process can tell on its own, and what it shares.
+PackedRank describe_local(const std::string& version, const BufferView& buffer, const std::vector<Dim>& dim_data,
+                          int rank, int nprocs, const LayoutOptions& options) {
+  PackedRank mine;
+  mine.problems = check_version(version);
+  for (Problem& p : mine.problems) p.rank = rank;
+  const auto buffer_problems = check_buffer(buffer, rank);
+  // A one_to_one claim on a scattered 'u' axis is confirmed later from a
+  // fingerprint of everyone's indices, which implies the per-index rules
+  // (each index once here, in range); they run only if that proof fails.
+  const int scattered = scattered_axis_of(dim_data);
+  const bool defer_index_rules = scattered >= 0 && dim_data[scattered].one_to_one;
+  const auto record_problems = check_rank(dim_data, rank, buffer.shape, defer_index_rules ? scattered : -1);
+  mine.problems.insert(mine.problems.end(), buffer_problems.begin(), buffer_problems.end());
+  mine.problems.insert(mine.problems.end(), record_problems.begin(), record_problems.end());
+  // Records for everyone: whole, or without the indices of a lone
+  // distributed 'u' axis (checked from a summary instead).
+  mine.entry.dim_data.reserve(dim_data.size());
+  for (int a = 0; a < static_cast<int>(dim_data.size()); ++a)
+    mine.entry.dim_data.push_back(a == scattered ? without_indices(dim_data[a]) : dim_data[a]);
+  if (scattered < 0) mine.entry.local_shape = buffer.shape;
+  mine.memory_order = dapetra::memory_order(buffer);
+  mine.extra.assign(extra_count, 0);
+  mine.extra[extra_itemsize] = static_cast<std::int64_t>(buffer.itemsize);
+  mine.extra[extra_format] = encode_format(buffer.format);
+  mine.extra[extra_scattered_axis] = scattered;
+  if (scattered >= 0) {
+    const auto summary = summarize_indices(dim_data[scattered], rank, nprocs);
+    mine.extra[extra_default_rule] = uses_default_rule(options.shared_owner);
+    mine.extra[extra_in_range] = summary.in_range;
+    mine.extra[extra_lowest_negative] = summary.lowest_negative;
+    mine.extra[extra_held] = static_cast<std::int64_t>(dim_data[scattered].indices.size());
+    mine.extra[extra_fingerprint_1] = static_cast<std::int64_t>(summary.fingerprint.sum[0]);
+    mine.extra[extra_fingerprint_2] = static_cast<std::int64_t>(summary.fingerprint.sum[1]);
+  }
+  return mine;
+}
+
+// 2. Every process judges the same gathered words, so all reach the same verdict.
+struct Judged {
+  std::vector<Problem> problems;
+  Layout layout;
+  std::vector<PackedRank> all;
+};
+
+Judged judge(const Gathered& gathered, int scattered) {
+  const int nprocs = gathered.count();
+  Judged j;
+  j.layout.ranks.reserve(static_cast<std::size_t>(nprocs));
+  j.all.resize(static_cast<std::size_t>(nprocs));
+  for (int r = 0; r < nprocs; ++r) {
+    try {
+      j.all[r] = unpack_rank(gathered.of(r), gathered.size(r));
+    } catch (const ValidationError& e) {
+      for (Problem p : e.problems()) j.problems.push_back((p.rank = r, p));
+    }
+    j.problems.insert(j.problems.end(), j.all[r].problems.begin(), j.all[r].problems.end());
+    j.layout.ranks.push_back(std::move(j.all[r].entry));
+    if (j.all[r].extra.size() != extra_count) j.all[r].extra.assign(extra_count, -2);
+  }
+  for (int r = 1; r < nprocs; ++r)
+    if (j.all[r].extra[extra_format] != j.all[0].extra[extra_format] ||
+        j.all[r].extra[extra_itemsize] != j.all[0].extra[extra_itemsize])
+      j.problems.push_back({r, -1, "format", "", "every process's buffer has the same element type",
+                            "rank " + std::to_string(r) + " and rank 0 differ in format or itemsize"});
+  const bool all_scattered = std::all_of(j.all.begin(), j.all.end(), [&](const PackedRank& p) {
+    return p.extra[extra_scattered_axis] == scattered;
+  });
+  CheckOptions checks;
+  checks.unstructured_indices = scattered < 0;
+  if (all_scattered) {
+    auto collective = check_layout(j.layout, checks);
+    j.problems.insert(j.problems.end(), collective.begin(), collective.end());
+  } else if (j.problems.empty()) {  // can only come with records that disagree; say so plainly
+    j.problems.push_back({-1, -1, "proc_grid_size", "", "every process describes the same process grid",
+                          "the processes disagree on which axes are distributed"});
+  }
+  return j;
+}
+
+ScatteredSummary combine_summaries(const std::vector<PackedRank>& all, const Dim& u) {
+  ScatteredSummary everyone;
+  IndexFingerprint total;
+  for (const PackedRank& p : all) {
+    everyone.default_rule = everyone.default_rule && p.extra[extra_default_rule] != 0;
+    everyone.in_range = everyone.in_range && p.extra[extra_in_range] != 0;
+    everyone.lowest_negative = std::min(everyone.lowest_negative, p.extra[extra_lowest_negative]);
+    everyone.held += p.extra[extra_held];
+    total.sum[0] += static_cast<std::uint64_t>(p.extra[extra_fingerprint_1]);
+    total.sum[1] += static_cast<std::uint64_t>(p.extra[extra_fingerprint_2]);
+  }
+  everyone.fingerprint_matches = fingerprint_proves(u) && total.is_zero();
+  return everyone;
+}
+
+}  // namespace
+
+struct LayoutBuilder {
+  static std::shared_ptr<const DistributedLayout> create(const std::string& version, const BufferView& buffer,
+                                                         const std::vector<Dim>& dim_data, MPI_Comm comm,
+                                                         const LayoutOptions& options);
+  static void resolve_scattered(DistributedLayout& self, const ScatteredSummary& summary);
+  static void count_owned(DistributedLayout& self);
+};
+
+std::shared_ptr<const DistributedLayout> LayoutBuilder::create(const std::string& version, const BufferView& buffer,
+                                                               const std::vector<Dim>& dim_data, MPI_Comm comm,
+                                                               const LayoutOptions& options) {
+  std::shared_ptr<DistributedLayout> self(new DistributedLayout());
+  // Everything from here on, including a refusal's messages, happens on
+  // Dapetra's own duplicate (freed with `self` if creation throws).
+  MPI_Comm_dup(comm, &self->comm_);
+  const int rank = self->rank_ = rank_of(self->comm_);
+  const int nprocs = self->nprocs_ = size_of(self->comm_);
+  const PackedRank mine = describe_local(version, buffer, dim_data, rank, nprocs, options);
+  const int scattered = static_cast<int>(mine.extra[extra_scattered_axis]);
+  Judged judged = judge(allgather_words(pack_rank(mine), self->comm_), scattered);
+  throw_if_any(judged.problems);  // on every process alike
+
+  self->dim_data_ = dim_data;
+  self->local_shape_ = buffer.shape;
+  self->local_strides_ = buffer.strides;
+  self->global_shape_ = global_shape_of(dim_data);
+  self->grid_ = ProcessGrid::of(dim_data);
+  self->coords_ = grid_coords(dim_data);
+  self->format_ = buffer.format;
+  self->itemsize_ = buffer.itemsize;
+  self->scattered_axis_ = scattered;
+  self->shared_owner_ = options.shared_owner;
+  self->memory_orders_.reserve(judged.all.size());
+  for (PackedRank& p : judged.all) self->memory_orders_.push_back(std::move(p.memory_order));
+  if (scattered < 0) {
+    self->global_ = std::make_unique<GlobalLayout>(assume_valid, std::move(judged.layout), options.shared_owner);
+  } else {
+    resolve_scattered(*self, combine_summaries(judged.all, dim_data[scattered]));
+  }
+  count_owned(*self);
+  return self;
+}
+
+// Owners along the scattered 'u' axis. A one_to_one claim the gathered
+// fingerprint confirms needs nothing more: every index is held once, by its
+// owner. Otherwise a rendezvous finds every index's owner; it also tells
+// whether the claim holds and how many distinct indices there are. Every
+// process takes the same branch: each decides from the gathered summaries.
+void LayoutBuilder::resolve_scattered(DistributedLayout& self, const ScatteredSummary& summary) {
+  const Dim& u = self.dim_data_[self.scattered_axis_];
+  const int me = self.rank_;
+  self.scattered_ = std::make_unique<ScatteredOwners>();
+  self.lowest_index_ = self.dim_data_.size() == 1 ? summary.lowest_negative : 0;
+  const bool proven = u.one_to_one && summary.in_range && summary.held == u.size && summary.fingerprint_matches;
+  if (u.one_to_one && !proven) {
+    // The proof failed: the per-index rules check_rank deferred decide first,
+    // on every process alike (the verdict is gathered).
+    PackedRank report;
+    report.problems = check_index_rules(self.dim_data_, self.scattered_axis_, me);
+    throw_if_any(gathered_problems(report, self.comm_));
+  }
+  if (proven) {
+    self.scattered_->all_here = true;
+    self.every_element_owned_ = true;
+    return;
+  }
+  Owners owners = summary.default_rule && summary.in_range ? lowest_holders(u.indices, u.size, self.comm_)
+                                                           : holders_by_rule(u.indices, self.shared_owner_, self.comm_);
+  self.scattered_->owner = std::move(owners.owner);
+  self.scattered_->where = std::move(owners.position);
+  // Distinct indices = owned ones summed; with one_to_one nothing may be held twice.
+  const auto& owner = self.scattered_->owner;
+  const long long distinct = sum_all(std::count(owner.begin(), owner.end(), me), self.comm_);
+  self.every_element_owned_ = summary.held == distinct;
+  if ((!u.one_to_one || self.every_element_owned_) && distinct == u.size) return;
+  // Every process is here (the verdict came from a reduction): gather the details.
+  PackedRank report;
+  if (u.one_to_one) {
+    std::size_t named = 0;
+    for (std::size_t i = 0; i < owner.size() && named < 20; ++i)
+      if (owner[i] != me)
+        report.problems.push_back({me, self.scattered_axis_, "indices", std::to_string(u.indices[i]),
+                                   "with one_to_one true each index is held by exactly one process",
+                                   "index " + std::to_string(u.indices[i]) + " is also held by rank " +
+                                       std::to_string(owner[i]) + " (" + std::to_string(++named) + ")"});
+  }
+  if (distinct != u.size && me == 0)
+    report.problems.push_back({-1, self.scattered_axis_, "size", std::to_string(u.size),
+                               "size equals the number of distinct indices held over the axis",
+                               "the processes hold " + std::to_string(distinct) + " distinct indices"});
+  throw ValidationError(gathered_problems(report, self.comm_));
+}
+
+// Elements owned here (an element is owned when owned along every axis), and
+// whether any process holds one it does not own (gathered records only; a
+// scattered layout decided that in resolve_scattered).
+void LayoutBuilder::count_owned(DistributedLayout& self) {
+  const int ndim = static_cast<int>(self.dim_data_.size());
+  self.num_owned_ = 1;
+  for (int a = 0; a < ndim; ++a) {
+    const Dim& d = self.dim_data_[a];
+    global_index_t n = local_extent(d);
+    if (a == self.scattered_axis_ && !self.scattered_->all_here)
+      n = std::count(self.scattered_->owner.begin(), self.scattered_->owner.end(), self.rank_);
+    else if (a != self.scattered_axis_ && d.dist_type == DistType::block)
+      n = owned_local_range(d).size();
+    else if (a != self.scattered_axis_ && d.dist_type == DistType::unstructured && self.global_)
+      for (global_index_t i = 0; i < local_extent(d); ++i) n -= !self.is_owned(a, i);
+    self.num_owned_ *= n;
+  }
+  if (!self.global_) return;
+  const GlobalLayout& g = *self.global_;
+  bool all_owned = true;
+  for (int a = 0; a < ndim && all_owned; ++a) {
+    const AxisPartition& axis = g.axis(a);
+    for (int c = 0; c < axis.grid_size() && all_owned; ++c) {
+      const Dim& d = axis.dim(c);
+      if (d.dist_type == DistType::block) {
+        all_owned = owned_local_range(d).size() == local_extent(d);
+      } else if (d.dist_type == DistType::unstructured) {
+        for (global_index_t i = 0; i < local_extent(d) && all_owned; ++i) all_owned = axis.is_owned(c, i);
+      }
+    }
+  }
+  self.every_element_owned_ = all_owned;
+  if (ndim == 1 && self.dim_data_[0].dist_type == DistType::unstructured)
+    for (int r = 0; r < g.nprocs(); ++r)
+      for (global_index_t i : g.dim_data(r)[0].indices) self.lowest_index_ = std::min(self.lowest_index_, i);
+}
+
+}  // namespace detail
+
+DistributedLayout::~DistributedLayout() {
+  if (comm_ == MPI_COMM_NULL) return;
+  int finalized = 0;
+  MPI_Finalized(&finalized);
+  if (!finalized) MPI_Comm_free(&comm_);
+}
+
+const GlobalLayout& DistributedLayout::global() const {
+  if (!global_)
+    throw std::logic_error("dapetra::mpi::DistributedLayout::global(): the records of other processes were not "
+                           "gathered (the only distributed axis is unstructured); use is_owned() for ownership");
+  return *global_;
+}
+
+bool DistributedLayout::is_owned(int axis, global_index_t position) const {
+  if (axis == scattered_axis_) return scattered_->owner_of(position, rank_) == rank_;
+  if (!global_) return true;  // an undistributed axis beside the scattered one
+  return global_->axis(axis).is_owned(coords_[static_cast<std::size_t>(axis)], position);
+}
+
+std::shared_ptr<const DistributedLayout> DistributedLayout::create(const DistArray& local, MPI_Comm comm,
+                                                                   const LayoutOptions& options) {
+  return detail::LayoutBuilder::create(local.version, local.buffer, local.dim_data, comm, options);
+}
+
+std::shared_ptr<const DistributedLayout> DistributedLayout::create(const std::vector<Dim>& dim_data, MPI_Comm comm,
+                                                                   const LayoutOptions& options) {
+  // A stand-in buffer of the implied shape in C order; the layout records
+  // only its shape, strides and element type and never touches its memory.
+  BufferView buffer;
+  buffer.format = "d";
+  buffer.itemsize = sizeof(double);
+  buffer.shape = local_shape_of(dim_data);
+  for (auto& s : buffer.shape) s = std::max<global_index_t>(s, 0);
+  buffer.strides = c_strides(buffer.shape, sizeof(double));
+  static double placeholder;
+  buffer.data = &placeholder;
+  return detail::LayoutBuilder::create(dap_version, buffer, dim_data, comm, options);
+}
+
+}  // namespace dapetra::mpi

@@ -1,0 +1,210 @@
+#include "ownership.hpp"
+
+#include <algorithm>
+#include <numeric>
+#include <string>
+
+#include "collectives.hpp"
+#include "dapetra/error.hpp"
+
+namespace dapetra::mpi::detail {
+namespace {
+
+Owners all_here(std::size_t n, int me) {
+  Owners result;
+  result.owner.assign(n, me);
+  result.position.resize(n);
+  std::iota(result.position.begin(), result.position.end(), 0);
+  return result;
+}
+
+// Pieces sent to the settling processes: (first index, length, first position).
+using Pieces = std::vector<std::vector<std::int64_t>>;
+
+Pieces runs_by_stretch(const std::vector<std::int64_t>& indices, std::int64_t chunk, int P) {
+  Pieces pieces(P);
+  for (std::size_t i = 0; i < indices.size();) {
+    const std::int64_t first = indices[i];
+    const int dest = static_cast<int>(first / chunk);
+    const std::int64_t end_of_stretch = (dest + 1) * chunk;
+    std::size_t j = i + 1;
+    while (j < indices.size() && indices[j] == indices[j - 1] + 1 && indices[j] < end_of_stretch) ++j;
+    pieces[dest].insert(pieces[dest].end(), {first, static_cast<std::int64_t>(j - i), static_cast<std::int64_t>(i)});
+    i = j;
+  }
+  return pieces;
+}
+
+// What the settling process knows of each index of its stretch: the lowest
+// holder, where it keeps the index, and how many processes hold it
+// (saturating). Senders come in rank order, so the first one seen is the lowest.
+struct Stretch {
+  std::int64_t lo = 0;
+  std::vector<int> lowest;
+  std::vector<std::int64_t> where;
+  std::vector<std::uint8_t> holders;
+};
+
+Stretch settle_stretch(const Exchanged& in, std::int64_t lo, std::size_t length, int P) {
+  Stretch s{lo, std::vector<int>(length, P), std::vector<std::int64_t>(length), std::vector<std::uint8_t>(length, 0)};
+  for (int p = 0; p < P; ++p)
+    for (int k = in.displs[p]; k < in.displs[p] + in.counts[p]; k += 3) {
+      const std::int64_t first = in.words[k], count = in.words[k + 1], at = in.words[k + 2];
+      const auto s0 = static_cast<std::size_t>(first - lo);
+      for (std::size_t t = 0; t < static_cast<std::size_t>(count); ++t) {
+        const std::size_t i = s0 + t;
+        if (s.holders[i] == 0) {
+          s.lowest[i] = p;
+          s.where[i] = at + static_cast<std::int64_t>(t);
+        }
+        s.holders[i] = static_cast<std::uint8_t>(s.holders[i] + (s.holders[i] < 255));
+      }
+    }
+  return s;
+}
+
+// Answers as runs (length, owner, owner's first position), per piece in the
+// order the pieces came. A piece nobody else holds any index of (the bulk of
+// a partition) is answered with one run: its sender owns it where it keeps it.
+Pieces answer_pieces(const Exchanged& in, const Stretch& s, int P) {
+  Pieces answers(P);
+  for (int p = 0; p < P; ++p)
+    for (int k = in.displs[p]; k < in.displs[p] + in.counts[p]; k += 3) {
+      const std::int64_t first = in.words[k], length = in.words[k + 1], at = in.words[k + 2];
+      std::vector<std::int64_t>& out = answers[p];
+      const auto s0 = static_cast<std::size_t>(first - s.lo);
+      const auto h0 = s.holders.begin() + static_cast<std::ptrdiff_t>(s0);
+      if (std::all_of(h0, h0 + length, [](std::uint8_t h) { return h == 1; })) {
+        out.insert(out.end(), {length, p, at});
+        continue;
+      }
+      std::size_t run = out.size();  // the answer run being extended, if any
+      for (std::int64_t t = 0; t < length; ++t) {
+        const std::size_t i = s0 + static_cast<std::size_t>(t);
+        if (t > 0 && out[run + 1] == s.lowest[i] && out[run + 2] + out[run] == s.where[i]) {
+          ++out[run];
+          continue;
+        }
+        run = out.size();
+        out.insert(out.end(), {1, s.lowest[i], s.where[i]});
+      }
+    }
+  return answers;
+}
+
+// The answers arrive per process in the order its pieces were sent.
+void read_answers(const Pieces& pieces, const Exchanged& back, Owners& result) {
+  for (std::size_t p = 0; p < pieces.size(); ++p) {
+    int k = back.displs[p];
+    for (std::size_t piece = 0; piece < pieces[p].size(); piece += 3) {
+      std::int64_t pos = pieces[p][piece + 2], left = pieces[p][piece + 1];
+      while (left > 0) {
+        const std::int64_t length = back.words[k], owner = back.words[k + 1], at = back.words[k + 2];
+        for (std::int64_t t = 0; t < length; ++t, ++pos) {
+          result.owner[static_cast<std::size_t>(pos)] = static_cast<int>(owner);
+          result.position[static_cast<std::size_t>(pos)] = static_cast<local_index_t>(at + t);
+        }
+        left -= length;
+        k += 3;
+      }
+    }
+  }
+}
+
+// splitmix64's finaliser: spreads clustered (e.g. negative or strided)
+// indices evenly over the settling processes.
+std::uint64_t spread(std::int64_t g) {
+  auto z = static_cast<std::uint64_t>(g) + 0x9e3779b97f4a7c15ULL;
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+  return z ^ (z >> 31);
+}
+
+}  // namespace
+
+Owners lowest_holders(const std::vector<std::int64_t>& indices, std::int64_t size, MPI_Comm comm) {
+  const int P = size_of(comm), me = rank_of(comm);
+  if (P == 1) return all_here(indices.size(), me);
+  // Finite-element numberings are mostly runs, so the messages are far
+  // smaller than the indices (a scattered numbering costs 3 words per index).
+  const std::int64_t chunk = std::max<std::int64_t>(1, (size + P - 1) / P);
+  const Pieces pieces = runs_by_stretch(indices, chunk, P);
+  const Exchanged in = alltoallv_words(pieces, comm);
+  const std::int64_t lo = me * chunk;
+  const auto length = static_cast<std::size_t>(std::max<std::int64_t>(0, std::min(chunk, size - lo)));
+  const Exchanged back = alltoallv_words(answer_pieces(in, settle_stretch(in, lo, length, P), P), comm);
+  Owners result;
+  result.owner.resize(indices.size());
+  result.position.resize(indices.size());
+  read_answers(pieces, back, result);
+  return result;
+}
+
+Owners holders_by_rule(const std::vector<std::int64_t>& indices, const SharedIndexOwner& rule, MPI_Comm comm) {
+  const int P = size_of(comm), me = rank_of(comm);
+  // (index, position) pairs to the process the index hashes to.
+  std::vector<std::vector<std::int64_t>> pairs(P);
+  for (std::size_t i = 0; i < indices.size(); ++i) {
+    auto& out = pairs[static_cast<std::size_t>(spread(indices[i]) % static_cast<std::uint64_t>(P))];
+    out.insert(out.end(), {indices[i], static_cast<std::int64_t>(i)});
+  }
+  const Exchanged in = alltoallv_words(pairs, comm);
+
+  // Every pair received, grouped by index; senders stay in rank order.
+  struct Held {
+    std::int64_t index;
+    int sender;
+    std::int64_t position;
+    std::size_t arrival;  // where its answer goes
+  };
+  std::vector<Held> held;
+  held.reserve(in.words.size() / 2);
+  for (int p = 0; p < P; ++p)
+    for (int k = in.displs[p]; k < in.displs[p] + in.counts[p]; k += 2)
+      held.push_back({in.words[k], p, in.words[k + 1], static_cast<std::size_t>(k / 2)});
+  std::stable_sort(held.begin(), held.end(), [](const Held& x, const Held& y) { return x.index < y.index; });
+  std::vector<std::int64_t> answer(in.words.size(), -1);  // (owner, position) where the pair arrived
+  std::vector<Problem> problems;
+  std::vector<int> holders;
+  for (std::size_t i = 0; i < held.size();) {
+    std::size_t j = i;
+    holders.clear();
+    for (; j < held.size() && held[j].index == held[i].index; ++j) holders.push_back(held[j].sender);
+    const int chosen = j - i == 1 ? holders[0] : rule(held[i].index, holders);
+    const auto pick = std::find(holders.begin(), holders.end(), chosen);
+    if (pick == holders.end() && problems.size() < 20)
+      problems.push_back({me, 0, "shared_owner", std::to_string(chosen),
+                          "the shared-index owner rule picks a process holding the index",
+                          "the rule chose rank " + std::to_string(chosen) + ", which does not hold index " +
+                              std::to_string(held[i].index)});
+    const std::int64_t where = pick == holders.end() ? -1 : held[i + static_cast<std::size_t>(pick - holders.begin())].position;
+    for (std::size_t k = i; k < j; ++k) {
+      answer[2 * held[k].arrival] = pick == holders.end() ? -1 : chosen;
+      answer[2 * held[k].arrival + 1] = where;
+    }
+    i = j;
+  }
+  // Every process learns whether any rule failed before anyone goes on.
+  if (!all_true(problems.empty(), comm)) {
+    if (problems.empty())
+      problems.push_back({-1, 0, "shared_owner", "", "the shared-index owner rule picks a process holding the index",
+                          "another process's indices were given an owner that does not hold them"});
+    throw ValidationError(problems);
+  }
+  std::vector<std::vector<std::int64_t>> answers(P);
+  for (int p = 0; p < P; ++p)
+    answers[p].assign(answer.begin() + in.displs[p], answer.begin() + in.displs[p] + in.counts[p]);
+  const Exchanged back = alltoallv_words(answers, comm);
+  Owners result;
+  result.owner.resize(indices.size());
+  result.position.resize(indices.size());
+  for (int p = 0; p < P; ++p)
+    for (int k = 0; k < back.counts[p]; k += 2) {
+      const auto i = static_cast<std::size_t>(pairs[p][static_cast<std::size_t>(k) + 1]);
+      result.owner[i] = static_cast<int>(back.words[static_cast<std::size_t>(back.displs[p] + k)]);
+      result.position[i] = static_cast<local_index_t>(back.words[static_cast<std::size_t>(back.displs[p] + k + 1)]);
+    }
+  return result;
+}
+
+}  // namespace dapetra::mpi::detail

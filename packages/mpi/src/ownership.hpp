@@ -1,0 +1,35 @@
+// Internal: who owns each index of a 'u' axis whose indices stay on their
+// processes (the finite-element case), found by a rendezvous: each index is
+// sent to the process that settles it, which sees every holder, applies the
+// owner rule and answers with the owner and where the owner keeps the index.
+#pragma once
+
+#include <mpi.h>
+
+#include <cstdint>
+#include <vector>
+
+#include "dapetra/axis.hpp"
+#include "dapetra/dim.hpp"
+
+namespace dapetra::mpi::detail {
+
+// Per position of this process's indices: the owning rank and that rank's
+// position of the index (-1 when the rule picked no holder).
+struct Owners {
+  std::vector<int> owner;
+  std::vector<local_index_t> position;
+};
+
+// The default rule (lowest holder) for indices in [0, size): process h
+// settles the stretch [h * chunk, (h + 1) * chunk) with plain arrays, and
+// indices travel as runs. Collective; indices locally unique.
+Owners lowest_holders(const std::vector<std::int64_t>& indices, std::int64_t size, MPI_Comm comm);
+
+// Any indices (1-D 'u' arrays may hold negative or sparse ones) and any rule:
+// indices are spread by a hash and each settling process sorts what it got.
+// A rule that picks a process not holding the index is refused on every
+// process (ValidationError). Collective; indices locally unique.
+Owners holders_by_rule(const std::vector<std::int64_t>& indices, const SharedIndexOwner& rule, MPI_Comm comm);
+
+}  // namespace dapetra::mpi::detail

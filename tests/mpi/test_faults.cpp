@@ -1,0 +1,237 @@
+// Faults after a successful collective create: a wrong array on one process
+// makes every process that exchanges messages with it throw, naming the
+// faulty rank, with the same message everywhere; nobody hangs (ctest's
+// timeout turns a hang into a failure). Each entry point, each kind of
+// fault, the faulty rank in turn. Also: plans created in different orders on
+// different communicators, and a caller's own messages in flight.
+#include <gtest/gtest.h>
+
+#include <functional>
+#include <optional>
+#include <string>
+
+#include "dapetra/mpi/mpi.hpp"
+#include "mpi_test_util.hpp"
+
+using namespace dapetra;
+using namespace dapetra::mpi;
+using dapetra::testing::owning_array;
+using dapetra::testing::world;
+
+namespace {
+
+// How a caller can get an array wrong after the layout was built, and the key
+// the error must name. `use_float` asks for the wrong element type instead.
+struct FaultKind {
+  const char* name;
+  const char* key;
+  std::function<void(DistArray&)> spoil;
+  bool use_float = false;
+};
+
+std::vector<FaultKind> fault_kinds() {
+  return {
+      {"shape", "shape", [](DistArray& a) { a.buffer.shape[0] -= 1; }},
+      {"strides", "strides", [](DistArray& a) { a.buffer.strides[0] *= 2; }},
+      {"records", "dim_data", [](DistArray& a) { a.dim_data[0].size += 1; }},
+      {"version", "__version__", [](DistArray& a) { a.version = "1.0.0"; }},
+      {"element type", "format", [](DistArray&) {}, true},
+  };
+}
+
+// A periodic 1-D block: every rank exchanges with both neighbours on the ring.
+Dim ring_dim(int P, int r) { return Dim::even_block(40, P, r, 2, true); }
+
+bool neighbours(int a, int b, int P) { return P > 1 && ((a + 1) % P == b || (b + 1) % P == a); }
+
+// Runs `call` with the array spoiled on rank `faulty`; returns the error, if any.
+std::optional<ValidationError> outcome(const std::function<void()>& call) {
+  try {
+    call();
+  } catch (const ValidationError& e) {
+    return e;
+  }
+  return std::nullopt;
+}
+
+// Every rank gathers every rank's message (empty: no error).
+std::vector<std::string> every_message(const std::string& mine) {
+  const auto comm = world();
+  std::vector<int> lengths(static_cast<std::size_t>(comm->size()));
+  int n = static_cast<int>(mine.size());
+  MPI_Allgather(&n, 1, MPI_INT, lengths.data(), 1, MPI_INT, comm);
+  std::vector<int> displs(lengths.size(), 0);
+  for (std::size_t i = 1; i < lengths.size(); ++i) displs[i] = displs[i - 1] + lengths[i - 1];
+  std::string all(static_cast<std::size_t>(displs.back() + lengths.back()), '\0');
+  MPI_Allgatherv(mine.data(), n, MPI_CHAR, all.data(), lengths.data(), displs.data(), MPI_CHAR, comm);
+  std::vector<std::string> out;
+  for (std::size_t i = 0; i < lengths.size(); ++i) out.push_back(all.substr(static_cast<std::size_t>(displs[i]), static_cast<std::size_t>(lengths[i])));
+  return out;
+}
+
+// The checks every entry point gets: neighbours of the faulty rank throw,
+// the error names that rank and the key, and all errors read the same.
+void expect_fault_reported(const std::optional<ValidationError>& error, int faulty, const FaultKind& kind,
+                           const std::string& entry) {
+  const auto comm = world();
+  const int P = comm->size(), r = comm->rank();
+  SCOPED_TRACE(entry + ", " + kind.name + " on rank " + std::to_string(faulty));
+  if (r == faulty || neighbours(r, faulty, P)) {
+    ASSERT_TRUE(error.has_value());
+  }
+  if (error) {
+    ASSERT_EQ(error->problems().size(), 1u);
+    EXPECT_EQ(error->problems()[0].rank, faulty);
+    EXPECT_EQ(error->problems()[0].key, kind.key);
+  }
+  const auto messages = every_message(error ? error->what() : "");
+  for (int q = 0; q < P; ++q) {
+    if (!messages[q].empty()) {
+      EXPECT_EQ(messages[q], messages[static_cast<std::size_t>(faulty)]) << "rank " << q;
+    }
+  }
+}
+
+using Entry = std::function<void(const DistArray& good, const DistArray& maybe_bad, bool use_float)>;
+
+void run_every_fault(const std::string& entry, const Entry& call) {
+  const auto comm = world();
+  const int P = comm->size(), r = comm->rank();
+  for (const FaultKind& kind : fault_kinds())
+    for (int faulty = 0; faulty < P; ++faulty) {
+      DistArray good = owning_array<double>({ring_dim(P, r)}, 1.0);
+      DistArray bad = good;
+      const bool spoiled = r == faulty;
+      if (spoiled) kind.spoil(bad);
+      expect_fault_reported(outcome([&] { call(good, spoiled ? bad : good, spoiled && kind.use_float); }), faulty,
+                            kind, entry);
+    }
+}
+
+std::shared_ptr<const DistributedLayout> ring_layout() {
+  const auto comm = world();
+  return DistributedLayout::create(owning_array<double>({ring_dim(comm->size(), comm->rank())}), comm);
+}
+
+}  // namespace
+
+TEST(Faults, HaloUpdate) {
+  const auto plan = HaloPlan::create(ring_layout());
+  run_every_fault("update", [&](const DistArray&, const DistArray& a, bool as_float) {
+    as_float ? plan->update<float>(a) : plan->update<double>(a);
+  });
+}
+
+TEST(Faults, HaloSplitPhase) {
+  const auto plan = HaloPlan::create(ring_layout());
+  run_every_fault("begin_update/end_update", [&](const DistArray&, const DistArray& a, bool as_float) {
+    HaloExchange x;
+    if (as_float) {
+      plan->begin_update<float>(a, x);
+      plan->end_update<float>(a, x);
+    } else {
+      plan->begin_update<double>(a, x);
+      plan->end_update<double>(a, x);
+    }
+  });
+}
+
+TEST(Faults, Assemble) {
+  const auto plan = HaloPlan::create(ring_layout());
+  for (const bool then_update : {false, true})
+    run_every_fault(then_update ? "assemble then update" : "assemble",
+                    [&](const DistArray&, const DistArray& a, bool as_float) {
+                      as_float ? plan->assemble<float>(a, CombineMode::add, then_update)
+                               : plan->assemble<double>(a, CombineMode::add, then_update);
+                    });
+}
+
+TEST(Faults, Redistribution) {
+  const auto comm = world();
+  const int P = comm->size(), r = comm->rank();
+  // Source: the padded ring; target: cyclic, so every rank sends to every other.
+  const auto source = ring_layout();
+  const auto target = DistributedLayout::create(std::vector<Dim>{Dim::cyclic(40, P, r)}, comm);
+  for (const bool fill : {false, true}) {
+    RedistributionOptions options;
+    options.fill_target_padding = fill;
+    const auto plan = RedistributionPlan::create(source, target, options);
+    const std::string entry = fill ? "apply with padding fill" : "apply";
+    // In a cyclic target every rank talks to every rank (at P <= 4), so all throw.
+    run_every_fault(entry, [&](const DistArray&, const DistArray& a, bool as_float) {
+      DistArray t = owning_array<double>({Dim::cyclic(40, P, r)});
+      as_float ? plan->apply<float>(a, t) : plan->apply<double>(a, t);
+    });
+    run_every_fault(entry + " reverse", [&](const DistArray&, const DistArray& a, bool as_float) {
+      DistArray t = owning_array<double>({Dim::cyclic(40, P, r)});
+      as_float ? plan->apply_reverse<float>(t, a) : plan->apply_reverse<double>(t, a);
+    });
+  }
+}
+
+// Layouts on two duplicates of the world; rank 0 creates its plans in one
+// order, the others in the other (legal: each communicator sees its own
+// creations in one order). Updates must match up, not hang.
+TEST(Communicators, PlansCreatedInDifferentOrdersOnDifferentCommunicators) {
+  const auto comm = world();
+  const int P = comm->size(), r = comm->rank();
+  MPI_Comm first, second;
+  MPI_Comm_dup(comm, &first);
+  MPI_Comm_dup(comm, &second);
+  {
+    DistArray x = owning_array<double>({ring_dim(P, r)}), y = owning_array<double>({Dim::even_block(30, P, r, 1, true)});
+    const auto lx = DistributedLayout::create(x, first);
+    const auto ly = DistributedLayout::create(y, second);
+    std::shared_ptr<const HaloPlan> px, py;
+    if (r == 0) {
+      px = HaloPlan::create(lx);
+      py = HaloPlan::create(ly);
+    } else {
+      py = HaloPlan::create(ly);
+      px = HaloPlan::create(lx);
+    }
+    const auto fill = [&](DistArray& a, double scale) {
+      const Dim& d = a.dim_data[0];
+      double* v = data_as<double>(a);
+      for (global_index_t i = 0; i < local_extent(d); ++i)
+        v[i] = padding_kind(d, i) == PaddingKind::none ? scale * static_cast<double>(global_index(d, i)) : -1.0;
+    };
+    fill(x, 1.0);
+    fill(y, 1000.0);
+    // Both in flight at once, begun in the same order everywhere.
+    HaloExchange ex, ey;
+    px->begin_update<double>(x, ex);
+    py->begin_update<double>(y, ey);
+    py->end_update<double>(y, ey);
+    px->end_update<double>(x, ex);
+    for (const auto& [a, scale] : {std::pair<DistArray*, double>{&x, 1.0}, {&y, 1000.0}}) {
+      const Dim& d = a->dim_data[0];
+      const global_index_t interior = d.size - 2 * d.padding[0];
+      for (global_index_t i = 0; i < local_extent(d); ++i) {
+        global_index_t g = global_index(d, i);
+        if (g < d.padding[0]) g += interior;
+        if (g >= d.size - d.padding[1]) g -= interior;
+        EXPECT_EQ(data_as<double>(*a)[i], scale * static_cast<double>(g)) << "position " << i;
+      }
+    }
+  }
+  MPI_Comm_free(&first);
+  MPI_Comm_free(&second);
+}
+
+// A caller's own receive from any source with any tag, posted before an
+// update on the same communicator, gets the caller's message, not Dapetra's.
+TEST(Communicators, CallersMessagesAreNeverMatchedByPlans) {
+  const auto comm = world();
+  const int P = comm->size(), r = comm->rank();
+  if (P < 2) GTEST_SKIP() << "needs a neighbour";
+  DistArray x = owning_array<double>({ring_dim(P, r)}, 3.0);
+  const auto plan = HaloPlan::create(DistributedLayout::create(x, comm));
+  double got = 0.0, mine = 42.0 + r;
+  MPI_Request request;
+  MPI_Irecv(&got, 1, MPI_DOUBLE, MPI_ANY_SOURCE, MPI_ANY_TAG, comm, &request);
+  plan->update<double>(x);
+  MPI_Send(&mine, 1, MPI_DOUBLE, (r + 1) % P, 7, comm);
+  MPI_Wait(&request, MPI_STATUS_IGNORE);
+  EXPECT_EQ(got, 42.0 + (r + P - 1) % P);
+}
