@@ -9,7 +9,7 @@ DAPETRA_BUILD=${DAPETRA_BUILD:-$DAPETRA_ROOT/build}
 # Debian's Tpetra CMake config also needs Kokkos, KokkosKernels and Epetra.
 DAPETRA_PACKAGES=(
   build-essential cmake ccache pkg-config
-  nlohmann-json3-dev libgtest-dev libgmock-dev libbenchmark-dev libeigen3-dev
+  nlohmann-json3-dev libgtest-dev libeigen3-dev
   libopenmpi-dev openmpi-bin
   libtrilinos-teuchos-dev libtrilinos-tpetra-dev libtrilinos-kokkos-dev
   libtrilinos-kokkos-kernels-dev libtrilinos-epetra-dev
