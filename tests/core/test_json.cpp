@@ -128,3 +128,23 @@ TEST(Json, InvalidUtf8InInputIsReportedNotThrownFromTheReport) {
   EXPECT_NO_THROW((void)report_to_json(inspect(p)));
   EXPECT_NE(report_to_json(inspect(p)).find("\"valid\":false"), std::string::npos);
 }
+
+// Deep nesting is refused with a located error before anything recurses: the
+// 100,000-level file that used to crash the reader, and the depth limit's edges.
+TEST(Json, DeepNestingIsRefusedNotACrash) {
+  const auto nested = [](std::size_t levels, char open, char close) {
+    return R"({"__version__": "0.10.0", "ranks": )" + std::string(levels, open) + std::string(levels, close) + "}";
+  };
+  for (const char* brackets : {"[]", "{}"}) {
+    const ParsedLayout p = parse_layout(nested(100000, brackets[0], brackets[1]));
+    ASSERT_FALSE(p.problems.empty());
+    EXPECT_NE(p.problems[0].message.find("nesting exceeds 64 levels"), std::string::npos) << p.problems[0].message;
+  }
+  // 63 levels inside the outer object fit (the ranks value is then wrong, not too deep).
+  const ParsedLayout fits = parse_layout(nested(63, '[', ']'));
+  ASSERT_FALSE(fits.problems.empty());
+  EXPECT_EQ(fits.problems[0].message.find("nesting exceeds"), std::string::npos) << fits.problems[0].message;
+  // Brackets inside strings do not count.
+  const ParsedLayout quoted = parse_layout(R"({"__version__": ")" + std::string(1000, '[') + R"(", "ranks": []})");
+  for (const Problem& q : quoted.problems) EXPECT_EQ(q.message.find("nesting exceeds"), std::string::npos);
+}

@@ -2,6 +2,7 @@
 
 #include <fstream>
 #include <limits>
+#include <optional>
 #include <nlohmann/json.hpp>
 #include <set>
 #include <sstream>
@@ -196,7 +197,38 @@ ordered_json dims_to_json(const std::vector<Dim>& dims) {
   return a;
 }
 
+// Layouts nest four levels deep ({ranks: [{dim_data: [{...}]}]}); anything
+// much deeper is refused before any code recurses over it (a 200 KB file of
+// nested brackets must give a located error, not exhaust the stack).
+constexpr std::size_t max_json_depth = 64;
+
+// The byte offset where nesting first exceeds `limit` (outside strings), if anywhere.
+std::optional<std::size_t> too_deep_at(std::string_view text, std::size_t limit) {
+  std::size_t depth = 0;
+  bool in_string = false, escaped = false;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (in_string) {
+      if (escaped) escaped = false;
+      else if (c == '\\') escaped = true;
+      else if (c == '"') in_string = false;
+    } else if (c == '"') {
+      in_string = true;
+    } else if (c == '[' || c == '{') {
+      if (++depth > limit) return i;
+    } else if ((c == ']' || c == '}') && depth > 0) {
+      --depth;
+    }
+  }
+  return std::nullopt;
+}
+
 bool parse_text(std::string_view text, json& j, std::vector<Problem>& out, int rank) {
+  if (const auto at = too_deep_at(text, max_json_depth)) {
+    out.push_back(Problem{rank, -1, "", "byte " + std::to_string(*at), "JSON nests at most 64 levels deep",
+                          "nesting exceeds 64 levels at byte " + std::to_string(*at)});
+    return false;
+  }
   try {
     j = json::parse(text.begin(), text.end());
     return true;
