@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 #include <mpi.h>
 
+#include "../common/rank_failure_printer.hpp"
 
 
 int main(int argc, char** argv) {
