@@ -72,11 +72,11 @@ std::vector<std::string> every_message(const std::string& mine) {
 // The checks every entry point gets: neighbours of the faulty rank throw,
 // the error names that rank and the key, and all errors read the same.
 void expect_fault_reported(const std::optional<ValidationError>& error, int faulty, const FaultKind& kind,
-                           const std::string& entry) {
+                           const std::string& entry, bool everyone_talks) {
   const auto comm = world();
   const int P = comm->size(), r = comm->rank();
   SCOPED_TRACE(entry + ", " + kind.name + " on rank " + std::to_string(faulty));
-  if (r == faulty || neighbours(r, faulty, P)) {
+  if (r == faulty || everyone_talks || neighbours(r, faulty, P)) {
     ASSERT_TRUE(error.has_value());
   }
   if (error) {
@@ -94,7 +94,9 @@ void expect_fault_reported(const std::optional<ValidationError>& error, int faul
 
 using Entry = std::function<void(const DistArray& good, const DistArray& maybe_bad, bool use_float)>;
 
-void run_every_fault(const std::string& entry, const Entry& call) {
+// `everyone_talks`: every process exchanges with every other in this call,
+// so every one must throw (otherwise only the ring neighbours must).
+void run_every_fault(const std::string& entry, const Entry& call, bool everyone_talks = false) {
   const auto comm = world();
   const int P = comm->size(), r = comm->rank();
   for (const FaultKind& kind : fault_kinds())
@@ -104,7 +106,7 @@ void run_every_fault(const std::string& entry, const Entry& call) {
       const bool spoiled = r == faulty;
       if (spoiled) kind.spoil(bad);
       expect_fault_reported(outcome([&] { call(good, spoiled ? bad : good, spoiled && kind.use_float); }), faulty,
-                            kind, entry);
+                            kind, entry, everyone_talks);
     }
 }
 
@@ -157,15 +159,16 @@ TEST(Faults, Redistribution) {
     options.fill_target_padding = fill;
     const auto plan = RedistributionPlan::create(source, target, options);
     const std::string entry = fill ? "apply with padding fill" : "apply";
-    // In a cyclic target every rank talks to every rank (at P <= 4), so all throw.
+    // 40 elements in padded blocks to cyclic: every rank sends to every rank
+    // (each block holds at least P consecutive indices at P <= 4), so all throw.
     run_every_fault(entry, [&](const DistArray&, const DistArray& a, bool as_float) {
       DistArray t = owning_array<double>({Dim::cyclic(40, P, r)});
       as_float ? plan->apply<float>(a, t) : plan->apply<double>(a, t);
-    });
+    }, true);
     run_every_fault(entry + " reverse", [&](const DistArray&, const DistArray& a, bool as_float) {
       DistArray t = owning_array<double>({Dim::cyclic(40, P, r)});
       as_float ? plan->apply_reverse<float>(t, a) : plan->apply_reverse<double>(t, a);
-    });
+    }, true);
   }
 }
 
@@ -234,4 +237,24 @@ TEST(Communicators, CallersMessagesAreNeverMatchedByPlans) {
   MPI_Send(&mine, 1, MPI_DOUBLE, (r + 1) % P, 7, comm);
   MPI_Wait(&request, MPI_STATUS_IGNORE);
   EXPECT_EQ(got, 42.0 + (r + P - 1) % P);
+}
+
+// end_update on another array than begin_update got: the messages have all
+// arrived by then, so only that process can know; it throws, the others finish.
+TEST(Faults, EndUpdateOnAnotherArrayThrowsThere) {
+  const auto comm = world();
+  const int P = comm->size(), r = comm->rank();
+  const auto plan = HaloPlan::create(ring_layout());
+  for (int bad = 0; bad < P; ++bad) {
+    DistArray x = owning_array<double>({ring_dim(P, r)}, 1.0), y = owning_array<double>({ring_dim(P, r)}, 2.0);
+    HaloExchange exchange;
+    plan->begin_update<double>(x, exchange);
+    const auto error = outcome([&] { plan->end_update<double>(r == bad ? y : x, exchange); });
+    EXPECT_EQ(error.has_value(), r == bad);
+    if (error) {
+      EXPECT_EQ(error->problems()[0].key, "buffer");
+      EXPECT_EQ(error->problems()[0].rank, bad);
+    }
+    EXPECT_FALSE(exchange.in_flight());
+  }
 }

@@ -144,3 +144,30 @@ TEST(Faults, BufferMismatchOnOneRankFailsEveryRank) {
   if (r == 0) b.version = "1.0.0";
   EXPECT_THROW(TpetraLayout::create(b, comm), ValidationError);
 }
+
+// The column axis: one rank names another axis, or none, or an axis that
+// cannot be columns; every rank throws the same error (no rank left in a
+// reduction the others skipped).
+TEST(Faults, ColumnAxisDisagreementFailsEveryRank) {
+  const auto comm = world();
+  const int P = comm->getSize(), r = comm->getRank();
+  const std::vector<Dim> dims{Dim::undistributed(3), Dim::even_block(20, P, r)};
+  for (int bad = 0; bad < P; ++bad)
+    for (const int other : {-1, 1}) {
+      LayoutOptions options;
+      options.column_axis = r == bad ? other : 0;
+      const bool everyone_agrees = P == 1 && other == -1;  // then the one rank just has no columns
+      try {
+        TpetraLayout::create(dims, comm, options);
+        EXPECT_TRUE(everyone_agrees) << "no error for column axis " << other << " on rank " << bad;
+      } catch (const ValidationError& e) {
+        EXPECT_FALSE(everyone_agrees) << e.what();
+        ASSERT_EQ(e.problems().size(), 1u);
+        EXPECT_EQ(e.problems()[0].key, "column_axis");
+        // Axis 1 is distributed: at P == 1 it is allowed to disagree only with itself.
+        if (P > 1 && other == 1) {
+          EXPECT_TRUE(e.problems()[0].rank == -1 || e.problems()[0].rank == bad) << e.what();
+        }
+      }
+    }
+}

@@ -76,21 +76,25 @@ struct MapBuilder {
   void build_maps();
 };
 
-// The column axis must be undistributed and unpadded on every process: a
-// local check, then one reduction so every process throws alike.
+// Every process names the same column axis, undistributed and unpadded: a
+// local check, then one reduction that every process runs (whatever axis it
+// named), so all throw alike.
 void MapBuilder::check_column_axis(int axis) {
   self.column_axis_ = axis;
-  if (axis < 0) return;
-  const bool in_range = axis < ndim;
-  const Dim* d = in_range ? &dims[axis] : nullptr;
-  const bool ok = in_range && d->proc_grid_size == 1 && d->dist_type == DistType::block && d->padding[0] == 0 &&
-                  d->padding[1] == 0;
-  int first_bad = ok ? dl.nprocs() : dl.rank(), lowest = 0;
-  Teuchos::reduceAll<int, int>(*self.comm_, Teuchos::REDUCE_MIN, first_bad, Teuchos::outArg(lowest));
-  if (lowest < dl.nprocs())
-    throw ValidationError({Problem{lowest, axis, "column_axis", std::to_string(axis),
+  const bool ok = axis < 0 || (axis < ndim && dims[axis].proc_grid_size == 1 &&
+                               dims[axis].dist_type == DistType::block && dims[axis].padding[0] == 0 &&
+                               dims[axis].padding[1] == 0);
+  // Minimums of: the first rank with a bad axis, the axis named, minus the axis named.
+  int mine[3] = {ok ? dl.nprocs() : dl.rank(), axis, -axis}, all[3] = {0, 0, 0};
+  Teuchos::reduceAll<int, int>(*self.comm_, Teuchos::REDUCE_MIN, 3, mine, all);
+  if (all[1] != -all[2])
+    throw ValidationError({Problem{-1, -1, "column_axis", "", "every process names the same column axis",
+                                   "the processes name column axes from " + std::to_string(all[1]) + " to " +
+                                       std::to_string(-all[2])}});
+  if (all[0] < dl.nprocs())
+    throw ValidationError({Problem{all[0], axis, "column_axis", std::to_string(axis),
                                    "the column axis is an axis of the array, undistributed ('b' over one process) and unpadded",
-                                   "rank " + std::to_string(lowest) + "'s column axis cannot become MultiVector columns"}});
+                                   "rank " + std::to_string(all[0]) + "'s column axis cannot become MultiVector columns"}});
 }
 
 // Rows: every axis but the column axis. Viewable when the rows are compact

@@ -21,7 +21,8 @@ namespace dapetra::mpi::detail {
   M(strides, "strides", "the buffer strides are the ones the layout was built for")                               \
   M(format, "format", "the buffer's element type is the layout's and the one requested")                          \
   M(readonly, "readonly", "a buffer the operation writes is writable")                                            \
-  M(message_size, "message_size", "one message is under 2^31 bytes (MPI counts are int)")
+  M(message_size, "message_size", "one message is under 2^31 bytes (MPI counts are int)")                         \
+  M(other_array, "buffer", "end_update gets the array begin_update got")
 
 enum class Fault : std::int64_t {
   none = 0,
@@ -33,15 +34,6 @@ enum class Fault : std::int64_t {
 // The same problem on every process, whichever found it: the faulty rank,
 // the key and the rule (the message names the operation).
 Problem describe_fault(Fault fault, int rank, const char* operation);
-
-// The comparisons are written out element by element: they run on every
-// halo update, and std::vector equality calls memcmp, which cost more than
-// the rest of a small update in profiles.
-bool same_values(const std::vector<global_index_t>& x, const std::vector<global_index_t>& y);
-// The same distribution as far as O(1) per axis can tell: every key, and
-// the number (not the values) of 'u' indices.
-bool same_records(const std::vector<Dim>& x, const std::vector<Dim>& y);
-bool is_dap_version(const std::string& version);
 
 // The array must have the layout's records, shape, strides and element type.
 Fault check_fit(const DistributedLayout& layout, const DistArray& array);

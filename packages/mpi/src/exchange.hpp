@@ -10,12 +10,14 @@
 
 #include <mpi.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cstdint>
 #include <memory>
 #include <vector>
 
 #include "checked.hpp"
+#include "runs.hpp"
 
 namespace dapetra::mpi::detail {
 
@@ -70,6 +72,12 @@ inline constexpr long long max_message_bytes = 2147483647LL - 64;
 // Rounds a payload up so the next header stays 16-byte aligned.
 inline std::size_t slot_bytes(std::size_t payload) { return Round::header + (payload + 15) / 16 * 16; }
 
+// Whether a message of `count` elements of `item` bytes fits one MPI call.
+inline bool fits_one_message(std::size_t count, std::size_t item) {
+  return count <= static_cast<std::size_t>(max_message_bytes) / std::max<std::size_t>(item, 1) &&
+         static_cast<long long>(slot_bytes(count * item)) <= max_message_bytes;
+}
+
 // The plan's own buffers when free, else the caller's temporary ones.
 class ScratchLease {
  public:
@@ -90,6 +98,37 @@ class ScratchLease {
   Round temporary_;
   Round* round_ = nullptr;
 };
+
+// One round over a plan's peers. Forward, each peer's `send` runs go out
+// and its `recv` runs are filled; backward, the reverse (a halo plan's
+// assembly, a redistribution's apply_reverse). Message sizes come from
+// `item` (the layout's element size), so a process whose array is wrong
+// still posts receives its peers' messages fit; it packs nothing.
+template <class Scalar>
+void post_round(Round& round, const std::vector<PlanPeer>& peers, bool forward, std::size_t item, int tag,
+                MPI_Comm comm, const FaultNote& note, const char* base) {
+  std::size_t in = 0, out = 0;
+  for (const PlanPeer& p : peers) {
+    in += forward ? p.recv_count : p.send_count;
+    out += forward ? p.send_count : p.recv_count;
+  }
+  round.reset(in * item, out * item, peers.size());
+  for (const PlanPeer& p : peers)
+    if (const std::size_t n = forward ? p.recv_count : p.send_count; n > 0) round.receive(p.rank, n * item, tag, comm);
+  for (const PlanPeer& p : peers)
+    if (const std::size_t n = forward ? p.send_count : p.recv_count; n > 0)
+      round.send(p.rank, n * item, tag, comm, note,
+                 [&](char* to) { pack_runs<Scalar>(forward ? p.send : p.recv, base, 1, 0, to); });
+}
+
+// The received payloads into the runs they fill (after a fault-free wait).
+template <class Scalar>
+void unpack_round(const Round& round, const std::vector<PlanPeer>& peers, bool forward, char* base) {
+  std::size_t k = 0;
+  for (const PlanPeer& p : peers)
+    if ((forward ? p.recv_count : p.send_count) > 0)
+      unpack_runs<Scalar>(forward ? p.recv : p.send, base, 1, 0, round.payload(k++));
+}
 
 // Throws the fault `note` names, the same problem on every process that
 // knows of it.

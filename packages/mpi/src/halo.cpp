@@ -241,7 +241,10 @@ void combine(Scalar& into, Scalar value, CombineMode mode) {
   }
 }
 
-
+// A scalar has no padding, an empty buffer nothing to fill or send.
+bool holds_nothing(const std::vector<AxisPlan>& axes) {
+  return axes.empty() || std::any_of(axes.begin(), axes.end(), [](const AxisPlan& ax) { return ax.extent == 0; });
+}
 
 // Where a scattered layout's ghosts are named to their owners: by the owner's
 // own position, the owner's position along the scattered axis times the
@@ -291,8 +294,7 @@ Ghosts walk_ghosts(const DistributedLayout& layout, const std::vector<AxisPlan>&
                                 RunList{{}, 0, static_cast<std::ptrdiff_t>(layout.itemsize())}),
            std::vector<std::vector<std::int64_t>>(static_cast<std::size_t>(named ? nprocs : 0)),
            {}};
-  if (axes.empty() || std::any_of(axes.begin(), axes.end(), [](const AxisPlan& ax) { return ax.extent == 0; }))
-    return g;  // a scalar has no padding, an empty buffer nothing to fill
+  if (holds_nothing(axes)) return g;
   const int ndim = static_cast<int>(layout.dim_data().size());
   std::vector<int> grid_stride(static_cast<std::size_t>(ndim), 1);  // C order, as ranks are numbered
   for (int a = ndim - 2; a >= 0; --a) grid_stride[a] = grid_stride[a + 1] * layout.grid().shape()[a + 1];
@@ -382,20 +384,21 @@ std::shared_ptr<const HaloPlan> HaloPlanBuilder::create(std::shared_ptr<const Di
   const bool closed_form = layout.has_global_layout();
   const std::vector<global_index_t> radix = closed_form ? std::vector<global_index_t>{} : request_radix(layout, axes);
   Ghosts ghosts = walk_ghosts(layout, axes, radix);
-  const bool empty = axes.empty() || std::any_of(axes.begin(), axes.end(), [](const AxisPlan& ax) { return ax.extent == 0; });
-  std::vector<RunList> sends = closed_form ? (empty ? std::vector<RunList>(static_cast<std::size_t>(layout.nprocs()))
+  std::vector<RunList> sends = closed_form ? (holds_nothing(axes) ? std::vector<RunList>(static_cast<std::size_t>(layout.nprocs()))
                                                     : sends_in_closed_form(layout))
                                            : answer_requests(layout, axes, radix, ghosts.wanted);
   self->local_copies_ = std::move(ghosts.local_copies);
+  std::size_t largest = 0;  // elements in one message
   for (int p = 0; p < layout.nprocs(); ++p) {
     if (sends[p].count == 0 && ghosts.fill[p].count == 0) continue;
     detail::PlanPeer peer{p, std::move(sends[p].runs), std::move(ghosts.fill[p].runs), sends[p].count,
                           ghosts.fill[p].count};
     self->num_sent_ += peer.send_count;
     self->num_received_ += peer.recv_count;
-    self->largest_message_ = std::max({self->largest_message_, peer.send_count, peer.recv_count});
+    largest = std::max({largest, peer.send_count, peer.recv_count});
     self->peers_.push_back(std::move(peer));
   }
+  self->messages_fit_ = detail::fits_one_message(largest, layout.itemsize());
   return self;
 }
 
@@ -465,44 +468,20 @@ template <class Scalar>
 detail::FaultNote HaloPlan::check(const DistArray& array) const {
   const detail::Fault fault = detail::check_array<Scalar>(*layout_, array, true);
   if (fault != detail::Fault::none) return {fault, layout_->rank()};
-  if (static_cast<long long>(detail::slot_bytes(largest_message_ * sizeof(Scalar))) > detail::max_message_bytes)
-    return {detail::Fault::message_size, layout_->rank()};
+  if (!messages_fit_) return {detail::Fault::message_size, layout_->rank()};
   return {};
-}
-
-// One round of messages. Forward (update): owners send owned elements,
-// ghosts receive. Backward (assemble): the same messages reversed. Message
-// sizes come from the layout's element size, so a process whose array (or
-// Scalar) is wrong still posts the receives its peers' messages fit.
-template <class Scalar>
-void HaloPlan::post(detail::Round& round, const char* base, const detail::FaultNote& note, bool forward) const {
-  const std::size_t item = layout_->itemsize();
-  round.reset((forward ? num_received_ : num_sent_) * item, (forward ? num_sent_ : num_received_) * item,
-              peers_.size());
-  const int tag = forward ? tag_ : tag_ + 1;
-  const MPI_Comm comm = layout_->comm();
-  for (const detail::PlanPeer& peer : peers_)
-    if (const std::size_t n = forward ? peer.recv_count : peer.send_count; n > 0) round.receive(peer.rank, n * item, tag, comm);
-  for (const detail::PlanPeer& peer : peers_) {
-    const std::size_t n = forward ? peer.send_count : peer.recv_count;
-    if (n == 0) continue;
-    round.send(peer.rank, n * item, tag, comm, note,
-               [&](char* out) { detail::pack_runs<Scalar>(forward ? peer.send : peer.recv, base, 1, 0, out); });
-  }
 }
 
 template <class Scalar>
 void HaloPlan::finish_update(detail::Round& round, char* base) const {
-  std::size_t k = 0;
-  for (const detail::PlanPeer& peer : peers_)
-    if (peer.recv_count > 0) detail::unpack_runs<Scalar>(peer.recv, base, 1, 0, round.payload(k++));
+  detail::unpack_round<Scalar>(round, peers_, true, base);
   for (const auto& [from, to] : local_copies_) at<Scalar>(base, to) = at<Scalar>(base, from);
 }
 
 template <class Scalar>
 detail::FaultNote HaloPlan::run_update(char* base, detail::FaultNote note) const {
   detail::ScratchLease lease(*scratch_, scratch_busy_);
-  post<Scalar>(lease.round(), base, note, true);
+  detail::post_round<Scalar>(lease.round(), peers_, true, layout_->itemsize(), tag_, layout_->comm(), note, base);
   note = lease.round().wait(note);
   if (note.ok()) finish_update<Scalar>(lease.round(), base);
   return note;
@@ -520,7 +499,8 @@ void HaloPlan::begin_update_impl(const DistArray& array, HaloExchange& exchange)
   HaloExchange::State& x = *exchange.state_;
   if (x.in_flight) throw std::logic_error("dapetra::mpi::HaloPlan::begin_update: this HaloExchange is already in flight");
   x.note = check<Scalar>(array);
-  post<Scalar>(x.round, static_cast<const char*>(array.buffer.data), x.note, true);
+  detail::post_round<Scalar>(x.round, peers_, true, layout_->itemsize(), tag_, layout_->comm(), x.note,
+                             static_cast<const char*>(array.buffer.data));
   x.plan = this;
   x.data = array.buffer.data;
   x.in_flight = true;
@@ -533,7 +513,7 @@ void HaloPlan::end_update_impl(const DistArray& array, HaloExchange& exchange) c
   HaloExchange::State& x = *exchange.state_;
   x.in_flight = false;
   detail::FaultNote note = x.round.wait(x.note);
-  if (note.ok() && array.buffer.data != x.data) note = {detail::Fault::dim_data, layout_->rank()};
+  if (note.ok() && array.buffer.data != x.data) note = {detail::Fault::other_array, layout_->rank()};
   if (note.ok()) note = check<Scalar>(array);
   if (!note.ok()) detail::throw_fault(note, "HaloPlan::end_update");
   finish_update<Scalar>(x.round, static_cast<char*>(array.buffer.data));
@@ -546,7 +526,7 @@ void HaloPlan::assemble_impl(const DistArray& array, CombineMode mode, bool then
   {
     detail::ScratchLease lease(*scratch_, scratch_busy_);
     detail::Round& round = lease.round();
-    post<Scalar>(round, base, note, false);
+    detail::post_round<Scalar>(round, peers_, false, layout_->itemsize(), tag_ + 1, layout_->comm(), note, base);
     note = round.wait(note);
     if (note.ok()) {
       std::size_t k = 0;

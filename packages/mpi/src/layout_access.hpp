@@ -24,7 +24,7 @@ struct LayoutAccess {
   static const ScatteredOwners& scattered(const DistributedLayout& l) { return *l.scattered_; }
   static const std::vector<int>& coords(const DistributedLayout& l) { return l.coords_; }
   // A plan's first message tag; each plan uses tags [tag, tag + tags_per_plan).
-  static constexpr int tags_per_plan = 4;
+  static constexpr int tags_per_plan = 2;  // forward and backward
   // (Tags stay below 32767, the least upper bound MPI guarantees.)
   static int next_tag(const DistributedLayout& l) { return 100 + (l.plans_created_++ % 8000) * tags_per_plan; }
 };

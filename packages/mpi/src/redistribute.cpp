@@ -269,6 +269,7 @@ std::shared_ptr<const RedistributionPlan> RedistributionPlanBuilder::create(
 
 void RedistributionPlanBuilder::keep_peers(RedistributionPlan& self, std::vector<detail::PlanPeer> by_rank) {
   const int me = self.source_->rank();
+  std::size_t largest = 0;  // elements in one message
   for (int p = 0; p < static_cast<int>(by_rank.size()); ++p) {
     detail::PlanPeer& peer = by_rank[p];
     peer.rank = p;
@@ -276,10 +277,11 @@ void RedistributionPlanBuilder::keep_peers(RedistributionPlan& self, std::vector
       self.local_count_ = peer.send_count;
       *self.self_ = std::move(peer);
     } else if (peer.send_count > 0 || peer.recv_count > 0) {
-      self.largest_message_ = std::max({self.largest_message_, peer.send_count, peer.recv_count});
+      largest = std::max({largest, peer.send_count, peer.recv_count});
       self.peers_.push_back(std::move(peer));
     }
   }
+  self.messages_fit_ = detail::fits_one_message(largest, self.source_->itemsize());
 }
 
 std::shared_ptr<const RedistributionPlan> RedistributionPlan::create(std::shared_ptr<const DistributedLayout> source,
@@ -319,38 +321,19 @@ void RedistributionPlan::move(const DistArray& from, const DistArray& to, bool f
     note = {f, source_->rank()};
   else if (const auto g = detail::check_array<Scalar>(to_layout, to, true); g != detail::Fault::none)
     note = {g, source_->rank()};
-  else if (static_cast<long long>(detail::slot_bytes(largest_message_ * sizeof(Scalar))) > detail::max_message_bytes)
+  else if (!messages_fit_)
     note = {detail::Fault::message_size, source_->rank()};
   const char* src = static_cast<const char*>(from.buffer.data);
   char* dst = static_cast<char*>(to.buffer.data);
-  // Forward, each peer's `send` runs are read and its `recv` runs written;
-  // in reverse the other way round. Sizes come from the layouts, so a process
-  // whose arrays are wrong still posts receives its peers' messages fit.
-  const auto runs_out = [&](const detail::PlanPeer& p) -> const std::vector<Run>& { return forward ? p.send : p.recv; };
-  const auto runs_in = [&](const detail::PlanPeer& p) -> const std::vector<Run>& { return forward ? p.recv : p.send; };
-  const auto count_out = [&](const detail::PlanPeer& p) { return forward ? p.send_count : p.recv_count; };
-  const auto count_in = [&](const detail::PlanPeer& p) { return forward ? p.recv_count : p.send_count; };
-  const std::size_t item = source_->itemsize();
   {
     detail::ScratchLease lease(*scratch_, scratch_busy_);
     detail::Round& round = lease.round();
-    std::size_t total_in = 0, total_out = 0;
-    for (const detail::PlanPeer& p : peers_) total_in += count_in(p), total_out += count_out(p);
-    round.reset(total_in * item, total_out * item, peers_.size());
-    const int tag = forward ? tag_ : tag_ + 1;
-    for (const detail::PlanPeer& p : peers_)
-      if (count_in(p) > 0) round.receive(p.rank, count_in(p) * item, tag, source_->comm());
-    for (const detail::PlanPeer& p : peers_)
-      if (count_out(p) > 0)
-        round.send(p.rank, count_out(p) * item, tag, source_->comm(), note,
-                   [&](char* out) { detail::pack_runs<Scalar>(runs_out(p), src, 1, 0, out); });
+    detail::post_round<Scalar>(round, peers_, forward, source_->itemsize(), forward ? tag_ : tag_ + 1, source_->comm(),
+                               note, src);
     // What stays on this process moves while the messages travel.
-    if (note.ok()) zip_copy<Scalar>(runs_out(*self_), src, runs_in(*self_), dst);
+    if (note.ok()) zip_copy<Scalar>(forward ? self_->send : self_->recv, src, forward ? self_->recv : self_->send, dst);
     note = round.wait(note);
-    std::size_t k = 0;
-    if (note.ok())
-      for (const detail::PlanPeer& p : peers_)
-        if (count_in(p) > 0) detail::unpack_runs<Scalar>(runs_in(p), dst, 1, 0, round.payload(k++));
+    if (note.ok()) detail::unpack_round<Scalar>(round, peers_, forward, dst);
   }
   // The padding fill runs whatever happened above, passing a fault on.
   if (forward && target_halo_) note = target_halo_->run_update<Scalar>(dst, note);

@@ -135,8 +135,6 @@ class HaloPlan {
   template <class Scalar>
   detail::FaultNote check(const DistArray& array) const;
   template <class Scalar>
-  void post(detail::Round& round, const char* base, const detail::FaultNote& note, bool forward) const;
-  template <class Scalar>
   void finish_update(detail::Round& round, char* base) const;
   template <class Scalar>
   detail::FaultNote run_update(char* base, detail::FaultNote note) const;
@@ -145,7 +143,7 @@ class HaloPlan {
   std::vector<detail::PlanPeer> peers_;
   std::vector<std::pair<std::ptrdiff_t, std::ptrdiff_t>> local_copies_;  // (from, to) on this process
   std::size_t num_sent_ = 0, num_received_ = 0;
-  std::size_t largest_message_ = 0;  // elements
+  bool messages_fit_ = true;  // every message under MPI's int count
   int tag_ = 0;
   // Message buffers of blocking calls, reused; a call finding them busy
   // (another thread's) uses its own.

@@ -78,7 +78,8 @@ class RedistributionPlan {
   std::shared_ptr<const DistributedLayout> source_, target_;
   std::vector<detail::PlanPeer> peers_;    // other processes
   std::unique_ptr<detail::PlanPeer> self_;  // this process to itself
-  std::size_t local_count_ = 0, largest_message_ = 0;
+  std::size_t local_count_ = 0;
+  bool messages_fit_ = true;  // every message under MPI's int count
   std::shared_ptr<const HaloPlan> target_halo_;
   int tag_ = 0;
   std::unique_ptr<detail::Round> scratch_;
