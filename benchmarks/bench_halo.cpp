@@ -260,6 +260,46 @@ void bench_plan_build(Report& report, const Teuchos::RCP<const Comm>& comm, MPI_
 
 }  // namespace
 
+// Layout and halo plan creation on a tiny array (a 1-D block of 100 elements
+// per process, halo 1), the cost that grows with the process count: ours
+// (validated, gathered layout with its own communicator, plus the plan)
+// against what a Tpetra user writes (the contiguous owned Map, the buffer
+// Map of owned plus ghost indices, the Import). After timing, both must
+// move the same elements: ghosts received and elements sent agree.
+void bench_creation(Report& report, const Teuchos::RCP<const Comm>& comm, MPI_Comm raw, int reps) {
+  const int P = comm->getSize(), r = comm->getRank();
+  const global_index_t per_rank = 100;
+  const Dim d = Dim::even_block(per_rank * P, P, r, 1);
+  auto storage = std::make_shared<std::vector<double>>(static_cast<std::size_t>(local_extent(d)));
+  DistArray a;
+  a.dim_data = {d};
+  a.buffer = view_buffer(storage->data(), {local_extent(d)}, storage);
+  std::vector<GO> buffer_gids(static_cast<std::size_t>(local_extent(d)));
+  for (global_index_t i = 0; i < local_extent(d); ++i) buffer_gids[i] = global_index(d, i);
+  const auto owned = owned_global_range(d);
+  const auto ours = [&] { return HaloPlan::create(DistributedLayout::create(a, raw)); };
+  const auto tpetra = [&] {
+    auto om = Teuchos::rcp(new Map(static_cast<Tpetra::global_size_t>(per_rank * P), static_cast<std::size_t>(owned.size()), 0, comm));
+    auto bm = Teuchos::rcp(new Map(Teuchos::OrdinalTraits<Tpetra::global_size_t>::invalid(),
+                                   Teuchos::ArrayView<const GO>(buffer_gids), 0, comm));
+    return Tpetra::Import<LO, GO, Node>(om, bm);
+  };
+  const auto t = bench::paired_median_seconds(raw, reps, [&] { ours(); }, [&] { tpetra(); });
+  const auto plan = ours();
+  const auto import = tpetra();
+  const bool same = plan->num_ghosts() == import.getNumRemoteIDs() && plan->num_sends() == import.getNumExportIDs();
+  Row row{"layout + halo plan creation 1-D 100/rank np=" + std::to_string(P), t.ours, "Tpetra Map(N, n) + Map + Import",
+          t.baseline, 1.0};
+  row.same_result = bench::all_ranks(same, raw);
+  // What the layout's own communicator costs on its own.
+  row.extra["comm_dup_free_s"] = median_seconds(raw, reps, [&] {
+    MPI_Comm dup;
+    MPI_Comm_dup(raw, &dup);
+    MPI_Comm_free(&dup);
+  });
+  report.add(row);
+}
+
 void bench_halo(Report& report, const Teuchos::RCP<const Comm>& comm, MPI_Comm raw, bool quick) {
   const int P = comm->getSize(), r = comm->getRank();
   const int reps = quick ? 5 : 11;

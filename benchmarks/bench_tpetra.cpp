@@ -153,6 +153,7 @@ namespace dapetra::bench {
 void bench_halo(Report& report, const Teuchos::RCP<const Comm>& comm, MPI_Comm raw, bool quick);
 void bench_redistribute(Report& report, const Teuchos::RCP<const Comm>& comm, MPI_Comm raw, bool quick);
 void bench_scalapack(Report& report, const Teuchos::RCP<const Comm>& comm, MPI_Comm raw, bool quick);
+void bench_creation(Report& report, const Teuchos::RCP<const Comm>& comm, MPI_Comm raw, int reps);
 }
 
 int main(int argc, char** argv) {
@@ -172,7 +173,7 @@ int main(int argc, char** argv) {
     const std::string a = argv[i];
     if (a == "--quick") quick = true;
     else if (a == "--append") append = true;  // add rows to an existing results file
-    else if (a == "--only" && i + 1 < argc) only = argv[++i];  // one group: views, maps, halo, redistribute, scalapack
+    else if (a == "--only" && i + 1 < argc) only = argv[++i];  // one group: views, maps, halo, creation, redistribute, scalapack
     else if (a == "--out" && i + 1 < argc) out = argv[++i];
   }
   const auto comm = Tpetra::getDefaultComm();
@@ -184,6 +185,7 @@ int main(int argc, char** argv) {
   if (want("views")) bench_views(report, comm, raw, quick);
   if (want("maps")) bench_maps(report, comm, raw, quick);
   if (want("halo")) bench::bench_halo(report, comm, raw, quick);
+  if (want("creation")) bench::bench_creation(report, comm, raw, quick ? 7 : 15);
   if (want("redistribute")) bench::bench_redistribute(report, comm, raw, quick);
   if (want("scalapack")) bench::bench_scalapack(report, comm, raw, quick);
   nlohmann::ordered_json context;

@@ -68,6 +68,13 @@ inline double resident_mib() {
   return static_cast<double>(resident) * static_cast<double>(sysconf(_SC_PAGESIZE)) / (1024.0 * 1024.0);
 }
 
+// True on every process iff true on every process.
+inline bool all_ranks(bool value, MPI_Comm comm) {
+  int mine = value ? 1 : 0, all = 0;
+  MPI_Allreduce(&mine, &all, 1, MPI_INT, MPI_MIN, comm);
+  return all == 1;
+}
+
 struct Row {
   std::string name;
   double ours_s;
@@ -75,6 +82,10 @@ struct Row {
   double baseline_s;
   double target;
   nlohmann::ordered_json extra = nlohmann::ordered_json::object();
+  // Both sides produced the same result (checked after timing); a row that
+  // fails its check does not hold, whatever its ratio.
+  bool same_result = true;
+  bool holds() const { return same_result && baseline_s > 0 && ours_s / baseline_s <= target; }
 };
 
 class Report {
@@ -84,7 +95,7 @@ class Report {
     const double ratio = row.baseline_s > 0 ? row.ours_s / row.baseline_s : 0.0;
     if (rank_ == 0)
       std::printf("%-52s %11.3e %11.3e %8.3f %7.2f  %s  (vs %s)\n", row.name.c_str(), row.ours_s, row.baseline_s, ratio,
-                  row.target, ratio <= row.target ? "ok  " : "MISS", row.baseline.c_str());
+                  row.target, !row.same_result ? "WRONG" : row.holds() ? "ok  " : "MISS", row.baseline.c_str());
     std::fflush(stdout);
     rows_.push_back(std::move(row));
   }
@@ -108,7 +119,8 @@ class Report {
       j["baseline_s"] = r.baseline_s;
       j["ratio"] = r.baseline_s > 0 ? r.ours_s / r.baseline_s : 0.0;
       j["target"] = r.target;
-      j["holds"] = r.baseline_s > 0 && r.ours_s / r.baseline_s <= r.target;
+      j["same_result"] = r.same_result;
+      j["holds"] = r.holds();
       for (const auto& [k, v] : r.extra.items()) j[k] = v;
       for (const auto& [k, v] : context.items()) j[k] = v;
       rows.push_back(j);

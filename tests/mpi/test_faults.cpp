@@ -258,3 +258,34 @@ TEST(Faults, EndUpdateOnAnotherArrayThrowsThere) {
     EXPECT_FALSE(exchange.in_flight());
   }
 }
+
+// Layouts on one communicator share Dapetra's duplicate of it (made once);
+// it is never the caller's own, and it outlives the caller's communicator
+// while a layout holds it.
+TEST(Communicators, LayoutsShareOneDuplicateThatOutlivesTheCallers) {
+  const auto comm = world();
+  const int P = comm->size(), r = comm->rank();
+  MPI_Comm mine;
+  MPI_Comm_dup(comm, &mine);
+  DistArray x = owning_array<double>({ring_dim(P, r)});
+  const auto first = DistributedLayout::create(x, mine), second = DistributedLayout::create(x, mine);
+  EXPECT_EQ(first->comm(), second->comm());
+  int relation = MPI_IDENT;
+  MPI_Comm_compare(first->comm(), mine, &relation);
+  EXPECT_EQ(relation, MPI_CONGRUENT);  // same group and order, another context
+  const auto other = DistributedLayout::create(x, comm);
+  EXPECT_NE(other->comm(), first->comm());
+  const auto plan = HaloPlan::create(first);
+  MPI_Comm_free(&mine);  // the layouts keep Dapetra's duplicate alive
+  const Dim& d = x.dim_data[0];
+  double* v = data_as<double>(x);
+  for (global_index_t i = 0; i < local_extent(d); ++i) v[i] = static_cast<double>(global_index(d, i));
+  plan->update<double>(x);
+  const global_index_t interior = d.size - 2 * d.padding[0];
+  for (global_index_t i = 0; i < local_extent(d); ++i) {
+    global_index_t g = global_index(d, i);
+    if (g < d.padding[0]) g += interior;
+    if (g >= d.size - d.padding[1]) g -= interior;
+    EXPECT_EQ(v[i], static_cast<double>(g)) << "position " << i;
+  }
+}

@@ -5,6 +5,6 @@ file(GLOB dapetra_mpi_headers ${CMAKE_CURRENT_LIST_DIR}/../include/dapetra/mpi/*
 tribits_add_library(dapetra_mpi
   HEADERS ${dapetra_mpi_headers}
   HEADERS_INSTALL_SUBDIR dapetra/mpi
-  SOURCES src/checked.cpp src/collectives.cpp src/exchange.cpp src/halo.cpp src/layout.cpp src/ownership.cpp
+  SOURCES src/checked.cpp src/collectives.cpp src/comm.cpp src/exchange.cpp src/halo.cpp src/layout.cpp src/ownership.cpp
           src/redistribute.cpp)
 tribits_subpackage_postprocess()

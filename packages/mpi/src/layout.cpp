@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "collectives.hpp"
+#include "comm.hpp"
 #include "dapetra/dim_math.hpp"
 #include "dapetra/index_fingerprint.hpp"
 #include "dapetra/pack.hpp"
@@ -229,8 +230,9 @@ std::shared_ptr<const DistributedLayout> LayoutBuilder::create(const std::string
                                                                const LayoutOptions& options) {
   std::shared_ptr<DistributedLayout> self(new DistributedLayout());
   // Everything from here on, including a refusal's messages, happens on
-  // Dapetra's own duplicate (freed with `self` if creation throws).
-  MPI_Comm_dup(comm, &self->comm_);
+  // Dapetra's own duplicate of the caller's communicator.
+  self->inner_ = inner_comm(comm);
+  self->comm_ = self->inner_->comm;
   const int rank = self->rank_ = rank_of(self->comm_);
   const int nprocs = self->nprocs_ = size_of(self->comm_);
   const PackedRank mine = describe_local(version, buffer, dim_data, rank, nprocs, options);
@@ -348,12 +350,7 @@ void LayoutBuilder::count_owned(DistributedLayout& self) {
 
 }  // namespace detail
 
-DistributedLayout::~DistributedLayout() {
-  if (comm_ == MPI_COMM_NULL) return;
-  int finalized = 0;
-  MPI_Finalized(&finalized);
-  if (!finalized) MPI_Comm_free(&comm_);
-}
+DistributedLayout::~DistributedLayout() = default;
 
 const GlobalLayout& DistributedLayout::global() const {
   if (!global_)

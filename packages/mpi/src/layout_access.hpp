@@ -4,6 +4,7 @@
 
 #include <vector>
 
+#include "comm.hpp"
 #include "dapetra/mpi/layout.hpp"
 
 namespace dapetra::mpi::detail {
@@ -26,7 +27,7 @@ struct LayoutAccess {
   // A plan's first message tag; each plan uses tags [tag, tag + tags_per_plan).
   static constexpr int tags_per_plan = 2;  // forward and backward
   // (Tags stay below 32767, the least upper bound MPI guarantees.)
-  static int next_tag(const DistributedLayout& l) { return 100 + (l.plans_created_++ % 8000) * tags_per_plan; }
+  static int next_tag(const DistributedLayout& l) { return 100 + (l.inner_->plans_created++ % 8000) * tags_per_plan; }
 };
 
 }  // namespace dapetra::mpi::detail

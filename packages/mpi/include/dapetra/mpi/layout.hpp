@@ -13,11 +13,15 @@
 // dapetra/index_fingerprint.hpp), and otherwise a rendezvous settles the owner
 // of every index (the lowest holder by default, or the caller's rule).
 //
-// The layout owns a duplicate of the caller's communicator, made during its
-// collective creation and freed with it. Halo and redistribution plans built
-// on it talk only there, so none of their messages can match a message of
-// the caller's or of a plan on another layout, whatever the order in which
-// processes create them.
+// The layout talks on a duplicate of the caller's communicator, never on the
+// caller's own: the first layout on a communicator makes it (collectively)
+// and later ones share it, as PETSc shares its inner communicators; it is
+// freed once the caller's communicator is freed and no layout holds it.
+// Halo and redistribution plans built on the layout talk only there, with
+// their own tags, so none of their messages can match a message of the
+// caller's, or of a plan on a layout of another communicator, whatever the
+// order in which processes create them. Creating layouts and plans on one
+// communicator is collective: every process creates them in the same order.
 //
 // The object is immutable; share it (std::shared_ptr) between any number of
 // arrays with the same distribution, element type and memory layout.
@@ -25,7 +29,6 @@
 
 #include <mpi.h>
 
-#include <atomic>
 #include <memory>
 #include <string>
 #include <vector>
@@ -44,6 +47,7 @@ struct LayoutOptions {
 };
 
 namespace detail {
+struct InnerComm;
 struct LayoutAccess;
 struct LayoutBuilder;
 struct ScatteredOwners;
@@ -114,7 +118,8 @@ class DistributedLayout {
   friend struct detail::LayoutAccess;
   friend struct detail::LayoutBuilder;
 
-  MPI_Comm comm_ = MPI_COMM_NULL;
+  std::shared_ptr<detail::InnerComm> inner_;
+  MPI_Comm comm_ = MPI_COMM_NULL;  // inner_'s
   int rank_ = 0, nprocs_ = 1;
   std::vector<Dim> dim_data_;
   std::vector<global_index_t> local_shape_, global_shape_, local_strides_;
@@ -130,9 +135,6 @@ class DistributedLayout {
   global_index_t num_owned_ = 0;
   bool every_element_owned_ = false;
   global_index_t lowest_index_ = 0;
-  // Message tags of the plans built on this layout: plans are created
-  // collectively over comm(), so every process numbers them alike.
-  mutable std::atomic<int> plans_created_{0};
 };
 
 }  // namespace dapetra::mpi

@@ -1,0 +1,34 @@
+// Internal: Dapetra's own communicator beside each of the caller's.
+//
+// Every layout talks on a duplicate of the caller's communicator, never on
+// the caller's own, so no message of Dapetra's can match one of the
+// caller's. The duplicate is made once per caller communicator (the first
+// layout's creation, collectively) and kept as an MPI attribute of that
+// communicator, as PETSc keeps its inner communicators: later layouts on the
+// same communicator share it (MPI_Comm_dup costs 10-500 us, more than a
+// small layout's whole creation). It is freed when the caller's
+// communicator is freed and no layout uses it any more.
+#pragma once
+
+#include <mpi.h>
+
+#include <atomic>
+#include <memory>
+
+namespace dapetra::mpi::detail {
+
+struct InnerComm {
+  MPI_Comm comm = MPI_COMM_NULL;
+  // Plans take their message tags from here. Creating a layout or a plan is
+  // collective over the communicator, so every process numbers them alike.
+  std::atomic<int> plans_created{0};
+  explicit InnerComm(MPI_Comm c) : comm(c) {}
+  InnerComm(const InnerComm&) = delete;
+  InnerComm& operator=(const InnerComm&) = delete;
+  ~InnerComm();
+};
+
+// Collective the first time for a given communicator (MPI_Comm_dup), local after.
+std::shared_ptr<InnerComm> inner_comm(MPI_Comm user);
+
+}  // namespace dapetra::mpi::detail
