@@ -129,11 +129,46 @@ struct AxisSends {
 using detail::RunList;
 using detail::StridedRun;
 
+// Every process whose coordinate on each axis is a candidate (but this
+// one) gets what its walk over its records visits of this process's owned
+// elements: the product of the axes' lists, in that process's memory order.
+void add_sends_to_candidates(const DistributedLayout& layout, const std::vector<std::vector<AxisSends>>& along,
+                             const std::vector<std::vector<int>>& candidates, std::vector<RunList>& sends) {
+  const int ndim = static_cast<int>(candidates.size()), me = layout.rank();
+  for (int a = 0; a < ndim; ++a)
+    if (candidates[a].empty()) return;
+  std::vector<std::size_t> pick(static_cast<std::size_t>(ndim), 0);
+  std::vector<int> c(static_cast<std::size_t>(ndim), 0);
+  while (true) {
+    for (int a = 0; a < ndim; ++a) c[a] = candidates[a][pick[a]];
+    const int q = layout.grid().rank_of(c);
+    if (q != me) {
+      std::vector<const AxisSends*> levels;  // q's axes from slowest to fastest in memory
+      for (int a : layout.memory_order_of(q)) levels.push_back(&along[a][static_cast<std::size_t>(c[a])]);
+      RunList& out = sends[static_cast<std::size_t>(q)];
+      const auto walk = [&](auto&& recurse, std::size_t level, std::ptrdiff_t offset) -> void {
+        const auto& offs = levels[level]->my_offset;
+        if (level + 1 == levels.size()) {
+          for (std::ptrdiff_t o : offs) out.add(offset + o);
+          return;
+        }
+        for (std::ptrdiff_t o : offs) recurse(recurse, level + 1, offset + o);
+      };
+      if (!levels.empty()) walk(walk, 0, 0);
+    }
+    int a = ndim - 1;
+    for (; a >= 0; --a) {
+      if (++pick[a] < candidates[a].size()) break;
+      pick[a] = 0;
+    }
+    if (a < 0) return;
+  }
+}
+
 std::vector<RunList> sends_in_closed_form(const DistributedLayout& layout) {
   const GlobalLayout& global = layout.global();
-  const ProcessGrid& grid = layout.grid();
-  const int ndim = static_cast<int>(layout.dim_data().size()), nprocs = global.nprocs(), me = layout.rank();
-  const std::vector<int> my_coords = grid.coords_of(me);
+  const int ndim = static_cast<int>(layout.dim_data().size()), nprocs = global.nprocs();
+  const std::vector<int> my_coords = layout.grid().coords_of(layout.rank());
   std::vector<RunList> sends(static_cast<std::size_t>(nprocs), RunList{{}, 0, static_cast<std::ptrdiff_t>(layout.itemsize())});
 
   // Per axis and grid coordinate c along it: the positions of a process at c
@@ -188,36 +223,8 @@ std::vector<RunList> sends_in_closed_form(const DistributedLayout& layout) {
     std::sort(candidates[a].begin(), candidates[a].end());
   }
 
-  // Every process whose coordinate on each axis is a candidate, but this one.
-  std::vector<std::size_t> pick(static_cast<std::size_t>(ndim), 0);
-  for (int a = 0; a < ndim; ++a)
-    if (candidates[a].empty()) return sends;
-  while (true) {
-    std::vector<int> c(static_cast<std::size_t>(ndim), 0);
-    for (int a = 0; a < ndim; ++a) c[a] = candidates[a][pick[a]];
-    const int q = grid.rank_of(c);
-    if (q != me) {
-      // q's walk order: its row axes from slowest to fastest in memory.
-      std::vector<const AxisSends*> levels;
-      for (int a : layout.memory_order_of(q)) levels.push_back(&along[a][static_cast<std::size_t>(c[a])]);
-      RunList& out = sends[static_cast<std::size_t>(q)];
-      const auto walk = [&](auto&& recurse, std::size_t level, std::ptrdiff_t offset) -> void {
-        const auto& offs = levels[level]->my_offset;
-        if (level + 1 == levels.size()) {
-          for (std::ptrdiff_t o : offs) out.add(offset + o);
-          return;
-        }
-        for (std::ptrdiff_t o : offs) recurse(recurse, level + 1, offset + o);
-      };
-      if (!levels.empty()) walk(walk, 0, 0);
-    }
-    int a = ndim - 1;
-    for (; a >= 0; --a) {
-      if (++pick[a] < candidates[a].size()) break;
-      pick[a] = 0;
-    }
-    if (a < 0) return sends;
-  }
+  add_sends_to_candidates(layout, along, candidates, sends);
+  return sends;
 }
 
 template <class Scalar>
