@@ -14,6 +14,7 @@
 #include <atomic>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "checked.hpp"
@@ -83,7 +84,7 @@ class ScratchLease {
  public:
   ScratchLease(Round& shared, std::atomic<bool>& busy) : busy_(busy) {
     owned_ = !busy_.exchange(true, std::memory_order_acquire);
-    round_ = owned_ ? &shared : &temporary_;
+    round_ = owned_ ? &shared : &temporary_.emplace();
   }
   ~ScratchLease() {
     if (owned_) busy_.store(false, std::memory_order_release);
@@ -95,7 +96,7 @@ class ScratchLease {
  private:
   std::atomic<bool>& busy_;
   bool owned_ = false;
-  Round temporary_;
+  std::optional<Round> temporary_;  // only when the plan's own buffers are busy
   Round* round_ = nullptr;
 };
 
