@@ -85,15 +85,20 @@ void for_each_run(const std::vector<StridedRun>& runs, std::size_t ncols, std::p
 }
 
 // Copies `count` elements from `from_step` to `to_step` bytes apart: one
-// memmove when both sides are packed (or there is one element), else one
-// element at a time. Source and target may overlap only when packed.
+// memmove when both sides are packed (or there is one element) and the run
+// is long, else one element at a time (inlined: a 1-D halo moves two
+// elements, where a library call costs more than the copy). Element-wise
+// copies go forward, so a source and target that coincide are safe; other
+// overlaps are safe only for long packed runs (memmove).
 template <class Scalar>
 void copy_elements(const char* from, std::ptrdiff_t from_step, char* to, std::ptrdiff_t to_step, std::size_t count) {
   constexpr auto item = static_cast<std::ptrdiff_t>(sizeof(Scalar));
-  if (count == 1 || (from_step == item && to_step == item)) {
+  const bool packed = count == 1 || (from_step == item && to_step == item);
+  if (packed && count > 8) {  // a library call pays off; short halos copy inline below
     std::memmove(to, from, count * sizeof(Scalar));
     return;
   }
+  if (packed) from_step = to_step = item;
   for (std::size_t i = 0; i < count; ++i, from += from_step, to += to_step) std::memcpy(to, from, sizeof(Scalar));
 }
 
