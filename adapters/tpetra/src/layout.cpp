@@ -69,7 +69,7 @@ struct MapBuilder {
   void rows_and_viewability();
   void linearise();
   bool owned_at_coords(const std::vector<int>& c, int a, global_index_t i) const;
-  Run owned_run(const std::vector<int>& c, const std::vector<Dim>& dd, int a) const;
+  Run owned_run(const std::vector<int>& c, const Dim& d, int a) const;
   void find_owned_rows();
   GidList list_rows(bool owned_only, std::size_t count) const;
   std::pair<bool, bool> contiguous_and_uniform() const;
@@ -164,8 +164,7 @@ bool MapBuilder::owned_at_coords(const std::vector<int>& c, int a, global_index_
   return dl.global().axis(a).is_owned(c[a], i);
 }
 
-Run MapBuilder::owned_run(const std::vector<int>& c, const std::vector<Dim>& dd, int a) const {
-  const Dim& d = dd[a];
+Run MapBuilder::owned_run(const std::vector<int>& c, const Dim& d, int a) const {
   const bool scattered = a == dl.scattered_axis();
   if (scattered && dl.every_element_owned()) return Run{0, local_extent(d), true};
   if (!scattered && d.dist_type == DistType::block) {
@@ -192,7 +191,7 @@ void MapBuilder::find_owned_rows() {
   runs.assign(static_cast<std::size_t>(ndim), Run{});
   bool any_empty = false;
   for (int a : row_axes) {
-    runs[a] = owned_run(coords, dims, a);
+    runs[a] = owned_run(coords, dims[a], a);
     any_empty = any_empty || runs[a].count == 0;
   }
   n_owned = any_empty ? 0 : 1;
@@ -287,34 +286,35 @@ if (dl.has_global_layout()) {
   contiguous_map = true;
   // Tpetra's uniform split: the first (num_global mod P) processes own one
   // more than the others (Dim::even_block's split too).
-  const int P = dl.global().nprocs();
+  const GlobalLayout& g = dl.global();
+  const int P = g.nprocs();
   uniform_split = num_global >= P;  // below that, Tpetra's flags for empty processes differ
   global_index_t offset = 0;
   std::vector<int> c(static_cast<std::size_t>(ndim)), axes;  // reused for every process
   axes.reserve(static_cast<std::size_t>(ndim));
-  for (int r = 0; r < dl.global().nprocs() && contiguous_map; ++r) {
-    const auto& dd = dl.global().dim_data(r);
-    for (int a = 0; a < ndim; ++a) c[a] = dd[a].proc_grid_rank;  // validated: r's C-order grid coordinates
+  for (int r = 0; r < P && contiguous_map; ++r) {
+    for (int a = 0; a < ndim; ++a) c[a] = g.grid().coord_of(r, a);
     axes.clear();
     for (int a : dl.memory_order_of(r))
       if (a != self.column_axis_) axes.push_back(a);
     global_index_t n = 1, first = 0, expect_stride = 1;
     for (auto it = axes.rbegin(); it != axes.rend(); ++it) {
       const int a = *it;
-      const Run run = owned_run(c, dd, a);
+      const Dim& d = g.record(r, a);
+      const Run run = owned_run(c, d, a);
       n *= run.count;
       if (run.count == 0) break;
       bool steps_by_one = true;
-      if (dd[a].dist_type == DistType::cyclic) steps_by_one = dd[a].proc_grid_size == 1 || run.count <= dd[a].block_size;
-      if (dd[a].dist_type == DistType::unstructured) {
+      if (d.dist_type == DistType::cyclic) steps_by_one = d.proc_grid_size == 1 || run.count <= d.block_size;
+      if (d.dist_type == DistType::unstructured) {
         global_index_t prev = 0, seen = 0;
-        for (global_index_t i = 0; i < local_extent(dd[a]) && steps_by_one; ++i)
+        for (global_index_t i = 0; i < local_extent(d) && steps_by_one; ++i)
           if (owned_at_coords(c, a, i)) {
-            if (seen++ > 0 && dd[a].indices[i] != prev + 1) steps_by_one = false;
-            prev = dd[a].indices[i];
+            if (seen++ > 0 && d.indices[i] != prev + 1) steps_by_one = false;
+            prev = d.indices[i];
           }
       }
-      first += global_index(dd[a], run.first) * flat_stride[a];
+      first += global_index(d, run.first) * flat_stride[a];
       if (run.count > 1) {
         if (!steps_by_one || !run.is_run || flat_stride[a] != expect_stride) contiguous_map = false;
         expect_stride *= run.count;

@@ -68,7 +68,7 @@ InspectReport inspect(const ParsedLayout& parsed) {
     rr.num_local = std::accumulate(rr.local_shape.begin(), rr.local_shape.end(), global_index_t{1}, std::multiplies<>());
     rr.num_owned = gl.num_owned(r);
     for (int d = 0; d < gl.ndim(); ++d) {
-      const Dim& dim = gl.dim_data(r)[d];
+      const Dim& dim = gl.record(r, d);
       DimReport dr;
       const global_index_t n = local_extent(dim);
       dr.global_indices.resize(n);

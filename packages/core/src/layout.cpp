@@ -19,22 +19,49 @@ std::vector<global_index_t> global_shape_of(const std::vector<Dim>& dim_data) {
   return shape;
 }
 
-GlobalLayout::GlobalLayout(Layout layout, SharedIndexOwner rule)
-    : GlobalLayout(assume_valid, (throw_if_any(check_layout(layout)), std::move(layout)), std::move(rule)) {}
+GlobalLayout::GlobalLayout(const Layout& layout, SharedIndexOwner rule)
+    : GlobalLayout(assume_valid, (throw_if_any(check_layout(layout)), layout), std::move(rule)) {}
 
-GlobalLayout::GlobalLayout(assume_valid_t, Layout layout, SharedIndexOwner rule) : layout_(std::move(layout)) {
-  const std::vector<Dim>& first = layout_.ranks.front().dim_data;
-  grid_ = ProcessGrid::of(first);
-  global_shape_ = global_shape_of(first);
-  axes_.reserve(first.size());
+namespace {
+
+// The records of grid ranks 0, 1, .. along each axis, from the ranks at
+// (0, .., k, .., 0).
+std::vector<AxisPartition> axes_of(const Layout& layout, const SharedIndexOwner& rule) {
+  const std::vector<Dim>& first = layout.ranks.front().dim_data;
+  const ProcessGrid grid = ProcessGrid::of(first);
+  std::vector<AxisPartition> axes;
+  axes.reserve(first.size());
   for (int d = 0; d < static_cast<int>(first.size()); ++d) {
-    // The record of grid rank k along axis d, from the rank at (0, .., k, .., 0).
-    const int extent = grid_.shape()[d];
+    const int extent = grid.shape()[d];
     std::vector<Dim> along;
     along.reserve(static_cast<std::size_t>(extent));
-    for (int k = 0; k < extent; ++k) along.push_back(layout_.ranks[grid_.rank_at(d, k)].dim_data[d]);
-    axes_.emplace_back(std::move(along), rule);
+    for (int k = 0; k < extent; ++k) along.push_back(layout.ranks[grid.rank_at(d, k)].dim_data[d]);
+    axes.emplace_back(std::move(along), rule);
   }
+  return axes;
+}
+
+}  // namespace
+
+GlobalLayout::GlobalLayout(assume_valid_t, const Layout& layout, SharedIndexOwner rule)
+    : GlobalLayout(axes_of(layout, rule)) {}
+
+GlobalLayout::GlobalLayout(std::vector<AxisPartition> axes) : axes_(std::move(axes)) {
+  std::vector<int> shape;
+  shape.reserve(axes_.size());
+  global_shape_.reserve(axes_.size());
+  for (const AxisPartition& a : axes_) {
+    shape.push_back(a.grid_size());
+    global_shape_.push_back(a.size());
+  }
+  grid_ = ProcessGrid(std::move(shape));
+}
+
+std::vector<Dim> GlobalLayout::dim_data(int rank) const {
+  std::vector<Dim> out;
+  out.reserve(axes_.size());
+  for (int d = 0; d < ndim(); ++d) out.push_back(record(rank, d));
+  return out;
 }
 
 int GlobalLayout::owner(const std::vector<global_index_t>& g) const {

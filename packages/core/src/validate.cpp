@@ -381,6 +381,27 @@ std::vector<Problem> check_block_axis(int axis, const std::vector<const Dim*>& b
   return out;
 }
 
+std::vector<Problem> check_axis(int axis, const std::vector<const Dim*>& by_grid_rank, const std::vector<int>& mpi_rank,
+                                const CheckOptions& options) {
+  std::vector<Problem> out;
+  Collector c(out);
+  const int P = static_cast<int>(by_grid_rank.size());
+  switch (by_grid_rank[0]->dist_type) {
+    case DistType::block: block_axis_rules(c, axis, by_grid_rank, mpi_rank); break;
+    case DistType::cyclic:
+      for (int k = 1; k < P; ++k)
+        if (by_grid_rank[k]->block_size != by_grid_rank[0]->block_size)
+          c.add(mpi_rank[k], axis, "block_size", str(by_grid_rank[k]->block_size),
+                "block_size is the same on every grid rank of an axis",
+                "grid rank 0 has block_size " + str(by_grid_rank[0]->block_size));
+      break;
+    case DistType::unstructured:
+      check_unstructured_axis(c, axis, by_grid_rank, mpi_rank, options.unstructured_indices);
+      break;
+  }
+  return out;
+}
+
 std::vector<Problem> check_index_rules(const std::vector<Dim>& dim_data, int axis, int rank) {
   std::vector<Problem> out;
   Collector c(out);
@@ -522,19 +543,8 @@ std::vector<Problem> check_layout(const Layout& layout, const CheckOptions& opti
               "processes with the same proc_grid_rank on an axis have identical dimension dictionaries",
               "rank " + str(mpi_rank[k]) + " at the same grid rank " + str(k) + " has " + diff.key + " = " + diff.a);
     }
-    switch (by_grid_rank[0]->dist_type) {
-      case DistType::block: block_axis_rules(c, di, by_grid_rank, mpi_rank); break;
-      case DistType::cyclic:
-        for (int k = 1; k < P; ++k)
-          if (by_grid_rank[k]->block_size != by_grid_rank[0]->block_size)
-            c.add(mpi_rank[k], di, "block_size", str(by_grid_rank[k]->block_size),
-                  "block_size is the same on every grid rank of an axis",
-                  "grid rank 0 has block_size " + str(by_grid_rank[0]->block_size));
-        break;
-      case DistType::unstructured:
-        check_unstructured_axis(c, di, by_grid_rank, mpi_rank, options.unstructured_indices);
-        break;
-    }
+    const auto axis_problems = check_axis(di, by_grid_rank, mpi_rank, options);
+    out.insert(out.end(), axis_problems.begin(), axis_problems.end());
   }
   return out;
 }

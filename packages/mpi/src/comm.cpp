@@ -2,6 +2,8 @@
 
 #include <mutex>
 
+#include "dapetra/process_grid.hpp"
+
 namespace dapetra::mpi::detail {
 namespace {
 
@@ -25,7 +27,24 @@ int keyval() {
 InnerComm::~InnerComm() {
   int finalized = 0;
   MPI_Finalized(&finalized);
-  if (!finalized && comm != MPI_COMM_NULL) MPI_Comm_free(&comm);
+  if (finalized) return;
+  for (auto& [key, line] : lines_) MPI_Comm_free(&line);
+  if (comm != MPI_COMM_NULL) MPI_Comm_free(&comm);
+}
+
+MPI_Comm InnerComm::grid_line(const std::vector<int>& shape, int axis) {
+  std::lock_guard<std::mutex> lock(lines_mutex_);
+  auto key = std::make_pair(shape, axis);
+  if (auto it = lines_.find(key); it != lines_.end()) return it->second;
+  int rank = 0;
+  MPI_Comm_rank(comm, &rank);
+  const ProcessGrid grid(shape);
+  std::vector<int> coords = grid.coords_of(rank);
+  const int along = coords[static_cast<std::size_t>(axis)];
+  coords[static_cast<std::size_t>(axis)] = 0;  // the line's name: its first process
+  MPI_Comm line = MPI_COMM_NULL;
+  MPI_Comm_split(comm, grid.rank_of(coords), along, &line);
+  return lines_.emplace(std::move(key), line).first->second;
 }
 
 std::shared_ptr<InnerComm> inner_comm(MPI_Comm user) {

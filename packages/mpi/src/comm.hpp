@@ -13,7 +13,11 @@
 #include <mpi.h>
 
 #include <atomic>
+#include <map>
 #include <memory>
+#include <mutex>
+#include <utility>
+#include <vector>
 
 namespace dapetra::mpi::detail {
 
@@ -26,6 +30,18 @@ struct InnerComm {
   InnerComm(const InnerComm&) = delete;
   InnerComm& operator=(const InnerComm&) = delete;
   ~InnerComm();
+
+  // The processes of `comm` on this process's grid line along `axis` of a
+  // process grid of `shape` (C-order ranks: those whose coordinates differ
+  // from this one's only along `axis`), ranked by their coordinate along it.
+  // Collective over `comm` the first time a shape and axis are asked for
+  // (MPI_Comm_split), local after: layouts on the same grid share the lines,
+  // as they share `comm`, and are freed with it.
+  MPI_Comm grid_line(const std::vector<int>& shape, int axis);
+
+ private:
+  std::mutex lines_mutex_;
+  std::map<std::pair<std::vector<int>, int>, MPI_Comm> lines_;
 };
 
 // Collective the first time for a given communicator (MPI_Comm_dup), local after.

@@ -215,12 +215,118 @@ ScatteredSummary combine_summaries(const std::vector<PackedRank>& all, const Dim
   return everyone;
 }
 
+// Words folded into one value below 2^62 (so that it and its negation fit
+// one reduction); equal words give equal values on every process.
+std::int64_t fold(std::int64_t h, std::int64_t word) {
+  std::uint64_t z = static_cast<std::uint64_t>(h) + 0x9e3779b97f4a7c15ULL + static_cast<std::uint64_t>(word);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+  return static_cast<std::int64_t>((z ^ (z >> 31)) >> 2);
+}
+
+std::int64_t fold_all(const std::int64_t* words, std::size_t n, std::int64_t h = 0) {
+  for (std::size_t i = 0; i < n; ++i) h = fold(h, words[i]);
+  return h;
+}
+
+// The lowest of each value over every process, and whether it is the same
+// everywhere (one reduction: the minima of the values and of their negations).
+struct MinMax {
+  std::vector<std::int64_t> lowest;
+  std::vector<bool> same;
+};
+
+MinMax min_max(const std::vector<std::int64_t>& values, MPI_Comm comm) {
+  const std::size_t n = values.size();
+  std::vector<std::int64_t> both(2 * n), out(2 * n);
+  for (std::size_t i = 0; i < n; ++i) both[i] = values[i], both[n + i] = -values[i];
+  MPI_Allreduce(both.data(), out.data(), static_cast<int>(2 * n), MPI_INT64_T, MPI_MIN, comm);
+  MinMax m{std::vector<std::int64_t>(out.begin(), out.begin() + static_cast<std::ptrdiff_t>(n)), std::vector<bool>(n)};
+  for (std::size_t i = 0; i < n; ++i) m.same[i] = out[i] == -out[n + i];
+  return m;
+}
+
+// This process found nothing wrong on its own and sits at the C-order grid
+// coordinates of its rank in the grid its records describe.
+bool sound_here(const PackedRank& mine, const std::vector<Dim>& dims, int rank, int nprocs) {
+  if (!mine.problems.empty()) return false;
+  long long procs = 1;
+  for (const Dim& d : dims) procs = std::min<long long>(procs * d.proc_grid_size, 1LL << 40);
+  return procs == nprocs && grid_coords(dims) == ProcessGrid::of(dims).coords_of(rank);
+}
+
+// 2. Whether, on every process alike, the records can be checked grid line by
+// grid line (O(sum of the grid's extents) words gathered per process) rather
+// than all gathered everywhere (O(P)): every process sound, all describing
+// the same array and grid with two or more distributed axes, every buffer
+// laid out in the same axis order. One reduction. Anything else takes the
+// full gather, which also names every problem exactly.
+bool agree_on_grid_lines(const PackedRank& mine, const std::vector<Dim>& dims, int rank, int nprocs, MPI_Comm comm) {
+  std::int64_t shape = fold_all(mine.extra.data(), extra_scattered_axis + 1, static_cast<std::int64_t>(dims.size()));
+  int distributed = 0;
+  for (const Dim& d : dims) {
+    const std::int64_t keys[] = {to_char(d.dist_type), d.size, d.proc_grid_size};
+    shape = fold_all(keys, 3, shape);
+    distributed += d.proc_grid_size > 1;
+  }
+  const std::vector<std::int64_t> order(mine.memory_order.begin(), mine.memory_order.end());
+  const MinMax m = min_max({sound_here(mine, dims, rank, nprocs) ? 1 : 0, shape, fold_all(order.data(), order.size())}, comm);
+  return m.lowest[0] == 1 && m.same[1] && m.same[2] && distributed >= 2;
+}
+
+// 3. The records of this process's grid line along each distributed axis,
+// checked there; the lines of one axis must hold the same records, which one
+// reduction of their fingerprints confirms. Null on every process alike if
+// any line or axis fails: the caller then gathers everything to name the
+// problems.
+std::unique_ptr<GlobalLayout> gather_grid_lines(InnerComm& inner, const std::vector<Dim>& dims, int rank,
+                                                const SharedIndexOwner& rule) {
+  const ProcessGrid grid = ProcessGrid::of(dims);
+  const int ndim = static_cast<int>(dims.size());
+  std::vector<std::vector<Dim>> along(static_cast<std::size_t>(ndim));
+  std::vector<std::int64_t> verdict(1 + static_cast<std::size_t>(ndim), 1);  // all lines sound, then one fingerprint per axis
+  for (int a = 0; a < ndim; ++a) {
+    PackedRank record;
+    record.entry.dim_data = {dims[a]};
+    const auto words = pack_rank(record);
+    if (grid.shape()[a] == 1) {
+      along[a] = {dims[a]};
+      verdict[1 + a] = fold_all(words.data(), words.size());
+      continue;
+    }
+    const Gathered line = allgather_words(words, inner.grid_line(grid.shape(), a), 24);
+    std::vector<int> coords = grid.coords_of(rank), mpi_rank;
+    std::int64_t h = 0;
+    try {
+      for (int k = 0; k < line.count(); ++k) {
+        h = fold_all(line.of(k), line.size(k), fold(h, static_cast<std::int64_t>(line.size(k))));
+        along[a].push_back(unpack_rank(line.of(k), line.size(k)).entry.dim_data.at(0));
+        coords[a] = k;
+        mpi_rank.push_back(grid.rank_of(coords));
+      }
+      std::vector<const Dim*> by_grid_rank;
+      for (const Dim& d : along[a]) by_grid_rank.push_back(&d);
+      if (!check_axis(a, by_grid_rank, mpi_rank).empty()) verdict[0] = 0;
+    } catch (const std::exception&) {
+      verdict[0] = 0;
+    }
+    verdict[1 + a] = h;
+  }
+  const MinMax m = min_max(verdict, inner.comm);
+  if (m.lowest[0] != 1 || !std::all_of(m.same.begin(), m.same.end(), [](bool same) { return same; })) return nullptr;
+  std::vector<AxisPartition> axes;
+  axes.reserve(along.size());
+  for (auto& records : along) axes.emplace_back(std::move(records), rule);
+  return std::make_unique<GlobalLayout>(std::move(axes));
+}
+
 }  // namespace
 
 struct LayoutBuilder {
   static std::shared_ptr<const DistributedLayout> create(const std::string& version, const BufferView& buffer,
                                                          const std::vector<Dim>& dim_data, MPI_Comm comm,
                                                          const LayoutOptions& options);
+  static void gather_everything(DistributedLayout& self, const PackedRank& mine);
   static void resolve_scattered(DistributedLayout& self, const ScatteredSummary& summary);
   static void count_owned(DistributedLayout& self);
 };
@@ -236,29 +342,43 @@ std::shared_ptr<const DistributedLayout> LayoutBuilder::create(const std::string
   const int rank = self->rank_ = rank_of(self->comm_);
   const int nprocs = self->nprocs_ = size_of(self->comm_);
   const PackedRank mine = describe_local(version, buffer, dim_data, rank, nprocs, options);
-  const int scattered = static_cast<int>(mine.extra[extra_scattered_axis]);
-  Judged judged = judge(allgather_words(pack_rank(mine), self->comm_), scattered);
-  throw_if_any(judged.problems);  // on every process alike
-
   self->dim_data_ = dim_data;
   self->local_shape_ = buffer.shape;
   self->local_strides_ = buffer.strides;
   self->global_shape_ = global_shape_of(dim_data);
-  self->grid_ = ProcessGrid::of(dim_data);
-  self->coords_ = grid_coords(dim_data);
   self->format_ = buffer.format;
   self->itemsize_ = buffer.itemsize;
-  self->scattered_axis_ = scattered;
+  self->scattered_axis_ = static_cast<int>(mine.extra[extra_scattered_axis]);
   self->shared_owner_ = options.shared_owner;
-  self->memory_orders_.reserve(judged.all.size());
-  for (PackedRank& p : judged.all) self->memory_orders_.push_back(std::move(p.memory_order));
-  if (scattered < 0) {
-    self->global_ = std::make_unique<GlobalLayout>(assume_valid, std::move(judged.layout), options.shared_owner);
-  } else {
-    resolve_scattered(*self, combine_summaries(judged.all, dim_data[scattered]));
-  }
+  if (nprocs >= options.grid_lines_from && agree_on_grid_lines(mine, dim_data, rank, nprocs, self->comm_))
+    self->global_ = gather_grid_lines(*self->inner_, dim_data, rank, options.shared_owner);
+  if (self->global_)
+    self->memory_orders_ = {mine.memory_order};  // the same on every process
+  else
+    gather_everything(*self, mine);
+  // Only now: records that failed the checks may describe no grid at all.
+  self->grid_ = ProcessGrid::of(dim_data);
+  self->coords_ = grid_coords(dim_data);
   count_owned(*self);
   return self;
+}
+
+// Every process's records on every process (collective): for one
+// distributed axis (where that is O(sum of the grid's extents) anyway), or
+// to name the problems exactly when a process's records fail.
+void LayoutBuilder::gather_everything(DistributedLayout& self, const PackedRank& mine) {
+  const int scattered = self.scattered_axis_;
+  Judged judged = judge(allgather_words(pack_rank(mine), self.comm_), scattered);
+  throw_if_any(judged.problems);  // on every process alike
+  const bool same_order = std::all_of(judged.all.begin(), judged.all.end(),
+                                      [&](const PackedRank& p) { return p.memory_order == mine.memory_order; });
+  if (same_order) self.memory_orders_ = {mine.memory_order};
+  else
+    for (PackedRank& p : judged.all) self.memory_orders_.push_back(std::move(p.memory_order));
+  if (scattered < 0)
+    self.global_ = std::make_unique<GlobalLayout>(assume_valid, judged.layout, self.shared_owner_);
+  else
+    resolve_scattered(self, combine_summaries(judged.all, self.dim_data_[scattered]));
 }
 
 // Owners along the scattered 'u' axis. A one_to_one claim the gathered
@@ -344,8 +464,8 @@ void LayoutBuilder::count_owned(DistributedLayout& self) {
   }
   self.every_element_owned_ = all_owned;
   if (ndim == 1 && self.dim_data_[0].dist_type == DistType::unstructured)
-    for (int r = 0; r < g.nprocs(); ++r)
-      for (global_index_t i : g.dim_data(r)[0].indices) self.lowest_index_ = std::min(self.lowest_index_, i);
+    for (int c = 0; c < g.axis(0).grid_size(); ++c)
+      for (global_index_t i : g.axis(0).dim(c).indices) self.lowest_index_ = std::min(self.lowest_index_, i);
 }
 
 }  // namespace detail

@@ -2,9 +2,11 @@
 //
 // A Layout is what a layout file holds (`{"__version__": ..., "ranks": [...]}`,
 // see json.hpp) and what the collective checks and the inspection tool work
-// on. `ranks[r]` is MPI rank r. A GlobalLayout is a validated Layout with the
-// derived facts (global shape, process grid, one AxisPartition per axis)
-// computed once.
+// on. `ranks[r]` is MPI rank r. A GlobalLayout is what a validated Layout
+// describes, kept as one AxisPartition per axis: records of the same grid rank
+// along an axis are identical (section 1.6.4) and rank r sits at the C-order
+// grid coordinates of r, so the grid ranks' records along each axis say
+// everything, in O(sum of the grid's extents) memory rather than O(P).
 #pragma once
 
 #include <optional>
@@ -45,17 +47,22 @@ class GlobalLayout {
  public:
   // Validates `layout` (local and collective rules) and throws ValidationError
   // listing every problem if it is not valid.
-  explicit GlobalLayout(Layout layout, SharedIndexOwner rule = lowest_holder);
+  explicit GlobalLayout(const Layout& layout, SharedIndexOwner rule = lowest_holder);
   // Skips the checks (the caller ran check_layout and found nothing).
-  GlobalLayout(assume_valid_t, Layout layout, SharedIndexOwner rule = lowest_holder);
+  GlobalLayout(assume_valid_t, const Layout& layout, SharedIndexOwner rule = lowest_holder);
+  // From the axes alone (each built from the records of its grid ranks, the
+  // collective rules already checked), as an MPI layout that gathered only
+  // the records of its own grid lines builds it.
+  explicit GlobalLayout(std::vector<AxisPartition> axes);
 
-  const Layout& layout() const { return layout_; }
-  int nprocs() const { return static_cast<int>(layout_.ranks.size()); }
+  int nprocs() const { return grid_.size(); }
   int ndim() const { return static_cast<int>(axes_.size()); }
   const ProcessGrid& grid() const { return grid_; }
   const std::vector<global_index_t>& global_shape() const { return global_shape_; }
   const AxisPartition& axis(int d) const { return axes_[d]; }
-  const std::vector<Dim>& dim_data(int rank) const { return layout_.ranks[rank].dim_data; }
+  // Rank r's record along axis d, and all of rank r's records (a copy).
+  const Dim& record(int rank, int d) const { return axes_[d].dim(grid_.coord_of(rank, d)); }
+  std::vector<Dim> dim_data(int rank) const;
 
   // Rank owning the element at global multi-index `g`, or -1 if none holds it.
   int owner(const std::vector<global_index_t>& g) const;
@@ -63,7 +70,6 @@ class GlobalLayout {
   global_index_t num_owned(int rank) const;
 
  private:
-  Layout layout_;
   ProcessGrid grid_;
   std::vector<global_index_t> global_shape_;
   std::vector<AxisPartition> axes_;

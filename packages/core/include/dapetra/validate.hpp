@@ -58,6 +58,14 @@ struct CheckOptions {
   bool unstructured_indices = true;
 };
 
+// The collective rules of one axis (any dist_type), as check_layout applies
+// them once the records of each grid rank along the axis are known to agree.
+// `by_grid_rank[k]` is grid rank k's record (each locally valid, all of the
+// same dist_type and size), sent by MPI rank `mpi_rank[k]`. For adapters that
+// gather only the records of one grid line.
+std::vector<Problem> check_axis(int axis, const std::vector<const Dim*>& by_grid_rank, const std::vector<int>& mpi_rank,
+                                const CheckOptions& options = {});
+
 // All rules, local and collective, over every process's records. Collective
 // rules are checked only on axes whose records passed the local rules, so one
 // mistake is not reported many times over.

@@ -1,9 +1,10 @@
 // dapetra/mpi/layout.hpp: one DAP array's distribution over an MPI communicator.
 //
 // A DistributedLayout is built once, collectively, from each process's
-// protocol object (or just its dim_data). It gathers every process's records
-// and checks them all with the core's rules, so every process reaches the
-// same verdict and throws the same ValidationError: nobody is left waiting.
+// protocol object (or just its dim_data). It gathers every process's records,
+// or on many processes only those of its grid lines (see LayoutOptions), and
+// checks them with the core's rules, so every process reaches the same
+// verdict and throws the same ValidationError: nobody is left waiting.
 // Then it knows, for every axis and every position of this process's buffer,
 // whether this process owns it, and who does otherwise: in closed form for
 // 'b' and 'c' axes; for 'u' axes from gathered indices, or, when the only
@@ -40,10 +41,17 @@
 
 namespace dapetra::mpi {
 
+// Every process must pass the same options.
 struct LayoutOptions {
-  // Owner of a 'u' index held by several processes (one_to_one false). Every
-  // process must pass the same rule.
+  // Owner of a 'u' index held by several processes (one_to_one false).
   SharedIndexOwner shared_owner = lowest_holder;
+  // From this many processes on, a layout with two or more distributed axes
+  // gathers only the records of each process's grid lines, O(sum of the
+  // grid's extents) words per process, instead of every process's records,
+  // O(P); it costs two small reductions more, which is more than the whole
+  // gather saves on a few processes. (128 is where every process's records
+  // pass 64 KB; it was not measured at scale.)
+  int grid_lines_from = 128;
 };
 
 namespace detail {
@@ -84,8 +92,10 @@ class DistributedLayout {
   const std::string& format() const { return format_; }
   std::size_t itemsize() const { return itemsize_; }
   const std::vector<global_index_t>& local_strides() const { return local_strides_; }
-  const std::vector<int>& memory_order() const { return memory_orders_[static_cast<std::size_t>(rank_)]; }
-  const std::vector<int>& memory_order_of(int rank) const { return memory_orders_[static_cast<std::size_t>(rank)]; }
+  const std::vector<int>& memory_order() const { return memory_order_of(rank_); }
+  const std::vector<int>& memory_order_of(int rank) const {
+    return memory_orders_[memory_orders_.size() == 1 ? 0 : static_cast<std::size_t>(rank)];
+  }
 
   // Every process's records with closed-form owners, when they were gathered
   // (all layouts but those whose only distributed axis is 'u'); throws otherwise.
@@ -127,7 +137,7 @@ class DistributedLayout {
   std::vector<int> coords_;
   std::string format_;
   std::size_t itemsize_ = 0;
-  std::vector<std::vector<int>> memory_orders_;
+  std::vector<std::vector<int>> memory_orders_;  // one for all when every process's is the same
   std::unique_ptr<GlobalLayout> global_;
   int scattered_axis_ = -1;
   SharedIndexOwner shared_owner_;

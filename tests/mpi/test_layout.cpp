@@ -1,0 +1,187 @@
+// Layout creation on grids with two or more distributed axes, where each
+// process gathers only the records of its own grid lines. The answers come
+// from the core's serial GlobalLayout built from every process's records
+// (the full check), which knows nothing of grid lines; refusals must reach
+// every process, with the same problems the full check names.
+#include <gtest/gtest.h>
+
+#include <functional>
+
+#include "dapetra/mpi/mpi.hpp"
+#include "dapetra/validate.hpp"
+#include "mpi_test_util.hpp"
+
+using namespace dapetra;
+using namespace dapetra::mpi;
+using dapetra::testing::owning_array;
+using dapetra::testing::world;
+
+namespace {
+
+// Every rank's records of one test array, computed alike on every process.
+using Records = std::function<std::vector<Dim>(int rank)>;
+
+Layout layout_of(const Records& records, int nprocs) {
+  Layout all;
+  for (int r = 0; r < nprocs; ++r) all.ranks.push_back(RankEntry{records(r), std::nullopt});
+  return all;
+}
+
+// 2 x 2 grid: a padded block axis of 7 and a block-cyclic axis of 9.
+std::vector<Dim> block_by_cyclic(int r) {
+  const int row = r / 2, col = r % 2;
+  const Dim rows = row == 0 ? Dim::block(7, 2, 0, 0, 5, {0, 1}) : Dim::block(7, 2, 1, 3, 7, {1, 0});
+  return {rows, Dim::cyclic(9, 2, col, 2)};
+}
+
+// 2 x 1 x 2 grid: an undistributed axis between two distributed ones, the
+// last unstructured with an index both of its grid ranks hold.
+std::vector<Dim> block_undistributed_unstructured(int r) {
+  const int first = r / 2, last = r % 2;
+  std::vector<global_index_t> held = last == 0 ? std::vector<global_index_t>{4, 0, 2, 5} : std::vector<global_index_t>{1, 3, 5};
+  return {Dim::even_block(5, 2, first, 1), Dim::undistributed(3), Dim::unstructured(6, 2, last, held, false)};
+}
+
+bool has_four_processes() { return world()->size() == 4; }
+
+// Grid lines at any process count (the default waits for many processes).
+LayoutOptions by_grid_lines() {
+  LayoutOptions o;
+  o.grid_lines_from = 1;
+  return o;
+}
+
+// The layout built collectively, by grid lines or by the full gather, agrees
+// with the serial one in every record, every owner and every owned count.
+void expect_matches_serial(const Records& records, const LayoutOptions& options) {
+  const auto comm = world();
+  const int P = comm->size(), me = comm->rank();
+  const GlobalLayout serial(layout_of(records, P));
+  const auto layout = DistributedLayout::create(owning_array<double>(records(me)), comm, options);
+  ASSERT_TRUE(layout->has_global_layout());
+  const GlobalLayout& g = layout->global();
+  ASSERT_EQ(g.grid().shape(), serial.grid().shape());
+  ASSERT_EQ(g.global_shape(), serial.global_shape());
+  for (int r = 0; r < P; ++r) {
+    EXPECT_EQ(g.dim_data(r), records(r)) << "rank " << r;
+    EXPECT_EQ(g.num_owned(r), serial.num_owned(r)) << "rank " << r;
+  }
+  const auto& shape = serial.global_shape();
+  std::vector<global_index_t> at(shape.size(), 0);
+  for (bool more = true; more;) {
+    EXPECT_EQ(g.owner(at), serial.owner(at));
+    more = false;
+    for (std::size_t a = shape.size(); a-- > 0;)
+      if (++at[a] < shape[a]) {
+        more = true;
+        break;
+      } else {
+        at[a] = 0;
+      }
+  }
+  EXPECT_EQ(layout->num_owned(), serial.num_owned(me));
+}
+
+void expect_matches_serial(const Records& records) {
+  expect_matches_serial(records, by_grid_lines());
+  expect_matches_serial(records, LayoutOptions{});
+}
+
+// Every process throws; the problems are the full serial check's, on every process.
+void expect_refused_everywhere_as_serially(const Records& records, const LayoutOptions& options) {
+  const auto comm = world();
+  const int P = comm->size(), me = comm->rank();
+  const auto serial = check_layout(layout_of(records, P));
+  ASSERT_FALSE(serial.empty()) << "the test's records should be wrong";
+  bool threw = false;
+  try {
+    DistributedLayout::create(owning_array<double>(records(me)), comm, options);
+  } catch (const ValidationError& e) {
+    threw = true;
+    ASSERT_EQ(e.problems().size(), serial.size());
+    for (std::size_t i = 0; i < serial.size(); ++i) {
+      EXPECT_EQ(e.problems()[i].rank, serial[i].rank);
+      EXPECT_EQ(e.problems()[i].key, serial[i].key);
+      EXPECT_EQ(e.problems()[i].rule, serial[i].rule);
+    }
+  }
+  EXPECT_TRUE(threw);
+  int everyone = 0, mine = threw ? 1 : 0;
+  MPI_Allreduce(&mine, &everyone, 1, MPI_INT, MPI_SUM, comm);
+  EXPECT_EQ(everyone, P);
+}
+
+void expect_refused_everywhere_as_serially(const Records& records) {
+  expect_refused_everywhere_as_serially(records, by_grid_lines());
+  expect_refused_everywhere_as_serially(records, LayoutOptions{});
+}
+
+}  // namespace
+
+TEST(GridLines, BlockByCyclicMatchesTheSerialLayout) {
+  if (!has_four_processes()) GTEST_SKIP() << "a 2 x 2 grid needs 4 processes";
+  expect_matches_serial(block_by_cyclic);
+}
+
+TEST(GridLines, UnstructuredBesideBlockMatchesTheSerialLayout) {
+  if (!has_four_processes()) GTEST_SKIP() << "a 2 x 1 x 2 grid needs 4 processes";
+  expect_matches_serial(block_undistributed_unstructured);
+}
+
+TEST(GridLines, LayoutsOnOneGridShareItsLinesAndStillWorkInEitherAxisOrder) {
+  if (!has_four_processes()) GTEST_SKIP() << "a 2 x 2 grid needs 4 processes";
+  for (int i = 0; i < 3; ++i) expect_matches_serial(block_by_cyclic);
+  // Same grid, the axes' roles swapped: the same cached lines serve it.
+  expect_matches_serial([](int r) {
+    return std::vector<Dim>{Dim::cyclic(9, 2, r / 2, 2), Dim::even_block(6, 2, r % 2, 1)};
+  });
+}
+
+TEST(GridLines, BuffersInDifferentAxisOrdersAreEachKnown) {
+  if (!has_four_processes()) GTEST_SKIP() << "a 2 x 2 grid needs 4 processes";
+  const auto comm = world();
+  const int me = comm->rank();
+  DistArray a = owning_array<double>(block_by_cyclic(me));
+  if (me == 3) {  // Fortran order on one process
+    const auto& shape = a.buffer.shape;
+    a.buffer.strides = {static_cast<global_index_t>(sizeof(double)), static_cast<global_index_t>(sizeof(double)) * shape[0]};
+  }
+  const auto layout = DistributedLayout::create(a, comm, by_grid_lines());
+  for (int r = 0; r < 4; ++r) EXPECT_EQ(layout->memory_order_of(r), (r == 3 ? std::vector<int>{1, 0} : std::vector<int>{0, 1}));
+  expect_matches_serial(block_by_cyclic);
+}
+
+// Rank 1 and rank 3 (the second column) move their row boundary: their line
+// along axis 0 is a valid split on its own, but differs from the first
+// column's, which only a comparison between lines can see.
+TEST(Faults, GridLinesThatDisagreeAreRefusedEverywhere) {
+  if (!has_four_processes()) GTEST_SKIP() << "a 2 x 2 grid needs 4 processes";
+  expect_refused_everywhere_as_serially([](int r) {
+    auto d = block_by_cyclic(r);
+    if (r == 1) d[0] = Dim::block(7, 2, 0, 0, 4, {0, 1});
+    if (r == 3) d[0] = Dim::block(7, 2, 1, 2, 7, {1, 0});
+    return d;
+  });
+}
+
+// A rule only a whole line can check: index 1 of the unstructured axis is
+// held by no grid rank.
+TEST(Faults, AGapAlongGridLinesIsRefusedEverywhere) {
+  if (!has_four_processes()) GTEST_SKIP() << "a 2 x 2 grid needs 4 processes";
+  expect_refused_everywhere_as_serially([](int r) {
+    auto d = block_undistributed_unstructured(r);
+    if (r == 3) d[2] = Dim::unstructured(6, 2, 1, {3, 5}, false);  // index 1 is held by nobody
+    if (r == 1) d[2] = Dim::unstructured(6, 2, 1, {3, 5}, false);
+    return d;
+  });
+}
+
+// One process alone differs from all others on an undistributed axis.
+TEST(Faults, OneProcessDisagreeingOnAnUndistributedAxisIsRefusedEverywhere) {
+  if (!has_four_processes()) GTEST_SKIP() << "a 2 x 1 x 2 grid needs 4 processes";
+  expect_refused_everywhere_as_serially([](int r) {
+    auto d = block_undistributed_unstructured(r);
+    if (r == 2) d[1] = Dim::block(3, 1, 0, 0, 3, {1, 1});  // boundary padding nobody else has
+    return d;
+  });
+}
