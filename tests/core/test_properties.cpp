@@ -7,12 +7,16 @@
 
 #include "dapetra/json.hpp"
 #include "dapetra/validate.hpp"
+#include "../common/seed.hpp"
+#include "../common/spec_oracle.hpp"
 #include "random_layout.hpp"
 
 using namespace dapetra;
 
 TEST(Properties, RandomLayoutsAreValidAndOwnEveryIndexOnce) {
-  std::mt19937_64 rng(12345);
+  const auto seed = dapetra::testing::test_seed(12345);
+  SCOPED_TRACE(seed.replay);
+  std::mt19937_64 rng(seed.value);
   int empty_buffers = 0, zero_sizes = 0, padded = 0, overlapping = 0;
   for (int trial = 0; trial < 1500; ++trial) {
     const Layout layout = dapetra::testing::random_layout(rng);
@@ -25,6 +29,8 @@ TEST(Properties, RandomLayoutsAreValidAndOwnEveryIndexOnce) {
       // Brute force: which grid ranks hold each global index, and who owns it.
       std::map<global_index_t, int> owners_seen;
       global_index_t owned_sum = 0;
+      std::vector<Dim> along;
+      for (int k = 0; k < axis.grid_size(); ++k) along.push_back(axis.dim(k));
       for (int k = 0; k < axis.grid_size(); ++k) {
         const Dim& dim = axis.dim(k);
         const IndexLookup lookup(dim);
@@ -32,7 +38,9 @@ TEST(Properties, RandomLayoutsAreValidAndOwnEveryIndexOnce) {
         empty_buffers += n == 0;
         padded += dim.padding[0] + dim.padding[1] > 0;
         for (global_index_t i = 0; i < n; ++i) {
-          const global_index_t g = global_index(dim, i);
+          const global_index_t g = dapetra::testing::oracle::spec_index(dim, i);
+          ASSERT_EQ(global_index(dim, i), g) << "position " << i << " of " << describe(dim);
+          ASSERT_EQ(axis.is_owned(k, i), dapetra::testing::oracle::owns(along, k, i)) << "position " << i << " of " << describe(dim);
           ASSERT_EQ(lookup.position(g), i) << "global -> local -> global round trip";
           ASSERT_EQ(local_position(dim, g), i);
           if (dim.dist_type != DistType::unstructured || gl.ndim() > 1) {
@@ -67,7 +75,9 @@ TEST(Properties, RandomLayoutsAreValidAndOwnEveryIndexOnce) {
 }
 
 TEST(Properties, BreakingOneRecordIsAlwaysDetected) {
-  std::mt19937_64 rng(99);
+  const auto seed = dapetra::testing::test_seed(99);
+  SCOPED_TRACE(seed.replay);
+  std::mt19937_64 rng(seed.value);
   int tried = 0;
   for (int trial = 0; trial < 600; ++trial) {
     Layout layout = dapetra::testing::random_layout(rng);

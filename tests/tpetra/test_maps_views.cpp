@@ -70,7 +70,10 @@ TEST(SpecExamples, MapsAgreeWithTheListedBuffers) {
       EXPECT_EQ(first, values->data() + (comm->getRank() == 0 ? 0 : 1));
     }
   }
-  if (comm->getSize() <= 4 && comm->getSize() >= 2) {
+  // The spec's examples run on 2, 3, 4 and 8 processes: at those counts
+  // this test must not pass without checking anything.
+  const int P = comm->getSize();
+  if (P == 2 || P == 3 || P == 4 || P == 8) {
     EXPECT_GT(ran, 0);
   }
 }

@@ -5,6 +5,7 @@
 #include <Tpetra_Vector.hpp>
 #include <random>
 
+#include "../common/seed.hpp"
 #include "../core/random_layout.hpp"
 #include "dapetra/tpetra/tpetra.hpp"
 #include "dapetra/validate.hpp"
@@ -20,7 +21,9 @@ using dapetra::testing::world;
 // the buffer is the same memory, and every buffer element's GID is its flat index.
 TEST(RoundTrip, DapToTpetraToDapIsExact) {
   const auto comm = world();
-  std::mt19937_64 rng(2024);  // the same sequence on every rank
+  const auto seed = dapetra::testing::test_seed(2024);  // the same sequence on every rank
+  SCOPED_TRACE(seed.replay);
+  std::mt19937_64 rng(seed.value);
   dapetra::testing::RandomLayoutOptions opt;
   opt.nprocs = comm->getSize();
   for (int trial = 0; trial < 60; ++trial) {
@@ -74,7 +77,9 @@ std::vector<Teuchos::RCP<const Map>> sample_maps(const Teuchos::RCP<const Comm>&
 
 TEST(RoundTrip, TpetraToDapToTpetraGivesTheSameMap) {
   const auto comm = world();
-  std::mt19937_64 rng(7);
+  const auto seed = dapetra::testing::test_seed(7);
+  SCOPED_TRACE(seed.replay);
+  std::mt19937_64 rng(seed.value);
   const auto maps = sample_maps(comm, rng);
   const std::vector<char> expected{'b', 'b', 'c', 'c', 'u', 'u'};
   for (std::size_t m = 0; m < maps.size(); ++m) {

@@ -270,10 +270,16 @@ std::vector<global_index_t> request_radix(const DistributedLayout& layout, std::
     }
   radix[scattered] = r;
   const auto& owners = detail::LayoutAccess::scattered(layout);
+  // Along the other axes (undistributed: the owner's records are these) the
+  // owner keeps the source at the source's own position, which differs from
+  // p only where a periodic 'b' axis wraps.
   for (AxisPlan& ax : axes) {
     ax.owner_digit.resize(static_cast<std::size_t>(ax.extent));
+    const Dim& d = *ax.dim;
     for (global_index_t p = 0; p < ax.extent; ++p)
-      ax.owner_digit[p] = ax.axis == scattered ? owners.position_on_owner(p) : p;
+      ax.owner_digit[p] = ax.axis == scattered              ? owners.position_on_owner(p)
+                          : d.dist_type == DistType::block ? ax.source_of[static_cast<std::size_t>(p)] - d.start
+                                                            : p;
   }
   return radix;
 }
