@@ -185,3 +185,44 @@ TEST(Faults, OneProcessDisagreeingOnAnUndistributedAxisIsRefusedEverywhere) {
     return d;
   });
 }
+
+// A 1-D 'u' axis over all processes: rank r holds [3r, 3r + 4) of 3P + 1
+// indices, so each boundary index is held by two neighbours.
+static Dim overlapping_strip(int P, int r) {
+  std::vector<global_index_t> held;
+  for (global_index_t g = 3 * r; g < 3 * r + 4; ++g) held.push_back(g);
+  return Dim::unstructured(3 * P + 1, P, r, held, false);
+}
+
+TEST(SharedOwners, ARuleChoosesAmongTheHoldersAndOwnershipFollowsIt) {
+  const auto comm = world();
+  const int P = comm->size(), me = comm->rank();
+  for (const bool highest : {false, true}) {
+    LayoutOptions options;
+    if (highest) options.shared_owner = [](global_index_t, const std::vector<int>& h) { return h.back(); };
+    const auto layout = DistributedLayout::create(std::vector<Dim>{overlapping_strip(P, me)}, comm, options);
+    // By hand: index 3r is shared with r - 1 (for r > 0), index 3r + 3 with r + 1.
+    for (global_index_t i = 0; i < 4; ++i) {
+      const bool shared_left = i == 0 && me > 0, shared_right = i == 3 && me < P - 1;
+      const bool mine = highest ? !shared_right : !shared_left;
+      EXPECT_EQ(layout->is_owned(0, i), mine) << "rule " << (highest ? "highest" : "lowest") << ", position " << i;
+    }
+  }
+}
+
+TEST(Faults, ARuleChoosingAProcessThatDoesNotHoldTheIndexIsRefusedEverywhere) {
+  const auto comm = world();
+  const int P = comm->size(), me = comm->rank();
+  if (P < 3) GTEST_SKIP() << "a non-holder of a shared index needs 3 processes";
+  LayoutOptions options;
+  // Index 3 is held by ranks 0 and 1; the rule names rank 2.
+  options.shared_owner = [](global_index_t g, const std::vector<int>& h) { return g == 3 ? 2 : h.front(); };
+  bool threw = false;
+  try {
+    DistributedLayout::create(std::vector<Dim>{overlapping_strip(P, me)}, comm, options);
+  } catch (const ValidationError& e) {
+    threw = true;
+    EXPECT_EQ(e.problems().at(0).key, "shared_owner");
+  }
+  EXPECT_TRUE(threw);
+}

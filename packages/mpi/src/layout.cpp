@@ -404,8 +404,9 @@ void LayoutBuilder::resolve_scattered(DistributedLayout& self, const ScatteredSu
     self.every_element_owned_ = true;
     return;
   }
-  Owners owners = summary.default_rule && summary.in_range ? lowest_holders(u.indices, u.size, self.comm_)
-                                                           : holders_by_rule(u.indices, self.shared_owner_, self.comm_);
+  Owners owners = summary.in_range ? holders_by_stretch(u.indices, u.size, summary.default_rule ? nullptr : &self.shared_owner_,
+                                                        self.comm_)
+                                   : holders_by_rule(u.indices, self.shared_owner_, self.comm_);
   self.scattered_->owner = std::move(owners.owner);
   self.scattered_->where = std::move(owners.position);
   // Distinct indices = owned ones summed; with one_to_one nothing may be held twice.

@@ -35,32 +35,84 @@ Pieces runs_by_stretch(const std::vector<std::int64_t>& indices, std::int64_t ch
   return pieces;
 }
 
-// What the settling process knows of each index of its stretch: the lowest
-// holder, where it keeps the index, and how many processes hold it
-// (saturating). Senders come in rank order, so the first one seen is the lowest.
+// What the settling process knows of each index of its stretch: its owner
+// (the lowest holder, or the rule's choice among several), where the owner
+// keeps it, and how many processes hold it (saturating). Senders come in
+// rank order, so the first one seen is the lowest.
 struct Stretch {
   std::int64_t lo = 0;
-  std::vector<int> lowest;
+  std::vector<int> owner;
   std::vector<std::int64_t> where;
   std::vector<std::uint8_t> holders;
 };
 
-Stretch settle_stretch(const Exchanged& in, std::int64_t lo, std::size_t length, int P) {
-  Stretch s{lo, std::vector<int>(length, P), std::vector<std::int64_t>(length), std::vector<std::uint8_t>(length, 0)};
+// Calls f(stretch position, sender, sender's position) for every index received.
+template <class F>
+void for_each_received(const Exchanged& in, std::int64_t lo, int P, F&& f) {
   for (int p = 0; p < P; ++p)
     for (int k = in.displs[p]; k < in.displs[p] + in.counts[p]; k += 3) {
       const std::int64_t first = in.words[k], count = in.words[k + 1], at = in.words[k + 2];
-      const auto s0 = static_cast<std::size_t>(first - lo);
-      for (std::size_t t = 0; t < static_cast<std::size_t>(count); ++t) {
-        const std::size_t i = s0 + t;
-        if (s.holders[i] == 0) {
-          s.lowest[i] = p;
-          s.where[i] = at + static_cast<std::int64_t>(t);
-        }
-        s.holders[i] = static_cast<std::uint8_t>(s.holders[i] + (s.holders[i] < 255));
-      }
+      for (std::int64_t t = 0; t < count; ++t) f(static_cast<std::size_t>(first - lo + t), p, at + t);
     }
+}
+
+Stretch settle_stretch(const Exchanged& in, std::int64_t lo, std::size_t length, int P) {
+  Stretch s{lo, std::vector<int>(length, P), std::vector<std::int64_t>(length), std::vector<std::uint8_t>(length, 0)};
+  for_each_received(in, lo, P, [&](std::size_t i, int p, std::int64_t at) {
+    if (s.holders[i] == 0) {
+      s.owner[i] = p;
+      s.where[i] = at;
+    }
+    s.holders[i] = static_cast<std::uint8_t>(s.holders[i] + (s.holders[i] < 255));
+  });
   return s;
+}
+
+// The rule's owner for every index of the stretch held more than once. Only
+// those indices' holders are listed (compressed rows: the bulk of a
+// partition is held once). Returns the problems of a rule that picked a
+// process not holding the index.
+std::vector<Problem> apply_rule(const Exchanged& in, Stretch& s, int P, const SharedIndexOwner& rule, int me) {
+  std::vector<std::size_t> first(s.holders.size() + 1, 0);
+  std::vector<std::uint32_t> count(s.holders.size(), 0);
+  for_each_received(in, s.lo, P, [&](std::size_t i, int, std::int64_t) { count[i] += s.holders[i] > 1; });
+  for (std::size_t i = 0; i < count.size(); ++i) first[i + 1] = first[i] + count[i];
+  std::vector<int> who(first.back());
+  std::vector<std::int64_t> at(first.back());
+  std::fill(count.begin(), count.end(), 0);
+  for_each_received(in, s.lo, P, [&](std::size_t i, int p, std::int64_t where) {
+    if (s.holders[i] < 2) return;
+    who[first[i] + count[i]] = p;
+    at[first[i] + count[i]++] = where;
+  });
+  std::vector<Problem> problems;
+  std::vector<int> holders;
+  for (std::size_t i = 0; i < count.size(); ++i) {
+    if (count[i] == 0) continue;
+    holders.assign(who.begin() + static_cast<std::ptrdiff_t>(first[i]), who.begin() + static_cast<std::ptrdiff_t>(first[i] + count[i]));
+    const std::int64_t g = s.lo + static_cast<std::int64_t>(i);
+    const int chosen = rule(g, holders);
+    const auto pick = std::find(holders.begin(), holders.end(), chosen);
+    if (pick == holders.end()) {
+      if (problems.size() < 20)
+        problems.push_back({me, 0, "shared_owner", std::to_string(chosen),
+                            "the shared-index owner rule picks a process holding the index",
+                            "the rule chose rank " + std::to_string(chosen) + ", which does not hold index " + std::to_string(g)});
+      continue;
+    }
+    s.owner[i] = chosen;
+    s.where[i] = at[first[i] + static_cast<std::size_t>(pick - holders.begin())];
+  }
+  return problems;
+}
+
+// Every process learns whether any rule failed before anyone goes on.
+void throw_if_rule_failed_anywhere(std::vector<Problem> problems, MPI_Comm comm) {
+  if (all_true(problems.empty(), comm)) return;
+  if (problems.empty())
+    problems.push_back({-1, 0, "shared_owner", "", "the shared-index owner rule picks a process holding the index",
+                        "another process's indices were given an owner that does not hold them"});
+  throw ValidationError(problems);
 }
 
 // Answers as runs (length, owner, owner's first position), per piece in the
@@ -81,12 +133,12 @@ Pieces answer_pieces(const Exchanged& in, const Stretch& s, int P) {
       std::size_t run = out.size();  // the answer run being extended, if any
       for (std::int64_t t = 0; t < length; ++t) {
         const std::size_t i = s0 + static_cast<std::size_t>(t);
-        if (t > 0 && out[run + 1] == s.lowest[i] && out[run + 2] + out[run] == s.where[i]) {
+        if (t > 0 && out[run + 1] == s.owner[i] && out[run + 2] + out[run] == s.where[i]) {
           ++out[run];
           continue;
         }
         run = out.size();
-        out.insert(out.end(), {1, s.lowest[i], s.where[i]});
+        out.insert(out.end(), {1, s.owner[i], s.where[i]});
       }
     }
   return answers;
@@ -122,7 +174,8 @@ std::uint64_t spread(std::int64_t g) {
 
 }  // namespace
 
-Owners lowest_holders(const std::vector<std::int64_t>& indices, std::int64_t size, MPI_Comm comm) {
+Owners holders_by_stretch(const std::vector<std::int64_t>& indices, std::int64_t size, const SharedIndexOwner* rule,
+                          MPI_Comm comm) {
   const int P = size_of(comm), me = rank_of(comm);
   if (P == 1) return all_here(indices.size(), me);
   // Finite-element numberings are mostly runs, so the messages are far
@@ -132,7 +185,9 @@ Owners lowest_holders(const std::vector<std::int64_t>& indices, std::int64_t siz
   const Exchanged in = alltoallv_words(pieces, comm);
   const std::int64_t lo = me * chunk;
   const auto length = static_cast<std::size_t>(std::max<std::int64_t>(0, std::min(chunk, size - lo)));
-  const Exchanged back = alltoallv_words(answer_pieces(in, settle_stretch(in, lo, length, P), P), comm);
+  Stretch settled = settle_stretch(in, lo, length, P);
+  if (rule) throw_if_rule_failed_anywhere(apply_rule(in, settled, P, *rule, me), comm);
+  const Exchanged back = alltoallv_words(answer_pieces(in, settled, P), comm);
   Owners result;
   result.owner.resize(indices.size());
   result.position.resize(indices.size());
@@ -184,13 +239,7 @@ Owners holders_by_rule(const std::vector<std::int64_t>& indices, const SharedInd
     }
     i = j;
   }
-  // Every process learns whether any rule failed before anyone goes on.
-  if (!all_true(problems.empty(), comm)) {
-    if (problems.empty())
-      problems.push_back({-1, 0, "shared_owner", "", "the shared-index owner rule picks a process holding the index",
-                          "another process's indices were given an owner that does not hold them"});
-    throw ValidationError(problems);
-  }
+  throw_if_rule_failed_anywhere(std::move(problems), comm);
   std::vector<std::vector<std::int64_t>> answers(P);
   for (int p = 0; p < P; ++p)
     answers[p].assign(answer.begin() + in.displs[p], answer.begin() + in.displs[p] + in.counts[p]);

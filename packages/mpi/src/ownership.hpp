@@ -21,12 +21,16 @@ struct Owners {
   std::vector<local_index_t> position;
 };
 
-// The default rule (lowest holder) for indices in [0, size): process h
-// settles the stretch [h * chunk, (h + 1) * chunk) with plain arrays, and
-// indices travel as runs. Collective; indices locally unique.
-Owners lowest_holders(const std::vector<std::int64_t>& indices, std::int64_t size, MPI_Comm comm);
+// Indices in [0, size): process h settles the stretch [h * chunk, (h + 1) *
+// chunk) with plain arrays, and indices travel as runs. The owner of an
+// index held more than once is its lowest holder, or `*rule`'s choice when a
+// rule is given (every process passes one, or none); a rule that picks a
+// process not holding the index is refused on every process
+// (ValidationError). Collective; indices locally unique.
+Owners holders_by_stretch(const std::vector<std::int64_t>& indices, std::int64_t size, const SharedIndexOwner* rule,
+                          MPI_Comm comm);
 
-// Any indices (1-D 'u' arrays may hold negative or sparse ones) and any rule:
+// Any indices (1-D 'u' arrays may hold negative ones, or beyond size) and any rule:
 // indices are spread by a hash and each settling process sorts what it got.
 // A rule that picks a process not holding the index is refused on every
 // process (ValidationError). Collective; indices locally unique.
