@@ -1,5 +1,7 @@
 // Dapetra's benchmark driver (run under mpirun by scripts/bench).
-//   dapetra-bench [--quick] [--out FILE]
+//   dapetra-bench [--quick] [--check] [--only GROUP] [--out FILE] [--append]
+// --check: exit with status 1 if any row's two sides produced different
+// results (the timings are reported but not judged; CI runs this).
 // Rows: zero-copy view creation across buffer sizes, owned-map construction
 // versus Tpetra's own constructors (here), halo exchange, ghost update and
 // assembly versus hand-written MPI and plain Tpetra (bench_halo.cpp).
@@ -72,6 +74,11 @@ void bench_views(Report& report, const Teuchos::RCP<const Comm>& comm, MPI_Comm 
     keep.clear();
     Row row{"view_create N=" + pow10_name(n), t.ours / reps, "view_create N=1e3 (same run, alternated)", t.baseline / reps,
             1.5};
+    // Both sides are views: each one's data is the buffer itself.
+    const auto is_view = [](const Case& k) {
+      return buffer_view<double>(*k.layout, k.array)->getData(0).getRawPtr() == k.storage->data();
+    };
+    row.same_result = bench::all_ranks(is_view(c) && is_view(smallest), raw);
     row.extra["rss_growth_mib_per_200_views"] = rss_growth;
     row.extra["buffer_mib_per_rank"] = static_cast<double>(local_extent(c.array.dim_data[0])) * 8.0 / (1024.0 * 1024.0);
     report.add(row);
@@ -107,19 +114,29 @@ void bench_maps(Report& report, const Teuchos::RCP<const Comm>& comm, MPI_Comm r
       const std::vector<Dim> dims{even ? Dim::even_block(n, P, r) : Dim::block(n, P, r, lo, hi)};
       const std::size_t nlocal = static_cast<std::size_t>(local_extent(dims[0]));
       const int batch = 200;
-      const auto t = paired_median_seconds(
-          raw, reps, batched(batch, [&] { owned_map(dims, comm); }),
-          batched(batch, [&] { Map m(static_cast<Tpetra::global_size_t>(n), nlocal, 0, comm); }));
-      report.add({std::string(even ? "owned_map block" : "owned_map block uneven") + size, t.ours / batch,
-                  "Tpetra::Map contiguous constructor", t.baseline / batch, 1.0});
+      // Like with like: the even split against Tpetra's uniform constructor
+      // (no communication), the uneven one against the nonuniform one.
+      const auto tpetra_map = [&] {
+        return even ? Teuchos::rcp(new Map(static_cast<Tpetra::global_size_t>(n), 0, comm))
+                    : Teuchos::rcp(new Map(static_cast<Tpetra::global_size_t>(n), nlocal, 0, comm));
+      };
+      const auto t = paired_median_seconds(raw, reps, batched(batch, [&] { owned_map(dims, comm); }),
+                                           batched(batch, [&] { tpetra_map(); }));
+      Row row{std::string(even ? "owned_map block" : "owned_map block uneven") + size, t.ours / batch,
+              even ? "Tpetra::Map uniform constructor Map(N, 0, comm)" : "Tpetra::Map contiguous constructor Map(N, n, 0, comm)",
+              t.baseline / batch, 1.0};
+      row.same_result = owned_map(dims, comm)->isSameAs(*tpetra_map());
+      report.add(row);
       if (even && n == 100'000) {
         // The whole layout (both maps, what views and plans need) from the
         // same records: the project's own target, not the issue's.
         const auto whole = paired_median_seconds(
             raw, reps, batched(batch, [&] { TpetraLayout::create(dims, comm); }),
-            batched(batch, [&] { Map m(static_cast<Tpetra::global_size_t>(n), nlocal, 0, comm); }));
-        report.add({"TpetraLayout block (both maps, view data) np=" + std::to_string(P), whole.ours / batch,
-                    "Tpetra::Map contiguous constructor", whole.baseline / batch, 4.0});
+            batched(batch, [&] { tpetra_map(); }));
+        Row whole_row{"TpetraLayout block (both maps, view data) np=" + std::to_string(P), whole.ours / batch,
+                      "Tpetra::Map uniform constructor Map(N, 0, comm)", whole.baseline / batch, 4.0};
+        whole_row.same_result = TpetraLayout::create(dims, comm)->owned_map()->isSameAs(*tpetra_map());
+        report.add(whole_row);
       }
     }
     {  // cyclic, block size 64
@@ -129,7 +146,10 @@ void bench_maps(Report& report, const Teuchos::RCP<const Comm>& comm, MPI_Comm r
       const auto t = paired_median_seconds(
           raw, reps, [&] { TpetraLayout::create(dims, comm); },
           [&] { Map m(static_cast<Tpetra::global_size_t>(n), Teuchos::ArrayView<const GO>(gids), 0, comm); });
-      report.add({"owned_map cyclic(b=64)" + size, t.ours, "Tpetra::Map from the same index list", t.baseline, 1.2});
+      Row row{"owned_map cyclic(b=64)" + size, t.ours, "Tpetra::Map from the same index list", t.baseline, 1.2};
+      row.same_result = TpetraLayout::create(dims, comm)->owned_map()->isSameAs(
+          Map(static_cast<Tpetra::global_size_t>(n), Teuchos::ArrayView<const GO>(gids), 0, comm));
+      report.add(row);
     }
     {  // unstructured, one-to-one, random permutation
       std::vector<global_index_t> perm(static_cast<std::size_t>(n));
@@ -142,7 +162,10 @@ void bench_maps(Report& report, const Teuchos::RCP<const Comm>& comm, MPI_Comm r
       const auto t = paired_median_seconds(
           raw, reps, [&] { TpetraLayout::create(dims, comm); },
           [&] { Map m(static_cast<Tpetra::global_size_t>(n), Teuchos::ArrayView<const GO>(gids), 0, comm); });
-      report.add({"owned_map unstructured one_to_one" + size, t.ours, "Tpetra::Map from the same index list", t.baseline, 1.2});
+      Row row{"owned_map unstructured one_to_one" + size, t.ours, "Tpetra::Map from the same index list", t.baseline, 1.2};
+      row.same_result = TpetraLayout::create(dims, comm)->owned_map()->isSameAs(
+          Map(static_cast<Tpetra::global_size_t>(n), Teuchos::ArrayView<const GO>(gids), 0, comm));
+      report.add(row);
     }
   }
 }
@@ -167,11 +190,12 @@ int main(int argc, char** argv) {
   mallopt(M_MMAP_THRESHOLD, 32 << 20);
   mallopt(M_TRIM_THRESHOLD, 256 << 20);
   Tpetra::ScopeGuard scope(&argc, &argv);
-  bool quick = false, append = false;
+  bool quick = false, append = false, check = false;
   std::string out = "build/bench/results.json", only;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     if (a == "--quick") quick = true;
+    else if (a == "--check") check = true;
     else if (a == "--append") append = true;  // add rows to an existing results file
     else if (a == "--only" && i + 1 < argc) only = argv[++i];  // one group: views, maps, halo, creation, redistribute, scalapack
     else if (a == "--out" && i + 1 < argc) out = argv[++i];
@@ -192,5 +216,9 @@ int main(int argc, char** argv) {
   context["np"] = comm->getSize();
   context["mode"] = quick ? "quick" : "full";
   report.write(out, context, append);
+  if (check && !report.all_same()) {
+    if (comm->getRank() == 0) std::printf("check FAILED: a row marked WRONG produced a result different from its baseline's\n");
+    return 1;
+  }
   return 0;
 }

@@ -99,6 +99,10 @@ class Report {
     std::fflush(stdout);
     rows_.push_back(std::move(row));
   }
+  // Whether every row so far checked out (both sides the same result).
+  bool all_same() const {
+    return std::all_of(rows_.begin(), rows_.end(), [](const Row& r) { return r.same_result; });
+  }
   void header() const {
     if (rank_ == 0)
       std::printf("%-52s %11s %11s %8s %7s\n", "benchmark", "ours [s]", "base [s]", "ratio", "target");
