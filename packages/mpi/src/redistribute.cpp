@@ -7,6 +7,7 @@
 #include <complex>
 #include <cstring>
 #include <numeric>
+#include <stdexcept>
 
 #include "collectives.hpp"
 #include "dapetra/pack.hpp"
@@ -259,9 +260,20 @@ std::shared_ptr<const RedistributionPlan> RedistributionPlanBuilder::create(
                           detail::append_elements(by_rank[from].recv, offset, n, step, tgt_item);
                           by_rank[from].recv_count += n;
                         });
-  if (!detail::all_true(!missing, source->comm()))
-    throw ValidationError({Problem{-1, 0, "indices", "", "source and target hold the same global indices",
-                                   "an index of one layout is missing from the other (1-D 'u' index sets differ)"}});
+  // Only 1-D 'u' layouts choose their own index sets (every other layout
+  // covers [0, size) on every axis, checked at creation), so only they can
+  // miss an element, and only they need a reduction: every process knows
+  // both layouts' dist types alike. The plan of any other pair sends no message.
+  const auto chooses_indices = [](const DistributedLayout& l) {
+    return l.dim_data().size() == 1 && l.dim_data()[0].dist_type == DistType::unstructured;
+  };
+  if (chooses_indices(*source) || chooses_indices(*target)) {
+    if (!detail::all_true(!missing, source->comm()))
+      throw ValidationError({Problem{-1, 0, "indices", "", "source and target hold the same global indices",
+                                     "an index of one layout is missing from the other (1-D 'u' index sets differ)"}});
+  } else if (missing) {
+    throw std::logic_error("dapetra: redistribution found an element no process owns in a validated layout");
+  }
   keep_peers(*self, std::move(by_rank));
   if (options.fill_target_padding) self->target_halo_ = HaloPlan::create(target);
   return self;
