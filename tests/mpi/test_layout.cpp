@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <functional>
+#include <optional>
 
 #include "dapetra/mpi/mpi.hpp"
 #include "dapetra/validate.hpp"
@@ -225,4 +226,26 @@ TEST(Faults, ARuleChoosingAProcessThatDoesNotHoldTheIndexIsRefusedEverywhere) {
     EXPECT_EQ(e.problems().at(0).key, "shared_owner");
   }
   EXPECT_TRUE(threw);
+}
+
+// A binding that cannot read one process's input refuses there; the others
+// are in create() and all throw the same problem, naming that rank.
+TEST(Faults, AnInputOneProcessCouldNotReadIsRefusedEverywhere) {
+  const auto comm = world();
+  const int P = comm->size(), me = comm->rank();
+  for (int faulty = 0; faulty < P; ++faulty) {
+    std::optional<ValidationError> error;
+    try {
+      if (me == faulty)
+        DistributedLayout::refuse({Problem{-1, 0, "indices", "'x'", "indices are integers", "a string"}}, comm);
+      else
+        DistributedLayout::create(std::vector<Dim>{Dim::even_block(20, P, me)}, comm);
+    } catch (const ValidationError& e) {
+      error = e;
+    }
+    ASSERT_TRUE(error.has_value()) << "faulty rank " << faulty;
+    ASSERT_EQ(error->problems().size(), 1u);
+    EXPECT_EQ(error->problems()[0].rank, faulty);
+    EXPECT_EQ(error->problems()[0].key, "indices");
+  }
 }

@@ -29,6 +29,7 @@ enum Extra {
   extra_held,
   extra_fingerprint_1,
   extra_fingerprint_2,
+  extra_unread,  // 1: this process could not read its input (DistributedLayout::refuse)
   extra_count
 };
 
@@ -180,6 +181,10 @@ Judged judge(const Gathered& gathered, int scattered) {
     j.layout.ranks.push_back(std::move(j.all[r].entry));
     if (j.all[r].extra.size() != extra_count) j.all[r].extra.assign(extra_count, -2);
   }
+  // Without one process's records nothing can be judged together: its
+  // reading problems and the others' own problems are the whole verdict.
+  if (std::any_of(j.all.begin(), j.all.end(), [](const PackedRank& p) { return p.extra[extra_unread] == 1; }))
+    return j;
   for (int r = 1; r < nprocs; ++r)
     if (j.all[r].extra[extra_format] != j.all[0].extra[extra_format] ||
         j.all[r].extra[extra_itemsize] != j.all[0].extra[extra_itemsize])
@@ -325,7 +330,8 @@ std::unique_ptr<GlobalLayout> gather_grid_lines(InnerComm& inner, const std::vec
 struct LayoutBuilder {
   static std::shared_ptr<const DistributedLayout> create(const std::string& version, const BufferView& buffer,
                                                          const std::vector<Dim>& dim_data, MPI_Comm comm,
-                                                         const LayoutOptions& options);
+                                                         const LayoutOptions& options,
+                                                         const std::vector<Problem>* unread = nullptr);
   static void gather_everything(DistributedLayout& self, const PackedRank& mine);
   static void resolve_scattered(DistributedLayout& self, const ScatteredSummary& summary);
   static void count_owned(DistributedLayout& self);
@@ -333,7 +339,8 @@ struct LayoutBuilder {
 
 std::shared_ptr<const DistributedLayout> LayoutBuilder::create(const std::string& version, const BufferView& buffer,
                                                                const std::vector<Dim>& dim_data, MPI_Comm comm,
-                                                               const LayoutOptions& options) {
+                                                               const LayoutOptions& options,
+                                                               const std::vector<Problem>* unread) {
   std::shared_ptr<DistributedLayout> self(new DistributedLayout());
   // Everything from here on, including a refusal's messages, happens on
   // Dapetra's own duplicate of the caller's communicator.
@@ -341,7 +348,11 @@ std::shared_ptr<const DistributedLayout> LayoutBuilder::create(const std::string
   self->comm_ = self->inner_->comm;
   const int rank = self->rank_ = rank_of(self->comm_);
   const int nprocs = self->nprocs_ = size_of(self->comm_);
-  const PackedRank mine = describe_local(version, buffer, dim_data, rank, nprocs, options);
+  PackedRank mine = describe_local(version, buffer, dim_data, rank, nprocs, options);
+  if (unread) {  // what could not be read is all there is to say
+    mine.problems = *unread;
+    mine.extra[extra_unread] = 1;
+  }
   self->dim_data_ = dim_data;
   self->local_shape_ = buffer.shape;
   self->local_strides_ = buffer.strides;
@@ -489,6 +500,14 @@ bool DistributedLayout::is_owned(int axis, global_index_t position) const {
 std::shared_ptr<const DistributedLayout> DistributedLayout::create(const DistArray& local, MPI_Comm comm,
                                                                    const LayoutOptions& options) {
   return detail::LayoutBuilder::create(local.version, local.buffer, local.dim_data, comm, options);
+}
+
+void DistributedLayout::refuse(std::vector<Problem> problems, MPI_Comm comm, const LayoutOptions& options) {
+  for (Problem& p : problems) p.rank = detail::rank_of(comm);
+  if (problems.empty())
+    problems.push_back({detail::rank_of(comm), -1, "", "", "a protocol object this library can read", "unreadable input"});
+  detail::LayoutBuilder::create(dap_version, BufferView{}, {}, comm, options, &problems);
+  throw std::logic_error("dapetra::mpi::DistributedLayout::refuse: the collective check passed");  // cannot happen
 }
 
 std::shared_ptr<const DistributedLayout> DistributedLayout::create(const std::vector<Dim>& dim_data, MPI_Comm comm,

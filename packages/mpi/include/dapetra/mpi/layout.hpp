@@ -73,6 +73,12 @@ class DistributedLayout {
   // implied shape.
   static std::shared_ptr<const DistributedLayout> create(const std::vector<Dim>& dim_data, MPI_Comm comm,
                                                          const LayoutOptions& options = {});
+  // For bindings that read the protocol object themselves (the Python
+  // module): this process could not read its input (`problems`). Takes its
+  // part in the collective creation the other processes run with create()
+  // and throws there the ValidationError every process throws, listing
+  // these problems under this rank; nobody waits. Collective over `comm`.
+  [[noreturn]] static void refuse(std::vector<Problem> problems, MPI_Comm comm, const LayoutOptions& options = {});
   ~DistributedLayout();
   DistributedLayout(const DistributedLayout&) = delete;
   DistributedLayout& operator=(const DistributedLayout&) = delete;
