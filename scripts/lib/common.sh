@@ -21,7 +21,13 @@ DAPETRA_PACKAGES=(
   libptscotch-dev zlib1g-dev
   # The benchmarks' 2-D redistribution baseline (pdgemr2d).
   libscalapack-openmpi-dev
+  # The Python package and its tests, for Debian's own interpreter.
+  python3-dev pybind11-dev python3-numpy python3-mpi4py python3-pytest
 )
+
+# Debian's interpreter, whose python3-* packages the Python package needs
+# (a python3 earlier on PATH, such as a pyenv shim, would not see them).
+DAPETRA_PYTHON=${DAPETRA_PYTHON:-/usr/bin/python3}
 
 dapetra_install_deps() {
   local missing=()
@@ -41,7 +47,8 @@ dapetra_configure() {
   mkdir -p "$DAPETRA_BUILD"
   local log="$DAPETRA_BUILD/configure.log"
   echo "== configuring ${DAPETRA_BUILD#$DAPETRA_ROOT/}/"
-  cmake -S "$DAPETRA_ROOT" -B "$DAPETRA_BUILD" -DCMAKE_BUILD_TYPE=RelWithDebInfo "$@" >"$log" 2>&1 ||
+  cmake -S "$DAPETRA_ROOT" -B "$DAPETRA_BUILD" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+    -DPython3_EXECUTABLE="$DAPETRA_PYTHON" "$@" >"$log" 2>&1 ||
     { cat "$log"; return 1; }
 }
 

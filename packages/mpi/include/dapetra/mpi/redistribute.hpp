@@ -62,6 +62,8 @@ class RedistributionPlan {
     move<Scalar>(from_target, to_source, false);
   }
 
+  const DistributedLayout& source_layout() const { return *source_; }
+  const DistributedLayout& target_layout() const { return *target_; }
   // Elements this process sends to / receives from other processes, and copies locally.
   std::size_t num_sent() const;
   std::size_t num_received() const;

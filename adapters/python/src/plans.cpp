@@ -1,0 +1,217 @@
+// dapetra.Layout, dapetra.HaloPlan, dapetra.RedistributionPlan: the
+// communication layer (dapetra/mpi) for any __distarray__ object.
+#include <pybind11/stl.h>
+
+#include <map>
+#include <mpi4py/mpi4py.h>
+
+#include "bindings.hpp"
+#include "convert.hpp"
+#include "dapetra/mpi/mpi.hpp"
+
+namespace dapetra::python {
+namespace {
+
+using mpi::DistributedLayout;
+using mpi::HaloExchange;
+using mpi::HaloPlan;
+using mpi::RedistributionPlan;
+
+// The plans' element type named by a format: one branch per type of the
+// mpi layer's list, so a type added there is a type handled here.
+template <class T>
+struct Tag {
+  using type = T;
+};
+
+template <class F>
+void with_scalar(const std::string& format, F&& f) {
+#define DAPETRA_DISPATCH(T)                    \
+  if (format == format_of<T>()) return f(Tag<T>{});
+  DAPETRA_FOR_EACH_PLAN_SCALAR(DAPETRA_DISPATCH)
+#undef DAPETRA_DISPATCH
+  throw ValidationError({Problem{-1, -1, "format", format, "a format Dapetra's plans move (f, d, i, q, Zf, Zd)",
+                                 "no plan moves this element type"}});
+}
+
+MPI_Comm comm_of(const py::object& comm) {
+  py::object c = comm.is_none() ? py::module_::import("mpi4py.MPI").attr("COMM_WORLD") : comm;
+  MPI_Comm* raw = PyMPIComm_Get(c.ptr());
+  if (!raw) throw py::error_already_set();
+  return *raw;
+}
+
+int rank_in(MPI_Comm comm) {
+  int r = 0;
+  MPI_Comm_rank(comm, &r);
+  return r;
+}
+
+// The array a plan call works on. An object this process cannot read still
+// goes through the call as an array that fits no layout, so that every peer
+// learns of the fault from its message instead of waiting; this process
+// then raises what it could not read.
+struct CallArray {
+  Read read;
+  const DistArray& array() const { return read.ok() ? read.array : unfit; }
+  void raise_if_unread() const {
+    if (!read.ok()) throw ValidationError(read.problems);
+  }
+  DistArray unfit;  // no records: the plans report Fault::dim_data for this rank
+};
+
+CallArray call_array(const py::handle& obj, const DistributedLayout& layout) {
+  CallArray c{read_distarray(obj, layout.rank()), {}};
+  c.unfit.dim_data.clear();
+  return c;
+}
+
+// Runs a plan call with the GIL released; a failure to read an array here
+// wins over the plan's own report of it.
+template <class Call>
+void run(std::initializer_list<const CallArray*> arrays, Call&& call) {
+  const auto raise_if_unread = [&] {
+    for (const CallArray* a : arrays) a->raise_if_unread();
+  };
+  try {
+    py::gil_scoped_release release;
+    call();
+  } catch (const ValidationError&) {
+    raise_if_unread();
+    throw;
+  }
+  raise_if_unread();
+}
+
+struct Layout {
+  std::shared_ptr<const DistributedLayout> layout;
+  py::object comm;  // the mpi4py communicator it was created on
+};
+
+Layout make_layout(const py::object& obj, const py::object& comm_obj) {
+  const MPI_Comm comm = comm_of(comm_obj);
+  const Read r = read_distarray(obj, rank_in(comm));
+  Layout out{nullptr, comm_obj};
+  py::gil_scoped_release release;
+  if (!r.ok()) DistributedLayout::refuse(r.problems, comm);
+  out.layout = DistributedLayout::create(r.array, comm);
+  return out;
+}
+
+// Split-phase exchanges in flight, by the array's memory; each keeps its
+// array's buffer alive until end_update.
+struct InFlight {
+  HaloExchange exchange;
+  DistArray array;
+};
+struct PyHaloPlan {
+  std::shared_ptr<const HaloPlan> plan;
+  std::map<const void*, InFlight> in_flight;
+
+  template <class F>
+  void typed(F&& f) const {
+    with_scalar(plan->layout().format(), std::forward<F>(f));
+  }
+};
+
+mpi::CombineMode mode_of(const std::string& name) {
+  if (name == "add") return mpi::CombineMode::add;
+  if (name == "insert") return mpi::CombineMode::insert;
+  if (name == "absmax") return mpi::CombineMode::absmax;
+  throw py::value_error("mode is 'add', 'insert' or 'absmax', not '" + name + "'");
+}
+
+}  // namespace
+
+void bind_plans(py::module_& m) {
+  if (import_mpi4py() < 0) throw py::error_already_set();
+
+  py::class_<Layout>(m, "Layout", R"(One distributed array's layout over an MPI communicator.
+
+Layout(obj, comm=None) is collective: every process passes its own protocol
+object (anything with __distarray__(), or the dict) and the same mpi4py
+communicator (default MPI.COMM_WORLD). All processes' records are checked
+together; if any process's input is wrong, every process raises the same
+ValidationError. The layout keeps no reference to obj's buffer.)")
+      .def(py::init(&make_layout), py::arg("obj"), py::arg("comm") = py::none())
+      .def_property_readonly("comm", [](const Layout& l) { return l.comm; })
+      .def_property_readonly("rank", [](const Layout& l) { return l.layout->rank(); })
+      .def_property_readonly("nprocs", [](const Layout& l) { return l.layout->nprocs(); })
+      .def_property_readonly("global_shape", [](const Layout& l) { return py::tuple(py::cast(l.layout->global_shape())); })
+      .def_property_readonly("local_shape", [](const Layout& l) { return py::tuple(py::cast(l.layout->local_shape())); })
+      .def_property_readonly("format", [](const Layout& l) { return l.layout->format(); })
+      .def_property_readonly("dim_data", [](const Layout& l) { return dim_data_to_python(l.layout->dim_data()); })
+      .def_property_readonly("num_owned", [](const Layout& l) { return l.layout->num_owned(); })
+      .def("is_owned", [](const Layout& l, int axis, global_index_t i) { return l.layout->is_owned(axis, i); },
+           py::arg("axis"), py::arg("position"), "Whether this process owns position i of its buffer along axis.");
+
+  py::class_<PyHaloPlan>(m, "HaloPlan", R"(Fills ghost and padding elements from their owners, in place.
+
+HaloPlan(layout) is collective. update(a), begin_update(a) / end_update(a)
+and assemble(a, mode="add", then_update=False) take an array of the
+layout's records, shape, strides and element type and work in place on its
+buffer, with the GIL released while waiting on MPI. A wrong array on one
+process raises ValidationError there and on every process it exchanges with.)")
+      .def(py::init([](const Layout& l) {
+             py::gil_scoped_release release;
+             return PyHaloPlan{HaloPlan::create(l.layout), {}};
+           }),
+           py::arg("layout"))
+      .def("update",
+           [](const PyHaloPlan& p, const py::object& obj) {
+             const CallArray a = call_array(obj, p.plan->layout());
+             run({&a}, [&] { p.typed([&](auto t) { p.plan->update<typename decltype(t)::type>(a.array()); }); });
+           })
+      .def("begin_update",
+           [](PyHaloPlan& p, const py::object& obj) {
+             const CallArray a = call_array(obj, p.plan->layout());
+             HaloExchange ex;
+             run({&a}, [&] { p.typed([&](auto t) { p.plan->begin_update<typename decltype(t)::type>(a.array(), ex); }); });
+             p.in_flight[a.array().buffer.data] = InFlight{std::move(ex), a.array()};
+           })
+      .def("end_update",
+           [](PyHaloPlan& p, const py::object& obj) {
+             const CallArray a = call_array(obj, p.plan->layout());
+             const auto it = p.in_flight.find(a.array().buffer.data);
+             if (it == p.in_flight.end()) throw py::value_error("end_update: no begin_update on this array");
+             HaloExchange ex = std::move(it->second.exchange);
+             p.in_flight.erase(it);
+             run({&a}, [&] { p.typed([&](auto t) { p.plan->end_update<typename decltype(t)::type>(a.array(), ex); }); });
+           })
+      .def("assemble",
+           [](const PyHaloPlan& p, const py::object& obj, const std::string& mode, bool then_update) {
+             const CallArray a = call_array(obj, p.plan->layout());
+             const mpi::CombineMode cm = mode_of(mode);
+             run({&a}, [&] { p.typed([&](auto t) { p.plan->assemble<typename decltype(t)::type>(a.array(), cm, then_update); }); });
+           },
+           py::arg("a"), py::arg("mode") = "add", py::arg("then_update") = false)
+      .def_property_readonly("num_ghosts", [](const PyHaloPlan& p) { return p.plan->num_ghosts(); })
+      .def_property_readonly("num_neighbours", [](const PyHaloPlan& p) { return p.plan->num_neighbours(); });
+
+  py::class_<std::shared_ptr<const RedistributionPlan>>(m, "RedistributionPlan",
+                                                         R"(Moves an array from one layout to another, in place.
+
+RedistributionPlan(source, target) is collective; apply(a, b) writes every
+owned element of b from a, apply_reverse(b, a) the reverse.)")
+      .def(py::init([](const Layout& source, const Layout& target) {
+             py::gil_scoped_release release;
+             return RedistributionPlan::create(source.layout, target.layout);
+           }),
+           py::arg("source"), py::arg("target"))
+      .def("apply",
+           [](const std::shared_ptr<const RedistributionPlan>& p, const py::object& from, const py::object& to) {
+             const auto& source = p->source_layout();
+             const CallArray a = call_array(from, source), b = call_array(to, source);
+             run({&a, &b}, [&] { with_scalar(source.format(), [&](auto t) { p->apply<typename decltype(t)::type>(a.array(), b.array()); }); });
+           },
+           py::arg("a"), py::arg("b"))
+      .def("apply_reverse",
+           [](const std::shared_ptr<const RedistributionPlan>& p, const py::object& from, const py::object& to) {
+             const auto& source = p->source_layout();
+             const CallArray b = call_array(from, source), a = call_array(to, source);
+             run({&a, &b}, [&] { with_scalar(source.format(), [&](auto t) { p->apply_reverse<typename decltype(t)::type>(b.array(), a.array()); }); });
+           },
+           py::arg("b"), py::arg("a"));
+}
+
+}  // namespace dapetra::python
