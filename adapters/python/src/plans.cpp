@@ -1,5 +1,6 @@
 // dapetra.Layout, dapetra.HaloPlan, dapetra.RedistributionPlan: the
 // communication layer (dapetra/mpi) for any __distarray__ object.
+#include <pybind11/numpy.h>
 #include <pybind11/stl.h>
 
 #include <map>
@@ -7,6 +8,7 @@
 
 #include "bindings.hpp"
 #include "convert.hpp"
+#include "dapetra/dim_math.hpp"
 #include "dapetra/mpi/mpi.hpp"
 
 namespace dapetra::python {
@@ -114,6 +116,10 @@ struct PyHaloPlan {
   }
 };
 
+struct PyRedistributionPlan {
+  std::shared_ptr<const RedistributionPlan> plan;
+};
+
 mpi::CombineMode mode_of(const std::string& name) {
   if (name == "add") return mpi::CombineMode::add;
   if (name == "insert") return mpi::CombineMode::insert;
@@ -143,7 +149,19 @@ ValidationError. The layout keeps no reference to obj's buffer.)")
       .def_property_readonly("dim_data", [](const Layout& l) { return dim_data_to_python(l.layout->dim_data()); })
       .def_property_readonly("num_owned", [](const Layout& l) { return l.layout->num_owned(); })
       .def("is_owned", [](const Layout& l, int axis, global_index_t i) { return l.layout->is_owned(axis, i); },
-           py::arg("axis"), py::arg("position"), "Whether this process owns position i of its buffer along axis.");
+           py::arg("axis"), py::arg("position"), "Whether this process owns position i of its buffer along axis.")
+      .def(
+          "global_indices",
+          [](const Layout& l, int axis) {
+            const auto& dims = l.layout->dim_data();
+            if (axis < 0 || axis >= static_cast<int>(dims.size())) throw py::index_error("no such axis");
+            const Dim& d = dims[static_cast<std::size_t>(axis)];
+            py::array_t<std::int64_t> out(local_extent(d));
+            auto v = out.mutable_unchecked<1>();
+            for (global_index_t i = 0; i < local_extent(d); ++i) v(i) = global_index(d, i);
+            return out;
+          },
+          py::arg("axis"), "The global index of every position of this process's buffer along axis (a new array).");
 
   py::class_<PyHaloPlan>(m, "HaloPlan", R"(Fills ghost and padding elements from their owners, in place.
 
@@ -188,25 +206,27 @@ process raises ValidationError there and on every process it exchanges with.)")
       .def_property_readonly("num_ghosts", [](const PyHaloPlan& p) { return p.plan->num_ghosts(); })
       .def_property_readonly("num_neighbours", [](const PyHaloPlan& p) { return p.plan->num_neighbours(); });
 
-  py::class_<std::shared_ptr<const RedistributionPlan>>(m, "RedistributionPlan",
+  py::class_<PyRedistributionPlan>(m, "RedistributionPlan",
                                                          R"(Moves an array from one layout to another, in place.
 
 RedistributionPlan(source, target) is collective; apply(a, b) writes every
 owned element of b from a, apply_reverse(b, a) the reverse.)")
       .def(py::init([](const Layout& source, const Layout& target) {
              py::gil_scoped_release release;
-             return RedistributionPlan::create(source.layout, target.layout);
+             return PyRedistributionPlan{RedistributionPlan::create(source.layout, target.layout)};
            }),
            py::arg("source"), py::arg("target"))
       .def("apply",
-           [](const std::shared_ptr<const RedistributionPlan>& p, const py::object& from, const py::object& to) {
+           [](const PyRedistributionPlan& self, const py::object& from, const py::object& to) {
+             const auto& p = self.plan;
              const auto& source = p->source_layout();
              const CallArray a = call_array(from, source), b = call_array(to, source);
              run({&a, &b}, [&] { with_scalar(source.format(), [&](auto t) { p->apply<typename decltype(t)::type>(a.array(), b.array()); }); });
            },
            py::arg("a"), py::arg("b"))
       .def("apply_reverse",
-           [](const std::shared_ptr<const RedistributionPlan>& p, const py::object& from, const py::object& to) {
+           [](const PyRedistributionPlan& self, const py::object& from, const py::object& to) {
+             const auto& p = self.plan;
              const auto& source = p->source_layout();
              const CallArray b = call_array(from, source), a = call_array(to, source);
              run({&a, &b}, [&] { with_scalar(source.format(), [&](auto t) { p->apply_reverse<typename decltype(t)::type>(b.array(), a.array()); }); });
