@@ -2,10 +2,18 @@
 
 Any object with ``__distarray__()`` (or the protocol's dict itself) becomes a
 ``Layout``; ``HaloPlan`` and ``RedistributionPlan`` work in place on such
-arrays' buffers. Creating layouts and plans is collective over the layout's
-mpi4py communicator. Errors are ``ValidationError`` (a ``ValueError``) with
-``.problems``, raised on every process that takes part.
+arrays' buffers. With Tpetra, ``tpetra_view`` makes a Tpetra vector over the
+producer's memory and ``TpetraVector.__distarray__()`` hands Tpetra's memory
+back, neither copying. Creating layouts, plans and vectors is collective over
+the mpi4py communicator. Errors are ``ValidationError`` (a ``ValueError``)
+with ``.problems``, raised on every process that takes part.
 """
+from . import _dapetra
 from ._dapetra import HaloPlan, Layout, RedistributionPlan, ValidationError
 
 __all__ = ["Layout", "HaloPlan", "RedistributionPlan", "ValidationError"]
+
+if hasattr(_dapetra, "tpetra_view"):
+    from ._dapetra import TpetraVector, new_tpetra_vector, tpetra_view
+
+    __all__ += ["TpetraVector", "tpetra_view", "new_tpetra_vector"]
