@@ -23,7 +23,7 @@ if(mpi4py_missing)
 endif()
 # <prefix>/lib/python3.X/site-packages, as the interpreter's own scheme names it.
 execute_process(COMMAND ${Python3_EXECUTABLE} -c
-                "import sysconfig; print(sysconfig.get_path('platlib', 'posix_prefix', {'platbase': '.', 'base': '.'})[2:])"
+                "import os, sysconfig; print(os.path.relpath(sysconfig.get_path('platlib', 'posix_prefix', {'platbase': '/p', 'base': '/p'}), '/p'))"
                 OUTPUT_VARIABLE default_dir OUTPUT_STRIP_TRAILING_WHITESPACE)
 set(DAPETRA_PYTHON_INSTALL_DIR "${default_dir}" CACHE STRING "Where the dapetra package is installed, relative to the prefix")
 set(DAPETRA_PYTHON_FOUND TRUE)

@@ -12,6 +12,14 @@ if(MODE STREQUAL "install")
     message(FATAL_ERROR "cmake --install failed")
   endif()
   set(how -DDapetra_DIR=${prefix}/lib/cmake/Dapetra)
+  if(PYTHON)  # the installed Python package runs the README's example
+    execute_process(COMMAND ${CMAKE_COMMAND} -E env PYTHONPATH=${prefix}/${PYTHON_DIR}
+                            ${MPIEXEC} --allow-run-as-root --oversubscribe -n 2 ${PYTHON} ${SOURCE}/examples/python/quickstart.py
+                    RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+    if(rc)
+      message(FATAL_ERROR "install: the installed Python package failed (${rc})\n${out}\n${err}")
+    endif()
+  endif()
 elseif(MODE STREQUAL "build-tree")
   set(how -DDapetra_DIR=${BINARY})
 else()
