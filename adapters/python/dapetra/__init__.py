@@ -17,3 +17,8 @@ if hasattr(_dapetra, "tpetra_view"):
     from ._dapetra import TpetraVector, new_tpetra_vector, tpetra_view
 
     __all__ += ["TpetraVector", "tpetra_view", "new_tpetra_vector"]
+
+if hasattr(_dapetra, "solve"):
+    from ._dapetra import CrsMatrix, solve
+
+    __all__ += ["CrsMatrix", "solve"]

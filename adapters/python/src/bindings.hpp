@@ -10,5 +10,6 @@ namespace py = pybind11;
 void bind_errors(py::module_& m);  // dapetra.ValidationError
 void bind_plans(py::module_& m);   // Layout, HaloPlan, RedistributionPlan (the mpi layer)
 void bind_tpetra(py::module_& m);  // Tpetra views and producers (when built with Tpetra)
+void bind_solve(py::module_& m);   // CrsMatrix and Belos solves (when Belos and Ifpack2 are found)
 
 }  // namespace dapetra::python

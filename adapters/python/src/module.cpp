@@ -30,4 +30,7 @@ PYBIND11_MODULE(_dapetra, m) {
 #ifdef DAPETRA_PYTHON_TPETRA
   bind_tpetra(m);
 #endif
+#ifdef DAPETRA_PYTHON_SOLVE
+  bind_solve(m);
+#endif
 }
