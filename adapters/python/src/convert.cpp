@@ -2,6 +2,9 @@
 
 #include <pybind11/numpy.h>
 
+#include <algorithm>
+#include <cstring>
+#include <iterator>
 #include <nlohmann/json.hpp>
 #include <string>
 
@@ -79,8 +82,89 @@ bool read_indices(const py::handle& v, std::vector<global_index_t>& out) {
   return true;
 }
 
+// The common case read directly (plan calls read a record on every call,
+// and the JSON route costs microseconds): a dict with exactly the spec's
+// keys for its dist_type, plain ints and bools. Anything else returns false
+// and takes the JSON route, whose reader names what is wrong.
+bool int_of(PyObject* v, global_index_t& out) {
+  if (PyBool_Check(v) || !PyIndex_Check(v) || PyFloat_Check(v)) return false;
+  int overflow = 0;
+  PyObject* index = PyNumber_Index(v);
+  if (!index) return PyErr_Clear(), false;
+  out = PyLong_AsLongLongAndOverflow(index, &overflow);
+  Py_DECREF(index);
+  if (PyErr_Occurred()) return PyErr_Clear(), false;
+  return overflow == 0;
+}
+
+bool bool_of(PyObject* v, bool& out) {
+  if (PyBool_Check(v)) return out = v == Py_True, true;
+  if (!std::strcmp(Py_TYPE(v)->tp_name, "numpy.bool_")) return out = PyObject_IsTrue(v) == 1, true;
+  return false;
+}
+
+bool read_dim_directly(const py::dict& d, const std::vector<global_index_t>& shape, int axis, Dim& out) {
+  if (d.empty()) {  // the empty-dictionary alias
+    if (axis >= static_cast<int>(shape.size())) return false;
+    return out = Dim::undistributed(shape[axis]), true;
+  }
+  PyObject* type = PyDict_GetItemString(d.ptr(), "dist_type");
+  const char* t = type && PyUnicode_Check(type) ? PyUnicode_AsUTF8(type) : nullptr;
+  if (!t || !t[0] || t[1] || (t[0] != 'b' && t[0] != 'c' && t[0] != 'u')) return false;
+  out.dist_type = t[0] == 'b' ? DistType::block : t[0] == 'c' ? DistType::cyclic : DistType::unstructured;
+  // The keys each dist_type may have (the core's JSON reader has the same lists).
+  const auto allowed = [&](const char* k) {
+    static constexpr const char* common[] = {"dist_type", "size", "proc_grid_size", "proc_grid_rank"};
+    for (const char* c : common)
+      if (!std::strcmp(k, c)) return true;
+    static constexpr const char* b[] = {"start", "stop", "padding", "periodic"};
+    static constexpr const char* c[] = {"start", "block_size"};
+    static constexpr const char* u[] = {"indices", "one_to_one"};
+    if (t[0] == 'b') return std::any_of(std::begin(b), std::end(b), [&](const char* x) { return !std::strcmp(k, x); });
+    if (t[0] == 'c') return std::any_of(std::begin(c), std::end(c), [&](const char* x) { return !std::strcmp(k, x); });
+    return std::any_of(std::begin(u), std::end(u), [&](const char* x) { return !std::strcmp(k, x); });
+  };
+  std::size_t required = 4 + (t[0] == 'b' ? 2 : 1);
+  global_index_t grid_size = 0, grid_rank = 0;
+  PyObject *key = nullptr, *v = nullptr;
+  Py_ssize_t at = 0;
+  while (PyDict_Next(d.ptr(), &at, &key, &v)) {
+    const char* k = PyUnicode_Check(key) ? PyUnicode_AsUTF8(key) : nullptr;
+    if (!k || !allowed(k)) return false;
+    const auto is = [k](const char* name) { return std::strcmp(k, name) == 0; };
+    bool ok = true;
+    if (is("dist_type")) --required;
+    else if (is("size")) ok = int_of(v, out.size), --required;
+    else if (is("proc_grid_size")) ok = int_of(v, grid_size), --required;
+    else if (is("proc_grid_rank")) ok = int_of(v, grid_rank), --required;
+    else if (is("start")) ok = int_of(v, out.start), --required;
+    else if (is("stop")) ok = int_of(v, out.stop), --required;
+    else if (is("block_size")) ok = int_of(v, out.block_size);
+    else if (is("periodic")) ok = bool_of(v, out.periodic);
+    else if (is("one_to_one")) ok = bool_of(v, out.one_to_one);
+    else if (is("indices")) ok = read_indices(v, out.indices), --required;
+    else if (is("padding")) {
+      ok = (PyTuple_Check(v) || PyList_Check(v)) && PySequence_Size(v) == 2;
+      for (Py_ssize_t i = 0; ok && i < 2; ++i) {
+        PyObject* item = PySequence_GetItem(v, i);
+        ok = item && int_of(item, out.padding[static_cast<std::size_t>(i)]);
+        Py_XDECREF(item);
+      }
+    }
+    if (!ok) return false;
+  }
+  if (required != 0 || grid_size < 0 || grid_size > INT32_MAX || grid_rank < 0 || grid_rank > INT32_MAX) return false;
+  out.proc_grid_size = static_cast<int>(grid_size);
+  out.proc_grid_rank = static_cast<int>(grid_rank);
+  return true;
+}
+
 // One record. Problems name this rank and axis.
 void read_dim(const py::handle& item, int rank, int axis, const std::vector<global_index_t>& shape, Read& r) {
+  if (Dim d; py::isinstance<py::dict>(item) && read_dim_directly(py::reinterpret_borrow<py::dict>(item), shape, axis, d)) {
+    r.array.dim_data.push_back(std::move(d));
+    return;
+  }
   if (!py::isinstance<py::dict>(item)) {
     r.problems.push_back(problem(rank, axis, "dim_data", brief(item), "each dim_data entry is a dict",
                                  "entry " + std::to_string(axis) + " is not a dict"));
@@ -196,7 +280,7 @@ Read read_distarray(const py::handle& obj, int rank) {
   }
   const auto dict = py::reinterpret_borrow<py::dict>(d);
   for (const char* key : {"__version__", "buffer", "dim_data"})
-    if (!dict.contains(key))
+    if (!PyDict_GetItemString(dict.ptr(), key))
       r.problems.push_back(problem(rank, -1, key, "", std::string("'") + key + "' is present", "missing key"));
   if (!r.problems.empty()) return r;
   if (!py::isinstance<py::str>(dict["__version__"]))

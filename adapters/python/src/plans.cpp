@@ -3,6 +3,7 @@
 #include <pybind11/numpy.h>
 #include <pybind11/stl.h>
 
+#include <chrono>
 #include <map>
 #include <mpi4py/mpi4py.h>
 
@@ -203,6 +204,21 @@ process raises ValidationError there and on every process it exchanges with.)")
              run({&a}, [&] { p.typed([&](auto t) { p.plan->assemble<typename decltype(t)::type>(a.array(), cm, then_update); }); });
            },
            py::arg("a"), py::arg("mode") = "add", py::arg("then_update") = false)
+      .def(
+          "_update_timed_in_cpp",
+          [](const PyHaloPlan& p, const py::object& obj, int calls) {
+            // For the benchmark driver: `calls` updates from a C++ loop (the
+            // baseline of a Python call), seconds per call on this process.
+            const CallArray a = call_array(obj, p.plan->layout());
+            a.raise_if_unread();
+            py::gil_scoped_release release;
+            const auto t0 = std::chrono::steady_clock::now();
+            p.typed([&](auto t) {
+              for (int i = 0; i < calls; ++i) p.plan->update<typename decltype(t)::type>(a.array());
+            });
+            return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() / calls;
+          },
+          py::arg("a"), py::arg("calls"))
       .def_property_readonly("num_ghosts", [](const PyHaloPlan& p) { return p.plan->num_ghosts(); })
       .def_property_readonly("num_neighbours", [](const PyHaloPlan& p) { return p.plan->num_neighbours(); });
 

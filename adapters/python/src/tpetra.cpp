@@ -8,6 +8,8 @@
 #include <Tpetra_MultiVector.hpp>
 #include <mpi4py/mpi4py.h>
 
+#include <chrono>
+
 #include "bindings.hpp"
 #include "convert.hpp"
 #include "dapetra/mpi/layout.hpp"
@@ -109,6 +111,19 @@ obj is any __distarray__ object or the dict. Its buffer must be writable,
 of doubles, and laid out so that Tpetra can view it (one contiguous column);
 otherwise ValidationError says why. The producer's buffer stays alive as
 long as the vector does.)");
+
+  m.def("_views_timed_in_cpp", [](const py::object& obj, const py::object& comm, int calls) {
+          // For the benchmark driver: tpetra_view's work (the collective
+          // layout, then the view) from a C++ loop, seconds per call here.
+          const auto tc = teuchos_comm(comm);
+          Read r = read_distarray(obj, tc->getRank());
+          if (!r.ok()) throw ValidationError(r.problems);
+          py::gil_scoped_release release;
+          const auto t0 = std::chrono::steady_clock::now();
+          for (int i = 0; i < calls; ++i) tpetra::buffer_view<double>(*TpetraLayout::create(r.array, tc), r.array);
+          return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() / calls;
+        },
+        py::arg("obj"), py::arg("comm"), py::arg("calls"));
 
   m.def("new_tpetra_vector", [](const py::object& obj, const py::object& comm) {
           // The layout of obj (its records and buffer shape), a vector in Tpetra's memory.

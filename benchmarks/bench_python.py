@@ -1,0 +1,132 @@
+"""Benchmark rows for calls from Python (run under mpirun by scripts/bench).
+
+    mpirun -n 2 python3 benchmarks/bench_python.py --out build/bench/results.json [--quick] [--check]
+
+Rows, each timed in alternation with its baseline in the same run and
+checked for the same result afterwards (rows appended to the JSON file):
+  - tpetra_view at N = 10^8 against N = 10^3: a view costs the same at any size;
+  - tpetra_view from Python against the same work from a C++ loop: at most a
+    few (3) microseconds more;
+  - a 1-D halo update from Python against the same plan's update from a C++
+    loop: at most 2 microseconds more.
+"""
+import argparse
+import json
+import os
+import sys
+
+import numpy as np
+from mpi4py import MPI
+
+import dapetra
+from dapetra import _dapetra
+
+comm = MPI.COMM_WORLD
+P, rank = comm.size, comm.rank
+
+
+def slowest(seconds):
+    return comm.allreduce(seconds, op=MPI.MAX)
+
+
+def timed(work, calls):
+    """Seconds per call of `work` (a loop of `calls`), the slowest process's."""
+    comm.Barrier()
+    t0 = MPI.Wtime()
+    work(calls)
+    return slowest((MPI.Wtime() - t0) / calls)
+
+
+def paired(ours, baseline, repetitions):
+    """Ours and the baseline in alternation; the pair with the median ratio."""
+    pairs = sorted(((ours(), baseline()) for _ in range(repetitions)), key=lambda p: p[0] / p[1])
+    return pairs[len(pairs) // 2]
+
+
+def block(n, halo=0):
+    lo = rank * (n // P) + min(rank, n % P)
+    hi = lo + n // P + (rank < n % P)
+    left, right = (halo if rank > 0 else 0), (halo if rank < P - 1 else 0)
+    return {"__version__": "0.10.0", "buffer": np.zeros(hi - lo + left + right),
+            "dim_data": ({"dist_type": "b", "size": n, "proc_grid_size": P, "proc_grid_rank": rank,
+                          "start": lo - left, "stop": hi + right, "padding": (left, right)},)}
+
+
+def row(name, ours, baseline_name, baseline, target, same, note=""):
+    r = {"name": name, "ours_s": ours, "baseline": baseline_name, "baseline_s": baseline,
+         "ratio": ours / baseline if baseline > 0 else 0.0, "target": target, "same_result": bool(same)}
+    r["holds"] = bool(same) and baseline > 0 and r["ratio"] <= target
+    if note:
+        r["target_note"] = note
+    if rank == 0:
+        verdict = "WRONG" if not same else ("ok  " if r["holds"] else "MISS")
+        print(f"{name:<52s} {ours:11.3e} {baseline:11.3e} {r['ratio']:8.3f} {target:7.2f}  {verdict}  (vs {baseline_name})")
+    return r
+
+
+def bench_views(quick):
+    small, large = block(1000), block(10 ** 7 if quick else 10 ** 8)
+    calls = 50
+    view = lambda d: (lambda k: [dapetra.tpetra_view(d, comm) for _ in range(k)])
+    t = paired(lambda: timed(view(large), calls), lambda: timed(view(small), calls), 7)
+    n = "1e7" if quick else "1e8"
+    flat = all(np.shares_memory(dapetra.tpetra_view(d, comm).__distarray__()["buffer"], d["buffer"]) for d in (small, large))
+    rows = [row(f"python tpetra_view N={n} np={P}", t[0], "python tpetra_view N=1e3 (alternated)", t[1], 1.5,
+                comm.allreduce(flat, op=MPI.LAND))]
+    cpp = lambda: slowest(_dapetra._views_timed_in_cpp(small, comm, calls))
+    t = paired(lambda: timed(view(small), calls), cpp, 7)
+    target = (t[1] + 3e-6) / t[1]
+    rows.append(row(f"python tpetra_view N=1e3 np={P}", t[0], "TpetraLayout::create + buffer_view from C++", t[1],
+                    target, comm.allreduce(flat, op=MPI.LAND), "C++ time + 3 us"))
+    return rows
+
+
+def bench_update(quick):
+    d = block(2 * 10 ** 4, halo=2)
+    plan = dapetra.HaloPlan(dapetra.Layout(d, comm))
+    calls = 2000 if quick else 20000
+    python = lambda k: [plan.update(d) for _ in range(k)]
+    t = paired(lambda: timed(python, calls), lambda: slowest(plan._update_timed_in_cpp(d, calls)), 9)
+    # The same values from both: every element its global index after an update from each.
+    rec = d["dim_data"][0]
+    want = np.arange(rec["start"], rec["stop"], dtype=float)
+    left, right = rec["padding"]
+    results = []
+    for update in (lambda: plan.update(d), lambda: plan._update_timed_in_cpp(d, 1)):
+        d["buffer"][:] = want
+        d["buffer"][:left] = -1.0
+        if right:
+            d["buffer"][-right:] = -1.0
+        update()
+        results.append(d["buffer"].copy())
+    same = comm.allreduce(bool(np.array_equal(results[0], want) and np.array_equal(results[1], want)), op=MPI.LAND)
+    target = (t[1] + 2e-6) / t[1]
+    return [row(f"python halo_update 1-D w=2 np={P}", t[0], "the same plan's update from C++", t[1], target, same,
+                "C++ time + 2 us")]
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--out", required=True)
+    parser.add_argument("--quick", action="store_true")
+    parser.add_argument("--check", action="store_true", help="exit 1 if a row's two sides disagree")
+    args = parser.parse_args()
+    rows = bench_update(args.quick)
+    if hasattr(dapetra, "tpetra_view"):
+        rows += bench_views(args.quick)
+    for r in rows:
+        r["np"], r["mode"] = P, "quick" if args.quick else "full"
+    if rank == 0:
+        existing = []
+        if os.path.exists(args.out):
+            with open(args.out) as f:
+                existing = json.load(f)
+        with open(args.out, "w") as f:
+            json.dump(existing + rows, f, indent=1)
+    if args.check and not all(r["same_result"] for r in rows):
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
