@@ -119,6 +119,18 @@ struct PyHaloPlan {
 
 struct PyRedistributionPlan {
   std::shared_ptr<const RedistributionPlan> plan;
+
+  // apply (forward: source array to target array) or apply_reverse.
+  void move(const py::object& from_obj, const py::object& to_obj, bool forward) const {
+    const auto& source = plan->source_layout();  // the plan's messages carry the source's element type
+    const CallArray from = call_array(from_obj, source), to = call_array(to_obj, source);
+    run({&from, &to}, [&] {
+      with_scalar(source.format(), [&](auto t) {
+        using T = typename decltype(t)::type;
+        forward ? plan->apply<T>(from.array(), to.array()) : plan->apply_reverse<T>(from.array(), to.array());
+      });
+    });
+  }
 };
 
 mpi::CombineMode mode_of(const std::string& name) {
@@ -232,21 +244,10 @@ owned element of b from a, apply_reverse(b, a) the reverse.)")
              return PyRedistributionPlan{RedistributionPlan::create(source.layout, target.layout)};
            }),
            py::arg("source"), py::arg("target"))
-      .def("apply",
-           [](const PyRedistributionPlan& self, const py::object& from, const py::object& to) {
-             const auto& p = self.plan;
-             const auto& source = p->source_layout();
-             const CallArray a = call_array(from, source), b = call_array(to, source);
-             run({&a, &b}, [&] { with_scalar(source.format(), [&](auto t) { p->apply<typename decltype(t)::type>(a.array(), b.array()); }); });
-           },
+      .def("apply", [](const PyRedistributionPlan& p, const py::object& a, const py::object& b) { p.move(a, b, true); },
            py::arg("a"), py::arg("b"))
       .def("apply_reverse",
-           [](const PyRedistributionPlan& self, const py::object& from, const py::object& to) {
-             const auto& p = self.plan;
-             const auto& source = p->source_layout();
-             const CallArray b = call_array(from, source), a = call_array(to, source);
-             run({&a, &b}, [&] { with_scalar(source.format(), [&](auto t) { p->apply_reverse<typename decltype(t)::type>(b.array(), a.array()); }); });
-           },
+           [](const PyRedistributionPlan& p, const py::object& b, const py::object& a) { p.move(b, a, false); },
            py::arg("b"), py::arg("a"));
 }
 

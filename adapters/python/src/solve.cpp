@@ -7,18 +7,15 @@
 #include <BelosSolverFactory.hpp>
 #include <BelosTpetraAdapter.hpp>
 #include <Ifpack2_Factory.hpp>
-#include <Teuchos_DefaultMpiComm.hpp>
 #include <Tpetra_CrsMatrix.hpp>
 #include <Tpetra_Export.hpp>
-#include <mpi4py/mpi4py.h>
 
 #include <algorithm>
 #include <numeric>
 
 #include "bindings.hpp"
-#include "convert.hpp"
-#include "dapetra/mpi/layout.hpp"
 #include "dapetra/tpetra/tpetra.hpp"
+#include "teuchos.hpp"
 
 namespace dapetra::python {
 namespace {
@@ -31,25 +28,6 @@ using tpetra::TpetraLayout;
 using Matrix = Tpetra::CrsMatrix<double, LO, GO, Node>;
 using MV = tpetra::MultiVector<double>;
 using OP = Tpetra::Operator<double, LO, GO, Node>;
-
-Teuchos::RCP<const tpetra::Comm> teuchos_comm(const py::object& comm) {
-  py::object c = comm.is_none() ? py::module_::import("mpi4py.MPI").attr("COMM_WORLD") : comm;
-  MPI_Comm* raw = PyMPIComm_Get(c.ptr());
-  if (!raw) throw py::error_already_set();
-  return Teuchos::rcp(new Teuchos::MpiComm<int>(Teuchos::opaqueWrapper(*raw)));
-}
-
-// A Tpetra layout from any protocol object, collectively (a process that
-// cannot read its object refuses, so every process raises).
-std::shared_ptr<const TpetraLayout> layout_of(const py::object& obj, const Teuchos::RCP<const tpetra::Comm>& comm) {
-  Read r = read_distarray(obj, comm->getRank());
-  py::gil_scoped_release release;
-  if (!r.ok()) {
-    const auto* mpi = dynamic_cast<const Teuchos::MpiComm<int>*>(comm.get());
-    mpi::DistributedLayout::refuse(r.problems, static_cast<MPI_Comm>(*mpi->getRawMpiComm()));
-  }
-  return TpetraLayout::create(r.array, comm);
-}
 
 struct CrsMatrix {
   Teuchos::RCP<Matrix> matrix;
@@ -69,7 +47,7 @@ CrsMatrix make_matrix(const py::object& like, const py::array_t<std::int64_t, py
                       const py::object& comm_obj) {
   const auto comm = teuchos_comm(comm_obj);
   CrsMatrix out;
-  out.layout = layout_of(like, comm);
+  out.layout = tpetra_layout_of(like, comm);
   if (rows.size() != cols.size() || rows.size() != values.size())
     throw py::value_error("rows, cols and values have the same length");
   const std::vector<GO> r = as_global(rows), c = as_global(cols);

@@ -4,29 +4,19 @@
 // double vectors (the one Scalar Debian's Tpetra is built for).
 #include <pybind11/numpy.h>
 
-#include <Teuchos_DefaultMpiComm.hpp>
 #include <Tpetra_MultiVector.hpp>
-#include <mpi4py/mpi4py.h>
 
 #include <chrono>
 
 #include "bindings.hpp"
-#include "convert.hpp"
-#include "dapetra/mpi/layout.hpp"
 #include "dapetra/tpetra/tpetra.hpp"
+#include "teuchos.hpp"
 
 namespace dapetra::python {
 namespace {
 
 using tpetra::TpetraLayout;
 using Vector = tpetra::MultiVector<double>;
-
-Teuchos::RCP<const tpetra::Comm> teuchos_comm(const py::object& comm) {
-  py::object c = comm.is_none() ? py::module_::import("mpi4py.MPI").attr("COMM_WORLD") : comm;
-  MPI_Comm* raw = PyMPIComm_Get(c.ptr());
-  if (!raw) throw py::error_already_set();
-  return Teuchos::rcp(new Teuchos::MpiComm<int>(Teuchos::opaqueWrapper(*raw)));
-}
 
 // A Tpetra vector and what keeps its memory valid: for a view, the
 // producer's buffer (`array.buffer.keep_alive`); for a new vector, itself.
@@ -60,17 +50,10 @@ double norm2(const TpetraVector& v) {
 
 // Collective over the layout's communicator.
 TpetraVector view_of(const py::object& obj, const py::object& comm) {
-  const auto tc = teuchos_comm(comm);
-  Read r = read_distarray(obj, tc->getRank());
-  py::gil_scoped_release release;
-  if (!r.ok()) {
-    const auto* mpi = dynamic_cast<const Teuchos::MpiComm<int>*>(tc.get());
-    mpi::DistributedLayout::refuse(r.problems, static_cast<MPI_Comm>(*mpi->getRawMpiComm()));
-  }
   TpetraVector v;
-  v.layout = TpetraLayout::create(r.array, tc);
-  v.vector = tpetra::buffer_view<double>(*v.layout, r.array);
-  v.array = std::move(r.array);
+  v.layout = tpetra_layout_of(obj, teuchos_comm(comm), &v.array);
+  py::gil_scoped_release release;
+  v.vector = tpetra::buffer_view<double>(*v.layout, v.array);
   return v;
 }
 

@@ -1,0 +1,39 @@
+// Internal: what the Tpetra parts of the module share: a Teuchos
+// communicator over an mpi4py one, and a Tpetra layout made collectively
+// from a protocol object (a process that cannot read its object refuses, so
+// every process raises). Each translation unit that includes this must call
+// import_mpi4py() once (mpi4py's C API pointers are per translation unit).
+#pragma once
+
+#include <Teuchos_DefaultMpiComm.hpp>
+#include <mpi4py/mpi4py.h>
+
+#include "convert.hpp"
+#include "dapetra/mpi/layout.hpp"
+#include "dapetra/tpetra/layout.hpp"
+
+namespace dapetra::python {
+
+inline Teuchos::RCP<const tpetra::Comm> teuchos_comm(const py::object& comm) {
+  py::object c = comm.is_none() ? py::module_::import("mpi4py.MPI").attr("COMM_WORLD") : comm;
+  MPI_Comm* raw = PyMPIComm_Get(c.ptr());
+  if (!raw) throw py::error_already_set();
+  return Teuchos::rcp(new Teuchos::MpiComm<int>(Teuchos::opaqueWrapper(*raw)));
+}
+
+// Collective. The array read (a view of obj's buffer) comes back with the layout.
+inline std::shared_ptr<const tpetra::TpetraLayout> tpetra_layout_of(const py::object& obj,
+                                                                     const Teuchos::RCP<const tpetra::Comm>& comm,
+                                                                     DistArray* array = nullptr) {
+  Read r = read_distarray(obj, comm->getRank());
+  py::gil_scoped_release release;
+  if (!r.ok()) {
+    const auto* mpi = dynamic_cast<const Teuchos::MpiComm<int>*>(comm.get());
+    mpi::DistributedLayout::refuse(r.problems, static_cast<MPI_Comm>(*mpi->getRawMpiComm()));
+  }
+  auto layout = tpetra::TpetraLayout::create(r.array, comm);
+  if (array) *array = std::move(r.array);
+  return layout;
+}
+
+}  // namespace dapetra::python
