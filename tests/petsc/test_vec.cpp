@@ -1,0 +1,205 @@
+// PETSc vectors and DAP arrays on one memory, with PETSc's own operations as
+// the reference: VecNorm, VecGhostUpdateBegin/End in both directions.
+#include <gtest/gtest.h>
+#include <petscvec.h>
+
+#include <cmath>
+#include <numeric>
+#include <optional>
+
+#include "../common/arrays.hpp"
+#include "dapetra/dim_math.hpp"
+#include "dapetra/mpi/mpi.hpp"
+#include "dapetra/petsc/vec.hpp"
+
+using namespace dapetra;
+
+namespace {
+
+struct World {
+  int rank = 0, size = 1;
+  World() {
+    MPI_Comm_rank(PETSC_COMM_WORLD, &rank);
+    MPI_Comm_size(PETSC_COMM_WORLD, &size);
+  }
+};
+
+// Strips of a 1-D chain of N nodes: each process owns a block and holds the
+// node on each side of it as a ghost (a finite-element partition).
+struct Strip {
+  PetscInt lo = 0, hi = 0, n = 0;
+  std::vector<PetscInt> ghosts;
+};
+Strip strip(PetscInt n, const World& w) {
+  Strip s;
+  s.n = n;
+  s.lo = n * w.rank / w.size;
+  s.hi = n * (w.rank + 1) / w.size;
+  if (s.lo > 0) s.ghosts.push_back(s.lo - 1);
+  if (s.hi < n) s.ghosts.push_back(s.hi);
+  return s;
+}
+
+Vec ghosted(const Strip& s) {
+  Vec v = nullptr;
+  VecCreateGhost(PETSC_COMM_WORLD, s.hi - s.lo, s.n, static_cast<PetscInt>(s.ghosts.size()), s.ghosts.data(), &v);
+  return v;
+}
+
+std::optional<ValidationError> refusal(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const ValidationError& e) {
+    return e;
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+TEST(PetscVec, AVecIsADapArrayOverItsOwnMemory) {
+  const World w;
+  Vec v = nullptr;
+  VecCreateMPI(PETSC_COMM_WORLD, PETSC_DECIDE, 100, &v);
+  VecSet(v, 2.0);
+  DistArray a = petsc::vec_as_distarray(v);
+  PetscScalar* mine = nullptr;
+  VecGetArray(v, &mine);
+  EXPECT_EQ(a.buffer.data, static_cast<void*>(mine));
+  VecRestoreArray(v, &mine);
+  data_as<double>(a)[0] = 5.0;  // a write through DAP is PETSc's
+  PetscReal norm = 0;
+  VecNorm(v, NORM_1, &norm);
+  EXPECT_EQ(norm, 2.0 * 100 + 3.0 * w.size);
+  VecScale(v, 2.0);  // and the reverse
+  EXPECT_EQ(data_as<double>(a)[0], 10.0);
+  VecDestroy(&v);  // the DistArray's reference keeps the memory
+  EXPECT_EQ(data_as<double>(a)[1], 4.0);
+  const auto layout = mpi::DistributedLayout::create(a, PETSC_COMM_WORLD);
+  EXPECT_EQ(layout->global_shape()[0], 100);
+  EXPECT_TRUE(layout->every_element_owned());
+}
+
+// A halo update and an assembly through Dapetra over the ghosted Vec's local
+// form, each against PETSc's own ghost update on a second ghosted Vec.
+TEST(PetscVec, GhostedVecsUpdateAndAssembleAsPetscDoes) {
+  const World w;
+  const Strip s = strip(40, w);
+  Vec ours = ghosted(s), theirs = ghosted(s);
+  const DistArray a = petsc::ghosted_as_distarray(ours);
+  ASSERT_EQ(a.dim_data[0].indices.size(), static_cast<std::size_t>(s.hi - s.lo) + s.ghosts.size());
+  const auto plan = mpi::HaloPlan::create(mpi::DistributedLayout::create(a, PETSC_COMM_WORLD, petsc::owners_of(ours)));
+  const auto fill = [&](Vec v) {  // owned: global index + 0.5; ghosts: -1
+    Vec local = nullptr;
+    VecGhostGetLocalForm(v, &local);
+    PetscScalar* x = nullptr;
+    VecGetArray(local, &x);
+    for (PetscInt i = 0; i < s.hi - s.lo; ++i) x[i] = static_cast<double>(s.lo + i) + 0.5;
+    for (std::size_t k = 0; k < s.ghosts.size(); ++k) x[s.hi - s.lo + static_cast<PetscInt>(k)] = -1.0;
+    VecRestoreArray(local, &x);
+    VecGhostRestoreLocalForm(v, &local);
+  };
+  const auto local_values = [&](Vec v) {
+    Vec local = nullptr;
+    VecGhostGetLocalForm(v, &local);
+    const PetscScalar* x = nullptr;
+    PetscInt n = 0;
+    VecGetLocalSize(local, &n);
+    VecGetArrayRead(local, &x);
+    std::vector<double> out(x, x + n);
+    VecRestoreArrayRead(local, &x);
+    VecGhostRestoreLocalForm(v, &local);
+    return out;
+  };
+  fill(ours);
+  fill(theirs);
+  plan->update<double>(a);
+  VecGhostUpdateBegin(theirs, INSERT_VALUES, SCATTER_FORWARD);
+  VecGhostUpdateEnd(theirs, INSERT_VALUES, SCATTER_FORWARD);
+  EXPECT_EQ(local_values(ours), local_values(theirs));
+  fill(ours);
+  fill(theirs);
+  plan->assemble<double>(a);
+  VecGhostUpdateBegin(theirs, ADD_VALUES, SCATTER_REVERSE);
+  VecGhostUpdateEnd(theirs, ADD_VALUES, SCATTER_REVERSE);
+  const auto o = local_values(ours), t = local_values(theirs);
+  for (PetscInt i = 0; i < s.hi - s.lo; ++i) EXPECT_EQ(o[static_cast<std::size_t>(i)], t[static_cast<std::size_t>(i)]) << i;
+  VecDestroy(&ours);
+  VecDestroy(&theirs);
+}
+
+TEST(PetscVec, ADapArrayBecomesAVecWithoutACopy) {
+  const World w;
+  const Dim d = Dim::even_block(30, w.size, w.rank);
+  DistArray a = dapetra::testing::owning_array<double>({d});
+  for (global_index_t i = 0; i < local_extent(d); ++i) data_as<double>(a)[i] = static_cast<double>(global_index(d, i));
+  const auto layout = mpi::DistributedLayout::create(a, PETSC_COMM_WORLD);
+  Vec v = petsc::vec_over(*layout, a);
+  PetscScalar* x = nullptr;
+  VecGetArray(v, &x);
+  EXPECT_EQ(static_cast<void*>(x), a.buffer.data);
+  VecRestoreArray(v, &x);
+  PetscReal norm = 0;
+  VecNorm(v, NORM_1, &norm);
+  EXPECT_EQ(norm, 29.0 * 30 / 2);
+  VecShift(v, 1.0);
+  EXPECT_EQ(data_as<double>(a)[0], static_cast<double>(global_index(d, 0)) + 1.0);
+  VecDestroy(&v);
+}
+
+// A 'u' array holding its owned strip first, then copies: a ghosted Vec over
+// it, whose ghost update PETSc does in the DAP buffer.
+TEST(PetscVec, AUnstructuredArrayBecomesAGhostedVec) {
+  const World w;
+  const Strip s = strip(24, w);
+  std::vector<global_index_t> held;
+  for (PetscInt g = s.lo; g < s.hi; ++g) held.push_back(g);
+  held.insert(held.end(), s.ghosts.begin(), s.ghosts.end());
+  DistArray a = dapetra::testing::owning_array<double>({Dim::unstructured(24, w.size, w.rank, held, false)}, -1.0);
+  for (PetscInt i = 0; i < s.hi - s.lo; ++i) data_as<double>(a)[i] = 2.0 * (s.lo + i);
+  Vec probe = ghosted(s);  // for the ownership ranges of the same split
+  const auto layout = mpi::DistributedLayout::create(a, PETSC_COMM_WORLD, petsc::owners_of(probe));
+  VecDestroy(&probe);
+  Vec v = petsc::vec_over(*layout, a);
+  VecGhostUpdateBegin(v, INSERT_VALUES, SCATTER_FORWARD);
+  VecGhostUpdateEnd(v, INSERT_VALUES, SCATTER_FORWARD);
+  for (std::size_t k = 0; k < s.ghosts.size(); ++k)
+    EXPECT_EQ(data_as<double>(a)[static_cast<std::size_t>(s.hi - s.lo) + k], 2.0 * s.ghosts[k]);
+  VecDestroy(&v);
+}
+
+// Layouts PETSc cannot hold are refused on every process, naming the copy.
+TEST(PetscVec, WhatPetscCannotHoldIsRefusedEverywhere) {
+  const World w;
+  if (w.size < 2) GTEST_SKIP() << "refusals need two processes";
+  for (const auto& dims : {std::vector<Dim>{Dim::even_block(20, w.size, w.rank, 1)},  // communication padding
+                           std::vector<Dim>{Dim::cyclic(20, w.size, w.rank, 2)}}) {
+    DistArray a = dapetra::testing::owning_array<double>(dims);
+    const auto layout = mpi::DistributedLayout::create(a, PETSC_COMM_WORLD);
+    const auto e = refusal([&] { petsc::vec_over(*layout, a); });
+    ASSERT_TRUE(e.has_value()) << describe(dims[0]);
+    EXPECT_NE(std::string(e->what()).find("copy_to_new_vec"), std::string::npos);
+  }
+  // Owned ranges out of rank order (rank 0 owns the end): refused by all.
+  const global_index_t n = 10 * w.size, q = (w.rank + 1) % w.size;
+  std::vector<global_index_t> mine(10);
+  std::iota(mine.begin(), mine.end(), 10 * q);
+  DistArray a = dapetra::testing::owning_array<double>({Dim::unstructured(n, w.size, w.rank, mine, true)});
+  const auto layout = mpi::DistributedLayout::create(a, PETSC_COMM_WORLD);
+  EXPECT_TRUE(refusal([&] { petsc::vec_over(*layout, a); }).has_value());
+}
+
+TEST(PetscVec, ACopyTakesAnyLayoutIntoANewVec) {
+  const World w;
+  const Dim d = Dim::cyclic(25, w.size, w.rank, 3);
+  DistArray a = dapetra::testing::owning_array<double>({d});
+  for (global_index_t i = 0; i < local_extent(d); ++i) data_as<double>(a)[i] = static_cast<double>(global_index(d, i));
+  Vec v = petsc::copy_to_new_vec(mpi::DistributedLayout::create(a, PETSC_COMM_WORLD), a);
+  PetscInt lo = 0, hi = 0;
+  VecGetOwnershipRange(v, &lo, &hi);
+  const PetscScalar* x = nullptr;
+  VecGetArrayRead(v, &x);
+  for (PetscInt g = lo; g < hi; ++g) EXPECT_EQ(x[g - lo], static_cast<double>(g));
+  VecRestoreArrayRead(v, &x);
+  VecDestroy(&v);
+}
