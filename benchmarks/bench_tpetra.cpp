@@ -10,6 +10,9 @@
 #include <Tpetra_MultiVector.hpp>
 #include <Teuchos_DefaultMpiComm.hpp>
 #include <malloc.h>
+#ifdef DAPETRA_BENCH_PETSC
+#include <petscsys.h>
+#endif
 
 #include <cmath>
 #include <functional>
@@ -177,6 +180,9 @@ void bench_halo(Report& report, const Teuchos::RCP<const Comm>& comm, MPI_Comm r
 void bench_redistribute(Report& report, const Teuchos::RCP<const Comm>& comm, MPI_Comm raw, bool quick);
 void bench_scalapack(Report& report, const Teuchos::RCP<const Comm>& comm, MPI_Comm raw, bool quick);
 void bench_creation(Report& report, const Teuchos::RCP<const Comm>& comm, MPI_Comm raw, int reps);
+#ifdef DAPETRA_BENCH_PETSC
+void bench_petsc(Report& report, MPI_Comm raw, bool quick);
+#endif
 }
 
 int main(int argc, char** argv) {
@@ -197,7 +203,7 @@ int main(int argc, char** argv) {
     if (a == "--quick") quick = true;
     else if (a == "--check") check = true;
     else if (a == "--append") append = true;  // add rows to an existing results file
-    else if (a == "--only" && i + 1 < argc) only = argv[++i];  // one group: views, maps, halo, creation, redistribute, scalapack
+    else if (a == "--only" && i + 1 < argc) only = argv[++i];  // one group: views, maps, halo, creation, redistribute, scalapack, petsc
     else if (a == "--out" && i + 1 < argc) out = argv[++i];
   }
   const auto comm = Tpetra::getDefaultComm();
@@ -212,6 +218,13 @@ int main(int argc, char** argv) {
   if (want("creation")) bench::bench_creation(report, comm, raw, quick ? 7 : 15);
   if (want("redistribute")) bench::bench_redistribute(report, comm, raw, quick);
   if (want("scalapack")) bench::bench_scalapack(report, comm, raw, quick);
+#ifdef DAPETRA_BENCH_PETSC
+  if (want("petsc")) {  // PETSc joins the MPI that Tpetra's scope guard started
+    PetscInitializeNoArguments();
+    bench::bench_petsc(report, raw, quick);
+    PetscFinalize();
+  }
+#endif
   nlohmann::ordered_json context;
   context["np"] = comm->getSize();
   context["mode"] = quick ? "quick" : "full";

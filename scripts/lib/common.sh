@@ -22,7 +22,9 @@ DAPETRA_PACKAGES=(
   # The benchmarks' 2-D redistribution baseline (pdgemr2d).
   libscalapack-openmpi-dev
   # The Python package and its tests, for Debian's own interpreter.
-  python3-dev pybind11-dev python3-numpy python3-mpi4py python3-pytest
+  python3-dev pybind11-dev python3-numpy python3-mpi4py python3-pytest python3-mpi4py-fft
+  # The PETSc adapter and PETSc as the benchmark peer.
+  petsc-dev
 )
 
 # Debian's interpreter, whose python3-* packages the Python package needs

@@ -1,0 +1,117 @@
+// PETSc as the benchmark peer: a ghost update and an assembly of a ghosted
+// unstructured vector (a strip partition of a structured grid's nodes, one
+// ghost row from each neighbour), Dapetra's HaloPlan over the ghosted Vec's
+// own local form against PETSc's VecGhostUpdateBegin/End on an identical
+// ghosted Vec, in alternation; both must then give the same values.
+#include <petscvec.h>
+
+#include <functional>
+#include <vector>
+
+#include "bench_util.hpp"
+#include "dapetra/mpi/mpi.hpp"
+#include "dapetra/petsc/vec.hpp"
+
+using namespace dapetra;
+using bench::Report;
+using bench::Row;
+
+namespace dapetra::bench {
+namespace {
+
+struct Ghosted {
+  Vec v = nullptr;
+  PetscInt owned = 0;
+  std::vector<PetscInt> ghosts;
+  ~Ghosted() { VecDestroy(&v); }
+};
+
+// nx x ny grid nodes numbered row by row; process r owns rows [lo, hi).
+void make(Ghosted& g, PetscInt nx, PetscInt ny, int P, int r) {
+  const PetscInt lo = ny * r / P, hi = ny * (r + 1) / P;
+  g.owned = (hi - lo) * nx;
+  if (r > 0)
+    for (PetscInt k = (lo - 1) * nx; k < lo * nx; ++k) g.ghosts.push_back(k);
+  if (r < P - 1)
+    for (PetscInt k = hi * nx; k < (hi + 1) * nx; ++k) g.ghosts.push_back(k);
+  VecCreateGhost(PETSC_COMM_WORLD, g.owned, nx * ny, static_cast<PetscInt>(g.ghosts.size()), g.ghosts.data(), &g.v);
+}
+
+// Owned entries: their global index + 0.5; ghosts 0.25.
+void fill(const Ghosted& g) {
+  Vec local = nullptr;
+  VecGhostGetLocalForm(g.v, &local);
+  PetscInt lo = 0, hi = 0;
+  VecGetOwnershipRange(g.v, &lo, &hi);
+  PetscScalar* x = nullptr;
+  VecGetArray(local, &x);
+  for (PetscInt i = 0; i < g.owned; ++i) x[i] = static_cast<double>(lo + i) + 0.5;
+  for (std::size_t k = 0; k < g.ghosts.size(); ++k) x[g.owned + static_cast<PetscInt>(k)] = 0.25;
+  VecRestoreArray(local, &x);
+  VecGhostRestoreLocalForm(g.v, &local);
+}
+
+std::vector<double> local_values(const Ghosted& g) {
+  Vec local = nullptr;
+  VecGhostGetLocalForm(g.v, &local);
+  const PetscScalar* x = nullptr;
+  VecGetArrayRead(local, &x);
+  std::vector<double> out(x, x + g.owned + static_cast<PetscInt>(g.ghosts.size()));
+  VecRestoreArrayRead(local, &x);
+  VecGhostRestoreLocalForm(g.v, &local);
+  return out;
+}
+
+}  // namespace
+
+void bench_petsc(Report& report, MPI_Comm raw, bool quick) {
+  int P = 1, r = 0;
+  MPI_Comm_size(raw, &P);
+  MPI_Comm_rank(raw, &r);
+  const int reps = quick ? 5 : 11, inner = 20;
+  for (PetscInt per_rank : {PetscInt{10'000}, PetscInt{1'000'000}}) {
+    const PetscInt nx = 1000, ny = per_rank * P / nx;
+    Ghosted ours, theirs;
+    make(ours, nx, ny, P, r);
+    make(theirs, nx, ny, P, r);
+    const DistArray a = petsc::ghosted_as_distarray(ours.v);
+    const auto plan = mpi::HaloPlan::create(mpi::DistributedLayout::create(a, raw, petsc::owners_of(ours.v)));
+    const auto repeat = [&](const std::function<void()>& f) {
+      return [f, inner] {
+        for (int i = 0; i < inner; ++i) f();
+      };
+    };
+    const auto petsc_update = [&] {
+      VecGhostUpdateBegin(theirs.v, INSERT_VALUES, SCATTER_FORWARD);
+      VecGhostUpdateEnd(theirs.v, INSERT_VALUES, SCATTER_FORWARD);
+    };
+    const auto petsc_assemble = [&] {
+      VecGhostUpdateBegin(theirs.v, ADD_VALUES, SCATTER_REVERSE);
+      VecGhostUpdateEnd(theirs.v, ADD_VALUES, SCATTER_REVERSE);
+    };
+    const std::string size = " owned/rank=" + std::to_string(per_rank) + " np=" + std::to_string(P);
+    const auto u = paired_median_seconds(raw, 2 * reps, repeat([&] { plan->update<double>(a); }), repeat(petsc_update));
+    fill(ours);
+    fill(theirs);
+    plan->update<double>(a);
+    petsc_update();
+    Row update{"ghost_update PETSc ghosted Vec" + size, u.ours / inner, "VecGhostUpdateBegin/End(INSERT, FORWARD)",
+               u.baseline / inner, 1.0};
+    update.same_result = all_ranks(local_values(ours) == local_values(theirs), raw);
+    report.add(update);
+    const auto s = paired_median_seconds(raw, 2 * reps, repeat([&] { plan->assemble<double>(a); }), repeat(petsc_assemble));
+    fill(ours);
+    fill(theirs);
+    plan->assemble<double>(a);
+    petsc_assemble();
+    // Owned values compared: the ghosts' own values after a reverse scatter
+    // are left as each side leaves them.
+    const auto o = local_values(ours), t = local_values(theirs);
+    Row assemble{"assemble(add) PETSc ghosted Vec" + size, s.ours / inner, "VecGhostUpdateBegin/End(ADD, REVERSE)",
+                 s.baseline / inner, 1.0};
+    assemble.same_result = all_ranks(std::equal(o.begin(), o.begin() + ours.owned, t.begin()), raw);
+    report.add(assemble);
+  }
+}
+
+}  // namespace dapetra::bench
