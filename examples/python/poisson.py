@@ -7,7 +7,11 @@ a dapetra.HaloPlan, solves with Belos CG and an Ifpack2 preconditioner
 through dapetra.solve, refreshes the ghost copies, and reports the L2 and H1
 errors the C++ pipeline (examples/fem, dapetra-fem) reports for the same mesh.
 
-    mpirun -n 4 python3 examples/python/poisson.py [--n N | --mesh FILE] [--write-mesh FILE]
+    mpirun -n 4 python3 examples/python/poisson.py [--n N | --mesh FILE] [--write-mesh FILE] [--petsc]
+
+With --petsc, PETSc (petsc4py) solves the same system too, with KSP CG and
+GAMG, on the same arrays: ghosted PETSc Vecs over the DAP buffers, no copy.
+Both solvers' iterations, times and errors are printed side by side.
 
 The mesh file format is dapetra-fem's: "nodes N", N lines "x y boundary",
 "triangles M", M lines "a b c".
@@ -125,6 +129,7 @@ def main():
     parser.add_argument("--mesh", help="read this mesh file instead")
     parser.add_argument("--write-mesh", help="write the mesh used to this file (rank 0)")
     parser.add_argument("--tol", type=float, default=1e-10)
+    parser.add_argument("--petsc", action="store_true", help="solve with PETSc (petsc4py) too, on the same arrays")
     args = parser.parse_args()
     comm = MPI.COMM_WORLD
     P, rank = comm.size, comm.rank
@@ -135,9 +140,15 @@ def main():
     # This process's cells, and its nodes: owned (the lowest part touching
     # them, Dapetra's default owner rule) first, then ghost copies.
     part = partition(x, cells, P)
-    mine = cells[part == rank]
     owner = np.full(len(x), P)
     np.minimum.at(owner, cells.ravel(), np.repeat(part, 3))
+    # Nodes renumbered so that each process owns a consecutive range, in rank
+    # order: what PETSc's vectors need (Tpetra does not mind either way).
+    order = np.lexsort((np.arange(len(x)), owner))
+    new = np.empty_like(order)
+    new[order] = np.arange(len(x))
+    x, boundary, owner, cells = x[order], boundary[order], owner[order], new[cells]
+    mine = cells[part == rank]
     held = np.unique(mine)
     nodes = np.concatenate([held[owner[held] == rank], held[owner[held] != rank]])
     n_owned = int(np.count_nonzero(owner[held] == rank))
@@ -180,22 +191,75 @@ def main():
     iterations, residual = dapetra.solve(A, f, u, method="cg", preconditioner="RELAXATION", tolerance=args.tol)
     t_solve = MPI.Wtime() - t0
     plan.update(u)  # ghost copies now hold their owners' values
+    report(comm, "Belos CG + Ifpack2 relaxation", len(x), len(cells), t_assembly, t_solve, iterations, residual,
+           *errors(comm, x, mine, u["buffer"][local[mine]], area, grads, points, hats, w))
+    if args.petsc:
+        u_petsc = dap(np.zeros(len(nodes)))
+        iterations, residual, t_solve = petsc_solve(comm, nodes, n_owned, len(x), rows[keep], cols[keep],
+                                                     stiffness[keep], owned_boundary, f, u_petsc, args.tol)
+        plan.update(u_petsc)
+        report(comm, "PETSc KSP CG + GAMG", len(x), len(cells), t_assembly, t_solve, iterations, residual,
+               *errors(comm, x, mine, u_petsc["buffer"][local[mine]], area, grads, points, hats, w))
+        difference = comm.allreduce(float(np.max(np.abs(u_petsc["buffer"] - u["buffer"]), initial=0.0)), op=MPI.MAX)
+        if rank == 0:
+            print(f"largest difference between the two solutions: {difference:.2e}")
+    return True
 
-    # Errors over this process's cells, summed over all.
-    uh = u["buffer"][local[mine]]  # cells x 3
+
+def report(comm, solver, n_nodes, n_cells, t_assembly, t_solve, iterations, residual, l2, h1):
+    if comm.rank == 0:
+        print(f"== {solver}")
+        print(f"mesh: {n_nodes} nodes, {n_cells} triangles, {comm.size} processes")
+        print(f"assembly {t_assembly:.3f} s, solve {t_solve:.3f} s: {iterations} iterations, "
+              f"relative residual {residual:.2e}")
+        print(f"L2 error: {l2:.6e}")
+        print(f"H1 error: {h1:.6e}")
+
+
+def petsc_solve(comm, nodes, n_owned, n_global, rows, cols, values, owned_boundary, f, u, tol):
+    """The same system through petsc4py on the same memory: ghosted Vecs over
+    f's and u's DAP buffers (owned nodes first, then ghosts, as PETSc keeps
+    them), the matrix from the same triplets. Returns iterations, the
+    relative residual and the solve time; u's owned part holds the solution."""
+    from petsc4py import PETSc
+
+    ghosts = nodes[n_owned:].astype(PETSc.IntType)
+    b = PETSc.Vec().createGhostWithArray(ghosts, f["buffer"], size=(n_owned, n_global), comm=comm)
+    x = PETSc.Vec().createGhostWithArray(ghosts, u["buffer"], size=(n_owned, n_global), comm=comm)
+    # P1 triangles: about 7 entries per row (more near irregular vertices, so no error on overflow).
+    A = PETSc.Mat().createAIJ(size=((n_owned, n_global), (n_owned, n_global)), nnz=(9, 9), comm=comm)
+    A.setOption(PETSc.Mat.Option.NEW_NONZERO_ALLOCATION_ERR, False)
+    for r, c, v in zip(rows.tolist(), cols.tolist(), values.tolist()):
+        A.setValue(r, c, v, addv=PETSc.InsertMode.ADD_VALUES)
+    for g in owned_boundary.tolist():
+        A.setValue(g, g, 1.0, addv=PETSc.InsertMode.ADD_VALUES)
+    A.assemble()
+    ksp = PETSc.KSP().create(comm=comm)
+    ksp.setOperators(A)
+    ksp.setType("cg")
+    ksp.getPC().setType("gamg")
+    ksp.setTolerances(rtol=tol, atol=0.0, max_it=1000)
+    t0 = MPI.Wtime()
+    ksp.solve(b, x)
+    t_solve = MPI.Wtime() - t0
+    r = b.duplicate()
+    A.mult(x, r)
+    r.aypx(-1.0, b)  # r = b - A x
+    residual = r.norm() / b.norm()
+    iterations = ksp.getIterationNumber()
+    for obj in (ksp, A, r, x, b):  # the Vecs only borrowed the DAP buffers
+        obj.destroy()
+    return iterations, residual, t_solve
+
+
+def errors(comm, x, mine, uh, area, grads, points, hats, w):
+    """L2 and H1-seminorm errors over this process's cells, summed over all."""
     values = np.einsum("qk,ck->cq", hats, uh)
     grad_h = np.einsum("ckd,ck->cd", grads, uh)
     px, py = points[..., 0], points[..., 1]
     l2 = np.einsum("c,q,cq->", area, w, (values - exact(px, py)) ** 2)
     h1 = np.einsum("c,q,cq->", area, w, ((grad_h[:, None, :] - exact_gradient(px, py)) ** 2).sum(-1))
-    l2, h1 = np.sqrt(comm.allreduce(np.array([l2, h1]), op=MPI.SUM))
-    if rank == 0:
-        print(f"mesh: {len(x)} nodes, {len(cells)} triangles, {P} processes")
-        print(f"assembly {t_assembly:.3f} s, solve {t_solve:.3f} s: CG {iterations} iterations, "
-              f"relative residual {residual:.2e}")
-        print(f"L2 error: {l2:.6e}")
-        print(f"H1 error: {h1:.6e}")
-    return l2, h1
+    return np.sqrt(comm.allreduce(np.array([l2, h1]), op=MPI.SUM))
 
 
 if __name__ == "__main__":

@@ -23,8 +23,8 @@ DAPETRA_PACKAGES=(
   libscalapack-openmpi-dev
   # The Python package and its tests, for Debian's own interpreter.
   python3-dev pybind11-dev python3-numpy python3-mpi4py python3-pytest python3-mpi4py-fft
-  # The PETSc adapter and PETSc as the benchmark peer.
-  petsc-dev
+  # The PETSc adapter, PETSc as the benchmark peer, and PETSc beside Belos in the Python example.
+  petsc-dev python3-petsc4py
 )
 
 # Debian's interpreter, whose python3-* packages the Python package needs

@@ -2,9 +2,11 @@
 
     python3 fem_against_cpp.py MPIEXEC PYTHON EXAMPLE DAPETRA_FEM WORKDIR
 
-Runs examples/python/poisson.py at 3 processes (it writes its mesh), then
-dapetra-fem on that mesh at 2 processes: both must report the same L2 and H1
-errors (to 1e-6, relative: the solvers stop at different iterates).
+Runs examples/python/poisson.py at 3 processes (it writes its mesh; with
+petsc4py installed it solves with PETSc too, on the same arrays), then
+dapetra-fem on that mesh at 2 processes: every solve must report the C++
+pipeline's L2 and H1 errors (to 1e-6, relative: the solvers stop at
+different iterates).
 """
 import os
 import re
@@ -13,11 +15,12 @@ import sys
 
 
 def errors(output):
-    """The final report's lines, as both programs print them: "L2 error: x", "H1 error: y"."""
-    found = [re.search(rf"^{norm} error: ([0-9.e+-]+)$", output, re.M) for norm in ("L2", "H1")]
-    if not all(found):
+    """Every report's lines, as both programs print them: "L2 error: x", "H1 error: y"."""
+    l2 = [float(v) for v in re.findall(r"^L2 error: ([0-9.e+-]+)$", output, re.M)]
+    h1 = [float(v) for v in re.findall(r"^H1 error: ([0-9.e+-]+)$", output, re.M)]
+    if not l2 or len(l2) != len(h1):
         sys.exit("no errors in the output:\n" + output)
-    return tuple(float(m.group(1)) for m in found)
+    return list(zip(l2, h1))
 
 
 def run(cmd):
@@ -32,12 +35,15 @@ def main():
     os.makedirs(work, exist_ok=True)
     mesh = os.path.join(work, "mesh.txt")
     mpi = [mpiexec, "--allow-run-as-root", "--oversubscribe", "-n"]
-    py = errors(run(mpi + ["3", python, example, "--n", "24", "--write-mesh", mesh]))
-    cpp = errors(run(mpi + ["2", fem, "--mesh", mesh, "--out", work]))
-    print(f"Python L2 {py[0]:.6e} H1 {py[1]:.6e}; C++ L2 {cpp[0]:.6e} H1 {cpp[1]:.6e}")
-    for a, b in zip(py, cpp):
-        if abs(a - b) > 1e-6 * abs(b):
-            sys.exit("the errors differ")
+    with_petsc = subprocess.run([python, "-c", "import petsc4py"], capture_output=True).returncode == 0
+    py = errors(run(mpi + ["3", python, example, "--n", "24", "--write-mesh", mesh] + (["--petsc"] if with_petsc else [])))
+    cpp = errors(run(mpi + ["2", fem, "--mesh", mesh, "--out", work]))[-1]
+    if with_petsc and len(py) != 2:
+        sys.exit("expected a Belos and a PETSc solve")
+    for solve, (l2, h1) in zip(("Belos", "PETSc"), py):
+        print(f"{solve}: L2 {l2:.6e} H1 {h1:.6e}; C++: L2 {cpp[0]:.6e} H1 {cpp[1]:.6e}")
+        if abs(l2 - cpp[0]) > 1e-6 * cpp[0] or abs(h1 - cpp[1]) > 1e-6 * cpp[1]:
+            sys.exit(f"{solve}'s errors differ from the C++ pipeline's")
 
 
 if __name__ == "__main__":
