@@ -182,6 +182,7 @@ void bench_scalapack(Report& report, const Teuchos::RCP<const Comm>& comm, MPI_C
 void bench_creation(Report& report, const Teuchos::RCP<const Comm>& comm, MPI_Comm raw, int reps);
 #ifdef DAPETRA_BENCH_PETSC
 void bench_petsc(Report& report, MPI_Comm raw, bool quick);
+void bench_petsc_redistribute(Report& report, MPI_Comm raw, bool quick);
 #endif
 }
 
@@ -222,6 +223,7 @@ int main(int argc, char** argv) {
   if (want("petsc")) {  // PETSc joins the MPI that Tpetra's scope guard started
     PetscInitializeNoArguments();
     bench::bench_petsc(report, raw, quick);
+    bench::bench_petsc_redistribute(report, raw, quick);
     PetscFinalize();
   }
 #endif
