@@ -3,6 +3,7 @@
 #pragma once
 
 #include <gtest/gtest.h>
+#include <mpi.h>
 
 #include <iostream>
 
@@ -27,6 +28,18 @@ inline void print_failures_only_off_rank_0(int rank) {
   auto& listeners = ::testing::UnitTest::GetInstance()->listeners();
   delete listeners.Release(listeners.default_result_printer());
   listeners.Append(new RankFailurePrinter(rank));
+}
+
+// Every test on every rank of `comm` (MPI initialised); rank 0 reports, the
+// others print their failures. Collective: non-zero on every rank if any failed.
+inline int run_all_tests_on_every_rank(MPI_Comm comm) {
+  int rank = 0;
+  MPI_Comm_rank(comm, &rank);
+  print_failures_only_off_rank_0(rank);
+  const int mine = RUN_ALL_TESTS();
+  int any = 0;
+  MPI_Allreduce(&mine, &any, 1, MPI_INT, MPI_MAX, comm);
+  return any;
 }
 
 }  // namespace dapetra::testing

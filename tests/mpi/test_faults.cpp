@@ -11,6 +11,7 @@
 #include <string>
 
 #include "dapetra/mpi/mpi.hpp"
+#include "../common/outcome.hpp"
 #include "mpi_test_util.hpp"
 
 using namespace dapetra;
@@ -44,15 +45,7 @@ Dim ring_dim(int P, int r) { return Dim::even_block(40, P, r, 2, true); }
 
 bool neighbours(int a, int b, int P) { return P > 1 && ((a + 1) % P == b || (b + 1) % P == a); }
 
-// Runs `call` with the array spoiled on rank `faulty`; returns the error, if any.
-std::optional<ValidationError> outcome(const std::function<void()>& call) {
-  try {
-    call();
-  } catch (const ValidationError& e) {
-    return e;
-  }
-  return std::nullopt;
-}
+using dapetra::testing::outcome;  // the error a call raises, if any
 
 // Every rank gathers every rank's message (empty: no error).
 std::vector<std::string> every_message(const std::string& mine) {

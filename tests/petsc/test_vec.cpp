@@ -9,6 +9,7 @@
 #include <optional>
 
 #include "../common/arrays.hpp"
+#include "../common/outcome.hpp"
 #include "../common/spec_oracle.hpp"
 #include "dapetra/json.hpp"
 #include "dapetra/dim_math.hpp"
@@ -49,14 +50,6 @@ Vec ghosted(const Strip& s) {
   return v;
 }
 
-std::optional<ValidationError> refusal(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const ValidationError& e) {
-    return e;
-  }
-  return std::nullopt;
-}
 
 }  // namespace
 
@@ -179,7 +172,7 @@ TEST(PetscVec, WhatPetscCannotHoldIsRefusedEverywhere) {
                            std::vector<Dim>{Dim::cyclic(20, w.size, w.rank, 2)}}) {
     DistArray a = dapetra::testing::owning_array<double>(dims);
     const auto layout = mpi::DistributedLayout::create(a, PETSC_COMM_WORLD);
-    const auto e = refusal([&] { petsc::vec_over(*layout, a); });
+    const auto e = dapetra::testing::outcome([&] { petsc::vec_over(*layout, a); });
     ASSERT_TRUE(e.has_value()) << describe(dims[0]);
     EXPECT_NE(std::string(e->what()).find("copy_to_new_vec"), std::string::npos);
   }
@@ -189,7 +182,7 @@ TEST(PetscVec, WhatPetscCannotHoldIsRefusedEverywhere) {
   std::iota(mine.begin(), mine.end(), 10 * q);
   DistArray a = dapetra::testing::owning_array<double>({Dim::unstructured(n, w.size, w.rank, mine, true)});
   const auto layout = mpi::DistributedLayout::create(a, PETSC_COMM_WORLD);
-  EXPECT_TRUE(refusal([&] { petsc::vec_over(*layout, a); }).has_value());
+  EXPECT_TRUE(dapetra::testing::outcome([&] { petsc::vec_over(*layout, a); }).has_value());
 }
 
 TEST(PetscVec, ACopyTakesAnyLayoutIntoANewVec) {
@@ -233,7 +226,7 @@ TEST(PetscVec, TheSpecsOneDimensionalExamplesAreRefusedThenCopied) {
     a.dim_data = all.ranks[static_cast<std::size_t>(w.rank)].dim_data;
     a.buffer = view_buffer(storage->data(), {static_cast<global_index_t>(storage->size())}, storage);
     const auto layout = mpi::DistributedLayout::create(a, PETSC_COMM_WORLD);
-    EXPECT_TRUE(refusal([&] { petsc::vec_over(*layout, a); }).has_value()) << id;
+    EXPECT_TRUE(dapetra::testing::outcome([&] { petsc::vec_over(*layout, a); }).has_value()) << id;
     Vec v = petsc::copy_to_new_vec(layout, a);
     PetscInt lo = 0, hi = 0;
     VecGetOwnershipRange(v, &lo, &hi);

@@ -3,17 +3,11 @@
 // exit code is non-zero if any rank failed.
 #include <gtest/gtest.h>
 
-#include <Teuchos_CommHelpers.hpp>
 #include <Tpetra_Core.hpp>
 #include "../common/rank_failure_printer.hpp"
 
 int main(int argc, char** argv) {
-  Tpetra::ScopeGuard scope(&argc, &argv);
+  Tpetra::ScopeGuard scope(&argc, &argv);  // MPI and Kokkos, finalised when main returns
   ::testing::InitGoogleTest(&argc, argv);
-  const auto comm = Tpetra::getDefaultComm();
-  dapetra::testing::print_failures_only_off_rank_0(comm->getRank());
-  const int mine = RUN_ALL_TESTS();
-  int any = 0;
-  Teuchos::reduceAll<int, int>(*comm, Teuchos::REDUCE_MAX, mine, Teuchos::outArg(any));
-  return any;
+  return dapetra::testing::run_all_tests_on_every_rank(MPI_COMM_WORLD);
 }
