@@ -29,6 +29,18 @@ using Matrix = Tpetra::CrsMatrix<double, LO, GO, Node>;
 using MV = tpetra::MultiVector<double>;
 using OP = Tpetra::Operator<double, LO, GO, Node>;
 
+// A collective call's local input checks, agreed on: every process raises if
+// any process's input is wrong (its own problems, or a pointer to the faulty
+// ones), so none is left waiting inside Tpetra's or Belos' collectives.
+void agree_or_raise(const std::vector<Problem>& mine, const mpi::DistributedLayout& layout) {
+  int ok = mine.empty() ? 1 : 0, all = 0;
+  MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, layout.comm());
+  if (all) return;
+  if (!mine.empty()) throw ValidationError(mine);
+  throw ValidationError({Problem{-1, -1, "", "", "every process passes valid input to a collective call",
+                                 "another process's input was wrong"}});
+}
+
 struct CrsMatrix {
   Teuchos::RCP<Matrix> matrix;
   std::shared_ptr<const TpetraLayout> layout;
@@ -48,8 +60,12 @@ CrsMatrix make_matrix(const py::object& like, const py::array_t<std::int64_t, py
   const auto comm = teuchos_comm(comm_obj);
   CrsMatrix out;
   out.layout = tpetra_layout_of(like, comm);
+  std::vector<Problem> problems;
   if (rows.size() != cols.size() || rows.size() != values.size())
-    throw py::value_error("rows, cols and values have the same length");
+    problems.push_back({comm->getRank(), -1, "values", std::to_string(values.size()),
+                        "rows, cols and values have the same length",
+                        std::to_string(rows.size()) + " rows, " + std::to_string(cols.size()) + " cols"});
+  agree_or_raise(problems, *out.layout->distribution());
   const std::vector<GO> r = as_global(rows), c = as_global(cols);
   const double* v = values.data();
   py::gil_scoped_release release;
@@ -93,19 +109,37 @@ Teuchos::RCP<OP> preconditioner(const std::string& name, const Teuchos::RCP<cons
   return prec;
 }
 
+// The owned parts of two protocol objects as Tpetra vectors (views), once
+// every process has read and viewed its own (agree_or_raise).
+std::pair<Teuchos::RCP<MV>, Teuchos::RCP<MV>> owned_views(const CrsMatrix& a, const py::object& first,
+                                                          const py::object& second, std::vector<Problem> problems) {
+  const int rank = a.layout->distribution()->rank();
+  Read one = read_distarray(first, rank), two = read_distarray(second, rank);
+  problems.insert(problems.end(), one.problems.begin(), one.problems.end());
+  problems.insert(problems.end(), two.problems.begin(), two.problems.end());
+  std::pair<Teuchos::RCP<MV>, Teuchos::RCP<MV>> views;
+  if (problems.empty()) {
+    try {  // a layout Tpetra cannot view is this process's problem to report
+      views = {tpetra::owned_view<double>(*a.layout, one.array), tpetra::owned_view<double>(*a.layout, two.array)};
+    } catch (const ValidationError& e) {
+      problems = e.problems();
+    }
+  }
+  agree_or_raise(problems, *a.layout->distribution());
+  return views;  // the views hold the buffers alive (keep_alive)
+}
+
 // Solves A x = b in place on x's owned part; returns (iterations, |b - A x| / |b|).
 py::tuple solve(const CrsMatrix& a, const py::object& b_obj, const py::object& x_obj, const std::string& method,
                 const std::string& prec_name, double tolerance, int max_iterations) {
-  const int rank = a.layout->distribution()->rank();
-  Read b = read_distarray(b_obj, rank), x = read_distarray(x_obj, rank);
-  if (!b.ok()) throw ValidationError(b.problems);
-  if (!x.ok()) throw ValidationError(x.problems);
   const std::map<std::string, std::string> belos{{"cg", "CG"}, {"gmres", "GMRES"}, {"minres", "MINRES"}};
   const auto solver_name = belos.find(method);
-  if (solver_name == belos.end()) throw py::value_error("method is 'cg', 'gmres' or 'minres'");
+  std::vector<Problem> problems;
+  if (solver_name == belos.end())
+    problems.push_back({a.layout->distribution()->rank(), -1, "method", method, "method is 'cg', 'gmres' or 'minres'",
+                        "an unknown Belos method"});
+  const auto [bv, xv] = owned_views(a, b_obj, x_obj, std::move(problems));
   py::gil_scoped_release release;
-  Teuchos::RCP<MV> xv = tpetra::owned_view<double>(*a.layout, x.array);
-  Teuchos::RCP<MV> bv = tpetra::owned_view<double>(*a.layout, b.array);
   auto problem = Teuchos::rcp(new Belos::LinearProblem<double, MV, OP>(a.matrix, xv, bv));
   if (auto p = preconditioner(prec_name, a.matrix); !p.is_null()) problem->setLeftPrec(p);
   problem->setProblem();
@@ -143,12 +177,9 @@ there (finite-element assembly).)")
       .def_property_readonly("global_rows", [](const CrsMatrix& a) { return a.matrix->getGlobalNumRows(); })
       .def_property_readonly("global_entries", [](const CrsMatrix& a) { return a.matrix->getGlobalNumEntries(); })
       .def("apply", [](const CrsMatrix& a, const py::object& x_obj, const py::object& y_obj) {
-             const int rank = a.layout->distribution()->rank();
-             Read x = read_distarray(x_obj, rank), y = read_distarray(y_obj, rank);
-             if (!x.ok()) throw ValidationError(x.problems);
-             if (!y.ok()) throw ValidationError(y.problems);
+             const auto [x, y] = owned_views(a, x_obj, y_obj, {});
              py::gil_scoped_release release;
-             a.matrix->apply(*tpetra::owned_view<double>(*a.layout, x.array), *tpetra::owned_view<double>(*a.layout, y.array));
+             a.matrix->apply(*x, *y);
            },
            py::arg("x"), py::arg("y"), "y = A x on the owned parts of two protocol objects (collective).");
 
