@@ -1,6 +1,6 @@
 # cmake --install: headers, libraries, dapetra-inspect, and a CMake package
 # (DapetraConfig.cmake + version file) with namespaced targets
-# Dapetra::core, Dapetra::mpi, Dapetra::tpetra, Dapetra::eigen and Dapetra::all_libs. The build tree exports
+# Dapetra::core, Dapetra::mpi, Dapetra::tpetra, Dapetra::eigen, Dapetra::petsc and Dapetra::all_libs. The build tree exports
 # the same package, so a downstream project can also point Dapetra_DIR at build/.
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
@@ -15,6 +15,9 @@ if(TARGET dapetra_tpetra)
 endif()
 if(TARGET dapetra_eigen)
   list(APPEND _dapetra_targets dapetra_eigen)
+endif()
+if(TARGET dapetra_petsc)
+  list(APPEND _dapetra_targets dapetra_petsc)
 endif()
 
 # Dapetra::all_libs, as TriBITS packages provide it.
@@ -37,7 +40,7 @@ if(TARGET dapetra_mpi)
   install(DIRECTORY ${PROJECT_SOURCE_DIR}/packages/mpi/include/dapetra DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}
           FILES_MATCHING PATTERN "*.hpp")
 endif()
-foreach(adapter tpetra eigen)
+foreach(adapter tpetra eigen petsc)
   if(TARGET dapetra_${adapter})
     install(DIRECTORY ${PROJECT_SOURCE_DIR}/adapters/${adapter}/include/dapetra DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}
             FILES_MATCHING PATTERN "*.hpp")
@@ -46,6 +49,11 @@ endforeach()
 
 set(DAPETRA_WITH_TPETRA ${DAPETRA_ENABLE_TPETRA})
 set(DAPETRA_WITH_EIGEN ${DAPETRA_ENABLE_EIGEN})
+if(TARGET dapetra_petsc)
+  set(DAPETRA_WITH_PETSC ON)
+else()
+  set(DAPETRA_WITH_PETSC OFF)
+endif()
 configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/DapetraConfig.cmake.in
                               ${PROJECT_BINARY_DIR}/DapetraConfig.cmake
                               INSTALL_DESTINATION ${DAPETRA_INSTALL_CMAKEDIR})

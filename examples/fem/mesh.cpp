@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <fstream>
+#include <limits>
 #include <numeric>
 #include <sstream>
 #include <stdexcept>
@@ -136,6 +137,28 @@ std::vector<int> rcb_partition(const Mesh& mesh, int parts) {
   std::iota(cells.begin(), cells.end(), 0);
   std::vector<int> out(mesh.num_cells(), 0);
   rcb(mesh, cells, 0, cells.size(), 0, parts, centroid, out);
+  return out;
+}
+
+Mesh number_by_owner(const Mesh& mesh, const std::vector<int>& cell_part) {
+  std::vector<int> owner(mesh.num_nodes(), std::numeric_limits<int>::max());
+  for (std::size_t c = 0; c < mesh.num_cells(); ++c)
+    for (auto v : mesh.cells[c]) owner[v] = std::min(owner[v], cell_part[c]);
+  std::vector<std::int64_t> old_of(mesh.num_nodes());
+  std::iota(old_of.begin(), old_of.end(), 0);
+  std::stable_sort(old_of.begin(), old_of.end(), [&](std::int64_t a, std::int64_t b) { return owner[a] < owner[b]; });
+  std::vector<std::int64_t> new_of(mesh.num_nodes());
+  Mesh out;
+  out.x.reserve(mesh.num_nodes());
+  out.boundary.reserve(mesh.num_nodes());
+  for (std::size_t i = 0; i < old_of.size(); ++i) {
+    new_of[old_of[i]] = static_cast<std::int64_t>(i);
+    out.x.push_back(mesh.x[old_of[i]]);
+    out.boundary.push_back(mesh.boundary[old_of[i]]);
+  }
+  out.cells = mesh.cells;
+  for (auto& c : out.cells)
+    for (auto& v : c) v = new_of[v];
   return out;
 }
 

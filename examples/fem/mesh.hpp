@@ -35,6 +35,13 @@ Mesh read_mesh(const std::string& path);
 // (sizes as equal as the count allows); returns the part of every cell.
 std::vector<int> rcb_partition(const Mesh& mesh, int parts);
 
+// The same mesh with its nodes renumbered so that each part's owned nodes
+// (a node belongs to the lowest part holding a cell around it) are
+// consecutive, in part order, keeping their relative order. Cells keep their
+// order, so `cell_part` stays valid. PETSc needs this numbering: its
+// ownership ranges are consecutive runs of global indices.
+Mesh number_by_owner(const Mesh& mesh, const std::vector<int>& cell_part);
+
 // Longest edge over all cells.
 double mesh_size(const Mesh& mesh);
 

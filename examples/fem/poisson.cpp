@@ -4,8 +4,11 @@
 #include <BelosSolverFactory.hpp>
 #include <BelosTpetraAdapter.hpp>
 #include <Ifpack2_Factory.hpp>
+#include <MueLu_CreateTpetraPreconditioner.hpp>
 #include <Teuchos_CommHelpers.hpp>
 #include <Teuchos_ParameterList.hpp>
+#include <Teuchos_XMLParameterListHelpers.hpp>
+#include <cstdlib>
 #include <Tpetra_CrsMatrix.hpp>
 #include <Tpetra_Export.hpp>
 #include <Tpetra_MultiVector.hpp>
@@ -22,6 +25,9 @@
 #include "dapetra/eigen/eigen.hpp"
 #include "dapetra/tpetra/tpetra.hpp"
 #include "element.hpp"
+#if FEM_WITH_PETSC
+#include "petsc_solve.hpp"
+#endif
 
 namespace fem {
 
@@ -62,7 +68,80 @@ std::vector<std::set<std::int64_t>> node_neighbours(const Mesh& mesh) {
   return nb;
 }
 
+// MueLu's smoothed aggregation with Chebyshev smoothing (symmetric, as CG
+// needs), or an Ifpack2 preconditioner by name.
+Teuchos::RCP<OP> make_preconditioner(const std::string& name, const Teuchos::RCP<Matrix>& a) {
+  if (name == "MueLu") {
+    Teuchos::ParameterList p;
+    p.set("verbosity", "none");
+    p.set("multigrid algorithm", "sa");
+    p.set("smoother: type", "CHEBYSHEV");
+    p.set("coarse: max size", 100);
+    p.set("coarse: type", "RELAXATION");
+    Teuchos::ParameterList coarse;
+    coarse.set("relaxation: type", "Symmetric Gauss-Seidel");
+    coarse.set("relaxation: sweeps", 4);
+    p.set("coarse: params", coarse);
+    if (const char* xml = std::getenv("FEM_MUELU_XML")) Teuchos::updateParametersFromXmlFile(xml, Teuchos::inoutArg(p));
+    return MueLu::CreateTpetraPreconditioner<double, LO, GO, Node>(Teuchos::RCP<OP>(a), p);
+  }
+  Teuchos::RCP<Ifpack2::Preconditioner<double, LO, GO, Node>> prec = Ifpack2::Factory::create<Matrix>(name, a);
+  Teuchos::ParameterList p;
+  if (name == "RELAXATION") {
+    p.set("relaxation: type", "Symmetric Gauss-Seidel");
+    p.set("relaxation: sweeps", 1);
+  }
+  prec->setParameters(p);
+  prec->initialize();
+  prec->compute();
+  return prec;
+}
+
+// |b - Ax| / |b|.
+double relative_residual(const Matrix& a, const MV& x, const MV& b) {
+  MV r(a.getRangeMap(), 1);
+  a.apply(x, r);
+  r.update(1.0, b, -1.0);
+  std::vector<double> rn(1), bn(1);
+  r.norm2(Teuchos::ArrayView<double>(rn));
+  b.norm2(Teuchos::ArrayView<double>(bn));
+  return bn[0] > 0 ? rn[0] / bn[0] : rn[0];
+}
+
+// Belos CG in place on x (views of DAP arrays' owned parts).
+SolverRun solve_with_belos(const Teuchos::RCP<Matrix>& a, const Teuchos::RCP<MV>& x, const Teuchos::RCP<MV>& b,
+                           const SolveOptions& options, int rank) {
+  const auto t0 = Clock::now();
+  auto problem = Teuchos::rcp(new Belos::LinearProblem<double, MV, OP>(a, x, b));
+  problem->setLeftPrec(make_preconditioner(options.preconditioner, a));
+  problem->setProblem();
+  auto params = Teuchos::rcp(new Teuchos::ParameterList());
+  params->set("Convergence Tolerance", options.tolerance);
+  params->set("Maximum Iterations", options.max_iterations);
+  Belos::SolverFactory<double, MV, OP> factory;
+  auto solver = factory.create("CG", params);
+  solver->setProblem(problem);
+  const Belos::ReturnType converged = solver->solve();
+  SolverRun run;
+  run.iterations = solver->getNumIters();
+  run.seconds = seconds_since(t0);
+  run.relative_residual = relative_residual(*a, *x, *b);
+  if (converged != Belos::Converged && rank == 0)
+    std::fprintf(stderr, "warning: CG stopped after %d iterations without converging\n", run.iterations);
+  return run;
+}
+
+// Every node's value on every process (owners contribute).
+std::vector<double> gather_owned(const Result& res, const double* u, std::size_t num_nodes, const Teuchos::Comm<int>& comm) {
+  std::vector<double> contribution(num_nodes, 0.0), out(num_nodes, 0.0);
+  for (std::size_t i = 0; i < res.num_owned; ++i) contribution[res.nodes[i]] = u[i];
+  Teuchos::reduceAll<int, double>(comm, Teuchos::REDUCE_SUM, static_cast<int>(num_nodes), contribution.data(), out.data());
+  return out;
+}
+
 }  // namespace
+
+bool petsc_available() { return FEM_WITH_PETSC != 0; }
 
 Result solve_poisson(const Mesh& mesh, const std::vector<int>& cell_part, const Teuchos::RCP<const Teuchos::Comm<int>>& comm,
                      const SolveOptions& options) {
@@ -177,41 +256,21 @@ Result solve_poisson(const Mesh& mesh, const std::vector<int>& cell_part, const 
 
   // Solve in place: the right-hand side and the solution are views of the
   // owned parts of the DAP arrays (owned nodes first, so no copy).
-  const auto t_solve = Clock::now();
-  Teuchos::RCP<MV> x = tpetra::owned_view<double>(*layout, u);
-  Teuchos::RCP<MV> b = tpetra::owned_view<double>(*layout, f);
-  auto problem = Teuchos::rcp(new Belos::LinearProblem<double, MV, OP>(a_mat, x, b));
-  Teuchos::RCP<Ifpack2::Preconditioner<double, LO, GO, Node>> prec =
-      Ifpack2::Factory::create<Matrix>(options.preconditioner, a_mat);
-  Teuchos::ParameterList prec_params;
-  if (options.preconditioner == "RELAXATION") {
-    prec_params.set("relaxation: type", "Symmetric Gauss-Seidel");
-    prec_params.set("relaxation: sweeps", 1);
+  res.belos = solve_with_belos(a_mat, tpetra::owned_view<double>(*layout, u), tpetra::owned_view<double>(*layout, f), options,
+                               rank);
+  if (options.petsc) {
+#if FEM_WITH_PETSC
+    const DistArray u_petsc = nodal_array(dim);
+    const PetscRun run = solve_with_petsc(res.owned_rows, *layout->distribution(), u_petsc, f, options.tolerance,
+                                          options.max_iterations);
+    res.petsc = SolverRun{run.iterations, run.relative_residual, run.seconds};
+    const auto p = gather_owned(res, data_as<const double>(u_petsc), mesh.num_nodes(), *comm);
+    const auto b = gather_owned(res, data_as<const double>(u), mesh.num_nodes(), *comm);
+    for (std::size_t v = 0; v < p.size(); ++v) res.petsc_difference = std::max(res.petsc_difference, std::abs(p[v] - b[v]));
+#else
+    throw std::runtime_error("solve_poisson: this build has no PETSc (Dapetra's PETSc adapter was not built)");
+#endif
   }
-  prec->setParameters(prec_params);
-  prec->initialize();
-  prec->compute();
-  problem->setLeftPrec(prec);
-  problem->setProblem();
-  auto params = Teuchos::rcp(new Teuchos::ParameterList());
-  params->set("Convergence Tolerance", options.tolerance);
-  params->set("Maximum Iterations", options.max_iterations);
-  Belos::SolverFactory<double, MV, OP> factory;
-  auto solver = factory.create("CG", params);
-  solver->setProblem(problem);
-  const Belos::ReturnType converged = solver->solve();
-  res.iterations = solver->getNumIters();
-  res.solve_seconds = seconds_since(t_solve);
-  // The true relative residual |b - Ax| / |b|.
-  MV r(owned_map, 1);
-  a_mat->apply(*x, r);
-  r.update(1.0, *b, -1.0);
-  std::vector<double> rn(1), bn(1);
-  r.norm2(Teuchos::ArrayView<double>(rn));
-  b->norm2(Teuchos::ArrayView<double>(bn));
-  res.relative_residual = bn[0] > 0 ? rn[0] / bn[0] : rn[0];
-  if (converged != Belos::Converged && rank == 0)
-    std::fprintf(stderr, "warning: CG stopped after %d iterations without converging\n", res.iterations);
 
   // One ghost update: every shared node now holds its owner's value.
   plan->update<double>(u);
@@ -232,12 +291,7 @@ Result solve_poisson(const Mesh& mesh, const std::vector<int>& cell_part, const 
   res.l2_error = std::sqrt(total[0]);
   res.h1_error = std::sqrt(total[1]);
 
-  // Every node's value on every process (owners contribute), for output and tests.
-  std::vector<double> contribution(mesh.num_nodes(), 0.0);
-  for (std::size_t i = 0; i < res.num_owned; ++i) contribution[res.nodes[i]] = res.u[i];
-  res.u_global.assign(mesh.num_nodes(), 0.0);
-  Teuchos::reduceAll<int, double>(*comm, Teuchos::REDUCE_SUM, static_cast<int>(mesh.num_nodes()), contribution.data(),
-                                  res.u_global.data());
+  res.u_global = gather_owned(res, res.u.data(), mesh.num_nodes(), *comm);  // for output and tests
   return res;
 }
 

@@ -2,14 +2,17 @@
 // P1 elements, through DAP and Tpetra. Nodal arrays are DAP 'u' layouts
 // (owned and shared nodes, owned first); element kernels use Eigen; the
 // right-hand side is assembled by Dapetra's HaloPlan, the matrix by Tpetra
-// Export ADD between the adapter's buffer and owned maps; Belos CG with an
-// Ifpack2 preconditioner solves into the DAP solution array without copying,
-// and one ghost update brings the shared nodes up to date.
+// Export ADD between the adapter's buffer and owned maps; Belos CG with
+// MueLu's smoothed aggregation (or an Ifpack2 preconditioner) solves into the
+// DAP solution array without copying, and one ghost update brings the shared
+// nodes up to date. Optionally PETSc KSP (CG + GAMG) solves the same system
+// on the same arrays beside it.
 #pragma once
 
 #include <Teuchos_Comm.hpp>
 #include <Teuchos_RCP.hpp>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -26,7 +29,20 @@ double source(double x, double y);  // f = -laplace(u) = 2 pi^2 u
 struct SolveOptions {
   double tolerance = 1e-10;     // relative residual
   int max_iterations = 5000;
-  std::string preconditioner = "RELAXATION";  // an Ifpack2 preconditioner name
+  // "MueLu" (smoothed aggregation) or an Ifpack2 preconditioner's name
+  // ("RELAXATION" is symmetric Gauss-Seidel).
+  std::string preconditioner = "MueLu";
+  // Also solve with PETSc KSP (CG + GAMG) on the same DAP arrays. Needs the
+  // example built with Dapetra's PETSc adapter, a PetscSession alive, and
+  // nodes numbered so each rank's owned nodes are consecutive (number_by_owner).
+  bool petsc = false;
+};
+
+// One solver's figures (the same on every process).
+struct SolverRun {
+  int iterations = 0;
+  double relative_residual = 0;  // |b - Ax| / |b| after the solve
+  double seconds = 0;            // preconditioner set-up and iterations
 };
 
 struct Result {
@@ -37,15 +53,19 @@ struct Result {
   // Global figures (the same on every process).
   std::size_t num_nodes = 0, num_cells = 0, shared_nodes = 0;
   double max_cells_per_rank = 0, mean_cells_per_rank = 0;
-  int iterations = 0;
-  double relative_residual = 0;
+  SolverRun belos;                // Belos CG with SolveOptions::preconditioner
+  std::optional<SolverRun> petsc;  // PETSc CG + GAMG, with SolveOptions::petsc
+  double petsc_difference = 0;     // max |u_petsc - u_belos| over all nodes
   double l2_error = 0, h1_error = 0;
-  double assembly_seconds = 0, solve_seconds = 0;
+  double assembly_seconds = 0;
   std::vector<double> u_global;  // every node's value (for output; gathered on every process)
   std::vector<int> node_owner;   // every node's owning rank
   // This process's owned matrix rows, (column, value) sorted, as assembled.
   std::vector<std::vector<std::pair<std::int64_t, double>>> owned_rows;
 };
+
+// Whether solve_poisson can also solve with PETSc (SolveOptions::petsc).
+bool petsc_available();
 
 // Collective over `comm`: cells whose part is this rank are this process's.
 Result solve_poisson(const Mesh& mesh, const std::vector<int>& cell_part, const Teuchos::RCP<const Teuchos::Comm<int>>& comm,

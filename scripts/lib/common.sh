@@ -13,11 +13,15 @@ DAPETRA_PACKAGES=(
   libopenmpi-dev openmpi-bin
   libtrilinos-teuchos-dev libtrilinos-tpetra-dev libtrilinos-kokkos-dev
   libtrilinos-kokkos-kernels-dev libtrilinos-epetra-dev
-  # The finite-element example's solver stack: Belos' and Ifpack2's CMake
-  # configs need all of these (and scotch, zlib) on Debian 12.
+  # The finite-element example's solver stack: Belos', Ifpack2's and MueLu's CMake
+  # configs need all of these (and scotch, zlib) on Debian 12; MueLu's config
+  # also names Intrepid2 to Sacado (second line), though the example uses none.
   libtrilinos-belos-dev libtrilinos-ifpack2-dev libtrilinos-aztecoo-dev libtrilinos-epetraext-dev
   libtrilinos-rtop-dev libtrilinos-thyra-dev libtrilinos-triutils-dev libtrilinos-xpetra-dev
-  libtrilinos-amesos2-dev libtrilinos-zoltan-dev libtrilinos-zoltan2-dev libtrilinos-shylu-dev
+  libtrilinos-amesos2-dev libtrilinos-zoltan-dev libtrilinos-zoltan2-dev libtrilinos-shylu-dev libtrilinos-muelu-dev
+  libtrilinos-intrepid2-dev libtrilinos-teko-dev libtrilinos-stratimikos-dev libtrilinos-anasazi-dev libtrilinos-ml-dev
+  libtrilinos-ifpack-dev libtrilinos-amesos-dev libtrilinos-galeri-dev libtrilinos-isorropia-dev libtrilinos-shards-dev
+  libtrilinos-sacado-dev
   libptscotch-dev zlib1g-dev
   # The benchmarks' 2-D redistribution baseline (pdgemr2d).
   libscalapack-openmpi-dev

@@ -37,6 +37,23 @@ struct GidList {
   std::size_t size = 0;
 };
 
+// Whether every process's owned GIDs, listed in buffer order, are one run
+// and the runs follow each other in rank order from `base`: then Tpetra's
+// contiguous constructor describes them (and Amesos2's solvers, MueLu's
+// coarse solve among them, need such a Map in Trilinos 13.2). For the
+// layouts that gather no records. Collective: one scan, one reduction.
+bool runs_in_rank_order(const GidList& gids, GO base, const Comm& comm) {
+  bool run = true;
+  for (std::size_t i = 1; i < gids.size && run; ++i) run = gids.data[i] == gids.data[i - 1] + 1;
+  const auto n = static_cast<long long>(gids.size);
+  long long through = 0;
+  Teuchos::scan<int, long long>(comm, Teuchos::REDUCE_SUM, 1, &n, &through);
+  const int fits = run && (n == 0 || gids.data[0] - base == through - n) ? 1 : 0;
+  int all = 0;
+  Teuchos::reduceAll<int, int>(comm, Teuchos::REDUCE_MIN, 1, &fits, &all);
+  return all == 1;
+}
+
 // The owned positions along one axis of one process, as a run when they form one.
 struct Run {
   global_index_t first = 0, count = 0;
@@ -358,7 +375,10 @@ void MapBuilder::build_maps() {
     self.owned_map_ = Teuchos::rcp(new Map(global_count, static_cast<std::size_t>(n_owned), base, comm));
   } else {
     const GidList gids = list_rows(true, static_cast<std::size_t>(n_owned));
-    self.owned_map_ = list_map(global_count, gids.data.get(), gids.size, map_base, comm);
+    if (!dl.has_global_layout() && runs_in_rank_order(gids, base, *comm))
+      self.owned_map_ = Teuchos::rcp(new Map(global_count, gids.size, base, comm));
+    else
+      self.owned_map_ = list_map(global_count, gids.data.get(), gids.size, map_base, comm);
   }
   if (self.buffer_map_) return;
   if (dl.every_element_owned()) {
