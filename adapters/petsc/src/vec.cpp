@@ -33,6 +33,13 @@ std::pair<double*, std::shared_ptr<const void>> memory_of(Vec array_holder, Vec 
   return {data, std::move(keep)};
 }
 
+// The number of elements of the whole (flattened) array.
+global_index_t flat_size(const mpi::DistributedLayout& layout) {
+  global_index_t n = 1;
+  for (auto extent : layout.global_shape()) n *= extent;
+  return n;
+}
+
 struct Ranks {
   int rank = 0, size = 1;
 };
@@ -43,20 +50,65 @@ Ranks ranks_of(MPI_Comm comm) {
   return r;
 }
 
+// Why PETSc cannot hold this process's n-D array (n > 1) as one Vec of the
+// flattened array in C order ("" when it can): every element owned, the
+// buffer C-contiguous, and its flat global indices one consecutive run (a
+// split of the leading axis, like PETSc's DMDA in one direction).
+std::string unfit_flat_here(const mpi::DistributedLayout& layout, PetscInt& owned, PetscInt& first) {
+  const auto& dims = layout.dim_data();
+  const auto& shape = layout.local_shape();
+  const std::size_t nd = dims.size();
+  for (std::size_t a = 0; a < nd; ++a)
+    for (global_index_t i = 0; i < shape[a]; ++i)
+      if (!layout.is_owned(static_cast<int>(a), i))
+        return "the buffer holds elements it does not own (padding or copies); a PETSc Vec of an n-D array holds owned elements only";
+  global_index_t stride = static_cast<global_index_t>(sizeof(double));
+  for (std::size_t a = nd; a-- > 0;) {
+    if (shape[a] > 1 && layout.local_strides()[a] != stride) return "the buffer is not C-contiguous; PETSc flattens an n-D array in C order";
+    stride *= shape[a];
+  }
+  // Flat global index of each local element, in C order, must step by one.
+  std::vector<std::vector<global_index_t>> g(nd);
+  for (std::size_t a = 0; a < nd; ++a) {
+    g[a].resize(static_cast<std::size_t>(shape[a]));
+    for (global_index_t i = 0; i < shape[a]; ++i) g[a][static_cast<std::size_t>(i)] = global_index(dims[a], i);
+  }
+  const auto& global = layout.global_shape();
+  global_index_t count = 1;
+  for (auto n : shape) count *= n;
+  owned = static_cast<PetscInt>(count);
+  first = 0;
+  if (count == 0) return "";
+  std::vector<global_index_t> at(nd, 0);
+  for (global_index_t k = 0; k < count; ++k) {
+    global_index_t flat = 0;
+    for (std::size_t a = 0; a < nd; ++a) flat = flat * global[a] + g[a][static_cast<std::size_t>(at[a])];
+    if (k == 0) first = static_cast<PetscInt>(flat);
+    else if (flat != first + k) return "the flat global indices (C order) of the local block are not consecutive";
+    for (std::size_t a = nd; a-- > 0;) {  // the next element in C order
+      if (++at[a] < shape[a]) break;
+      at[a] = 0;
+    }
+  }
+  return "";
+}
+
 // Why PETSc cannot hold this process's array as it is ("" when it can).
+// `owned` and `first`: the owned count and the first owned global (flat) index.
 std::string unfit_here(const mpi::DistributedLayout& layout, const DistArray& array, std::vector<PetscInt>& ghosts,
-                       PetscInt& owned) {
+                       PetscInt& owned, PetscInt& first) {
+  owned = first = 0;
   try {
     layout.check_fits(array);
   } catch (const ValidationError& e) {
     return std::string("the array does not fit its layout: ") + e.what();
   }
-  if (layout.dim_data().size() != 1 || layout.format() != "d") return "PETSc vectors are 1-D arrays of doubles";
+  if (layout.format() != "d") return "PETSc vectors hold doubles";
+  if (layout.dim_data().size() > 1) return unfit_flat_here(layout, owned, first);
   if (array.buffer.shape[0] > 1 && array.buffer.strides[0] != static_cast<global_index_t>(sizeof(double)))
     return "the buffer is strided; PETSc needs consecutive doubles";
   const Dim& d = layout.dim_data()[0];
   const global_index_t n = local_extent(d);
-  owned = 0;
   while (owned < n && layout.is_owned(0, owned)) ++owned;  // the owned prefix
   for (global_index_t i = owned; i < n; ++i)
     if (layout.is_owned(0, i)) return "owned elements do not all come first in the buffer";
@@ -67,6 +119,7 @@ std::string unfit_here(const mpi::DistributedLayout& layout, const DistArray& ar
   for (global_index_t i = owned; i < n; ++i) ghosts.push_back(static_cast<PetscInt>(global_index(d, i)));
   if (d.dist_type == DistType::block && !ghosts.empty())
     return "a 'b' array with communication padding (PETSc's ghosts come from a 'u' array holding owned entries first)";
+  if (owned > 0) first = static_cast<PetscInt>(global_index(d, 0));
   return "";
 }
 
@@ -142,14 +195,13 @@ mpi::LayoutOptions owners_of(Vec v) {
 
 Vec vec_over(const mpi::DistributedLayout& layout, const DistArray& array) {
   std::vector<PetscInt> ghosts;
-  PetscInt owned = 0;
-  const std::string reason = unfit_here(layout, array, ghosts, owned);
-  const PetscInt first = reason.empty() && owned > 0 ? static_cast<PetscInt>(global_index(layout.dim_data()[0], 0)) : 0;
+  PetscInt owned = 0, first = 0;
+  const std::string reason = unfit_here(layout, array, ghosts, owned, first);
   refuse_everywhere_unless_fit(reason, first, owned, layout.comm());
-  const auto n = static_cast<PetscInt>(layout.global_shape()[0]);
+  const auto n = static_cast<PetscInt>(flat_size(layout));
   const auto* data = static_cast<const PetscScalar*>(array.buffer.data);
   Vec v = nullptr;
-  if (layout.dim_data()[0].dist_type == DistType::unstructured)
+  if (layout.dim_data().size() == 1 && layout.dim_data()[0].dist_type == DistType::unstructured)
     check(VecCreateGhostWithArray(layout.comm(), owned, n, static_cast<PetscInt>(ghosts.size()), ghosts.data(), data, &v),
           "VecCreateGhostWithArray");
   else
@@ -157,11 +209,27 @@ Vec vec_over(const mpi::DistributedLayout& layout, const DistArray& array) {
   return v;
 }
 
+// Over a new Vec: the array's leading axis split as PETSc splits a length
+// (PetscSplitOwnership: the first N mod P processes one more), every other
+// axis whole, so the Vec holds the flattened array in C order.
 Vec copy_to_new_vec(const std::shared_ptr<const mpi::DistributedLayout>& layout, const DistArray& array) {
+  const Ranks r = ranks_of(layout->comm());
+  const auto& shape = layout->global_shape();
+  std::vector<Dim> dims{Dim::even_block(shape.at(0), r.size, r.rank)};
+  std::vector<global_index_t> local{local_extent(dims[0])};
+  global_index_t count = local[0];
+  for (std::size_t a = 1; a < shape.size(); ++a) {
+    dims.push_back(Dim::undistributed(shape[a]));
+    local.push_back(shape[a]);
+    count *= shape[a];
+  }
   Vec v = nullptr;
-  check(VecCreateMPI(layout->comm(), PETSC_DECIDE, static_cast<PetscInt>(layout->global_shape().at(0)), &v), "VecCreateMPI");
+  check(VecCreateMPI(layout->comm(), static_cast<PetscInt>(count), static_cast<PetscInt>(flat_size(*layout)), &v),
+        "VecCreateMPI");
   try {
-    const DistArray target = vec_as_distarray(v);
+    DistArray target = vec_as_distarray(v);
+    target.dim_data = dims;
+    target.buffer = view_buffer(static_cast<double*>(target.buffer.data), local, target.buffer.keep_alive);
     const auto plan = mpi::RedistributionPlan::create(layout, mpi::DistributedLayout::create(target, layout->comm()));
     plan->apply<double>(array, target);
   } catch (...) {

@@ -41,19 +41,24 @@ DistArray ghosted_as_distarray(Vec v);
 mpi::LayoutOptions owners_of(Vec v);
 
 // A Vec over `array`'s memory, no copy. Collective over the layout's
-// communicator. PETSc can hold a 1-D double array whose owned elements, in
-// rank order, are the consecutive global indices: a 'b' record without
-// communication padding (an MPI Vec), or a 'u' record holding its owned
-// indices first and in increasing order, then copies of others' (a ghosted
-// Vec: the result is the global Vec, its local form is `array`'s buffer).
+// communicator. PETSc can hold an array of doubles whose owned elements, in
+// rank order, are the consecutive global indices:
+//   - 1-D: a 'b' record without communication padding (an MPI Vec), or a
+//     'u' record holding its owned indices first and in increasing order,
+//     then copies of others' (a ghosted Vec: the result is the global Vec,
+//     its local form is `array`'s buffer);
+//   - n-D: the array flattened in C order, when every process's buffer is
+//     C-contiguous, holds only elements it owns, and its flat global indices
+//     are one run (a split of the leading axis: the spec's examples 2.1, 2.4).
 // Anything else is refused on every process alike (ValidationError, saying
 // why); copy_to_new_vec() then moves the values into a new Vec. The caller
 // destroys the Vec; `array`'s memory must outlive it.
 Vec vec_over(const mpi::DistributedLayout& layout, const DistArray& array);
 
-// A new MPI Vec (PETSc's own memory, its default split of the global size)
-// holding element g of `array` at global index g: a redistribution, so it
-// copies. For layouts vec_over() refuses. Collective.
+// A new MPI Vec (PETSc's own memory) holding `array` flattened in C order:
+// element g of a 1-D array at index g, split as PETSc splits a length; an
+// n-D array's leading axis split that way, the other axes whole. A
+// redistribution, so it copies. For layouts vec_over() refuses. Collective.
 Vec copy_to_new_vec(const std::shared_ptr<const mpi::DistributedLayout>& layout, const DistArray& array);
 
 }  // namespace dapetra::petsc
