@@ -1,10 +1,12 @@
-// P1 triangle kernels with Eigen: the element stiffness matrix, load vector
-// and error contributions. Shared by the distributed and the serial solver.
+// P1 simplex kernels with Eigen (triangles in 2-D, tetrahedra in 3-D): the
+// element stiffness matrix, load vector and error contributions, and the
+// manufactured solution. Shared by the distributed and the serial solver.
 #pragma once
 
 #include <Eigen/Dense>
 #include <array>
 #include <cmath>
+#include <vector>
 
 #include "mesh.hpp"
 
@@ -12,62 +14,120 @@ namespace fem {
 
 inline constexpr double pi = 3.14159265358979323846;
 
-inline double exact_value(double x, double y) { return std::sin(pi * x) * std::sin(pi * y); }
-inline double source_value(double x, double y) { return 2.0 * pi * pi * exact_value(x, y); }
+// The manufactured solution u = prod_d sin(pi x_d) over the mesh's `dim`
+// coordinates (zero on the unit square's and cube's boundary), its gradient,
+// and f = -laplace(u) = dim pi^2 u.
+inline double exact_value(const Point& p, int dim) {
+  double u = 1;
+  for (int d = 0; d < dim; ++d) u *= std::sin(pi * p[d]);
+  return u;
+}
+inline Eigen::Vector3d exact_gradient(const Point& p, int dim) {
+  Eigen::Vector3d g = Eigen::Vector3d::Zero();
+  for (int d = 0; d < dim; ++d) {
+    g(d) = pi * std::cos(pi * p[d]);
+    for (int e = 0; e < dim; ++e)
+      if (e != d) g(d) *= std::sin(pi * p[e]);
+  }
+  return g;
+}
+inline double source_value(const Point& p, int dim) { return dim * pi * pi * exact_value(p, dim); }
+
+// Per-corner values and matrices (3 or 4 corners), sized at run time.
+using CornerVector = Eigen::Matrix<double, Eigen::Dynamic, 1, 0, 4, 1>;
+using CornerMatrix = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, 0, 4, 4>;
 
 struct Element {
-  Eigen::Matrix<double, 3, 2> corners;
-  Eigen::Matrix<double, 3, 2> grads;  // gradients of the three hat functions
-  double area = 0;
+  int dim = 2, corners_n = 3;
+  Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, 0, 4, 3> corners;  // one row per corner
+  Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, 0, 4, 3> grads;    // gradients of the hat functions
+  double volume = 0;
 
-  Element(const Mesh& m, std::size_t c) {
-    for (int k = 0; k < 3; ++k) corners.row(k) << m.x[m.cells[c][k]][0], m.x[m.cells[c][k]][1];
-    Eigen::Matrix2d jac;
-    jac.col(0) = (corners.row(1) - corners.row(0)).transpose();
-    jac.col(1) = (corners.row(2) - corners.row(0)).transpose();
-    area = 0.5 * std::abs(jac.determinant());
-    const Eigen::Matrix2d inv_t = jac.inverse().transpose();
-    Eigen::Matrix<double, 3, 2> ref;
-    ref << -1, -1, 1, 0, 0, 1;
-    grads = (inv_t * ref.transpose()).transpose();
+  Element(const Mesh& m, std::size_t c) : dim(m.dim), corners_n(m.dim + 1) {
+    corners.resize(corners_n, dim);
+    for (int k = 0; k < corners_n; ++k)
+      for (int d = 0; d < dim; ++d) corners(k, d) = m.x[static_cast<std::size_t>(m.cells[c][k])][d];
+    Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, 0, 3, 3> jac(dim, dim);
+    for (int j = 0; j < dim; ++j) jac.col(j) = (corners.row(j + 1) - corners.row(0)).transpose();
+    volume = std::abs(jac.determinant()) / (dim == 2 ? 2.0 : 6.0);
+    Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, 0, 4, 3> ref(corners_n, dim);  // reference gradients
+    ref.setZero();
+    ref.row(0).setConstant(-1);
+    for (int d = 0; d < dim; ++d) ref(d + 1, d) = 1;
+    grads = ref * jac.inverse();
   }
-  Eigen::Matrix3d stiffness() const { return area * grads * grads.transpose(); }
-  Eigen::Vector2d point(double l1, double l2) const {
-    return ((1 - l1 - l2) * corners.row(0) + l1 * corners.row(1) + l2 * corners.row(2)).transpose();
+  CornerMatrix stiffness() const { return volume * grads * grads.transpose(); }
+  // The point with barycentric coordinates (1 - sum l, l[0], ..., l[dim-1]).
+  Point point(const std::array<double, 3>& l) const {
+    Point p{0, 0, 0};
+    for (int d = 0; d < dim; ++d) {
+      double s = corners(0, d);
+      for (int k = 0; k < dim; ++k) s += l[k] * (corners(k + 1, d) - corners(0, d));
+      p[d] = s;
+    }
+    return p;
+  }
+  // The hat functions' values at barycentric l.
+  CornerVector shape(const std::array<double, 3>& l) const {
+    CornerVector phi(corners_n);
+    phi(0) = 1;
+    for (int k = 0; k < dim; ++k) {
+      phi(k + 1) = l[k];
+      phi(0) -= l[k];
+    }
+    return phi;
   }
 };
 
-// Dunavant's 6-point rule, exact for degree 4: (l1, l2, weight) on the reference triangle (weights sum to 1).
-inline const std::array<std::array<double, 3>, 6>& quadrature() {
-  static const std::array<std::array<double, 3>, 6> q{{{0.445948490915965, 0.445948490915965, 0.223381589678011},
-                                                       {0.108103018168070, 0.445948490915965, 0.223381589678011},
-                                                       {0.445948490915965, 0.108103018168070, 0.223381589678011},
-                                                       {0.091576213509771, 0.091576213509771, 0.109951743655322},
-                                                       {0.816847572980459, 0.091576213509771, 0.109951743655322},
-                                                       {0.091576213509771, 0.816847572980459, 0.109951743655322}}};
-  return q;
+// A quadrature point on the reference simplex: barycentric l[0..dim-1] and a
+// weight (the weights sum to 1: multiply by the element's volume).
+struct QuadraturePoint {
+  std::array<double, 3> l;
+  double w;
+};
+
+// 2-D: Dunavant's 6-point rule (exact for degree 4). 3-D: the collapsed
+// (Duffy) product of 3-point Gauss-Legendre rules, 27 points, exact for
+// degree 3 on the tetrahedron.
+inline const std::vector<QuadraturePoint>& quadrature(int dim) {
+  static const std::vector<QuadraturePoint> tri{{{0.445948490915965, 0.445948490915965, 0}, 0.223381589678011},
+                                                {{0.108103018168070, 0.445948490915965, 0}, 0.223381589678011},
+                                                {{0.445948490915965, 0.108103018168070, 0}, 0.223381589678011},
+                                                {{0.091576213509771, 0.091576213509771, 0}, 0.109951743655322},
+                                                {{0.816847572980459, 0.091576213509771, 0}, 0.109951743655322},
+                                                {{0.091576213509771, 0.816847572980459, 0}, 0.109951743655322}};
+  static const std::vector<QuadraturePoint> tet = [] {
+    const double s = std::sqrt(0.6);
+    const std::array<double, 3> t{0.5 * (1 - s), 0.5, 0.5 * (1 + s)}, w{5.0 / 18, 8.0 / 18, 5.0 / 18};
+    std::vector<QuadraturePoint> q;
+    for (int i = 0; i < 3; ++i)
+      for (int j = 0; j < 3; ++j)
+        for (int k = 0; k < 3; ++k) {
+          const double u = t[i], v = t[j], z = t[k];
+          // (u, v, z) in the unit cube -> the reference tetrahedron; Jacobian (1-u)^2 (1-v), volume 1/6.
+          q.push_back({{u, (1 - u) * v, (1 - u) * (1 - v) * z}, 6 * w[i] * w[j] * w[k] * (1 - u) * (1 - u) * (1 - v)});
+        }
+    return q;
+  }();
+  return dim == 2 ? tri : tet;
 }
 
-inline Eigen::Vector3d load(const Element& e) {
-  Eigen::Vector3d f = Eigen::Vector3d::Zero();
-  for (const auto& [l1, l2, w] : quadrature()) {
-    const Eigen::Vector2d p = e.point(l1, l2);
-    f += w * e.area * source_value(p.x(), p.y()) * Eigen::Vector3d(1 - l1 - l2, l1, l2);
-  }
+inline CornerVector load(const Element& e) {
+  CornerVector f = CornerVector::Zero(e.corners_n);
+  for (const auto& q : quadrature(e.dim)) f += q.w * e.volume * source_value(e.point(q.l), e.dim) * e.shape(q.l);
   return f;
 }
 
 // Squared L2 and H1-seminorm errors of the P1 function with nodal values `u` on e.
-inline std::array<double, 2> errors(const Element& e, const Eigen::Vector3d& u) {
-  const Eigen::Vector2d grad_h = e.grads.transpose() * u;
+inline std::array<double, 2> errors(const Element& e, const CornerVector& u) {
+  Eigen::Vector3d grad_h = Eigen::Vector3d::Zero();
+  grad_h.head(e.dim) = e.grads.transpose() * u;
   double l2 = 0, h1 = 0;
-  for (const auto& [l1, l2w, w] : quadrature()) {
-    const Eigen::Vector2d p = e.point(l1, l2w);
-    const double uh = (1 - l1 - l2w) * u(0) + l1 * u(1) + l2w * u(2);
-    const double d = uh - exact_value(p.x(), p.y());
-    const Eigen::Vector2d g(pi * std::cos(pi * p.x()) * std::sin(pi * p.y()), pi * std::sin(pi * p.x()) * std::cos(pi * p.y()));
-    l2 += w * e.area * d * d;
-    h1 += w * e.area * (grad_h - g).squaredNorm();
+  for (const auto& q : quadrature(e.dim)) {
+    const Point p = e.point(q.l);
+    const double d = e.shape(q.l).dot(u) - exact_value(p, e.dim);
+    l2 += q.w * e.volume * d * d;
+    h1 += q.w * e.volume * (grad_h - exact_gradient(p, e.dim)).squaredNorm();
   }
   return {l2, h1};
 }

@@ -9,6 +9,7 @@
 #include <fstream>
 #include <functional>
 #include <stdexcept>
+#include <unordered_map>
 
 namespace fem {
 namespace {
@@ -71,7 +72,7 @@ void rasterize(Image& img, const Mesh& mesh,
   for (const auto& p : mesh.x)
     for (int d = 0; d < 2; ++d) lo[d] = std::min(lo[d], p[d]), hi[d] = std::max(hi[d], p[d]);
   const double scale = (img.w - 1) / std::max(hi[0] - lo[0], hi[1] - lo[1]);
-  const auto px = [&](const std::array<double, 2>& p) {
+  const auto px = [&](const Point& p) {
     return std::array<double, 2>{(p[0] - lo[0]) * scale, (img.h - 1) - (p[1] - lo[1]) * scale};
   };
   for (std::size_t c = 0; c < mesh.num_cells(); ++c) {
@@ -106,28 +107,51 @@ std::array<std::uint8_t, 3> rank_colour(int r) {
 
 }  // namespace
 
-void write_vtu(const std::string& path, const Mesh& mesh, const std::vector<double>& u, const std::vector<int>& node_owner,
-               const std::vector<int>& cell_part) {
+void write_vtu_piece(const std::string& path, const Mesh& mesh, const std::vector<std::size_t>& cells,
+                     const std::vector<std::int64_t>& nodes, const std::vector<double>& u, const std::vector<int>& node_owner,
+                     int rank) {
+  std::unordered_map<std::int64_t, std::size_t> position;  // node number -> point of this piece
+  for (std::size_t i = 0; i < nodes.size(); ++i) position.emplace(nodes[i], i);
   std::ofstream os(path);
   if (!os) throw std::runtime_error("cannot write " + path);
   os.precision(17);
   os << "<?xml version=\"1.0\"?>\n<VTKFile type=\"UnstructuredGrid\" version=\"0.1\" byte_order=\"LittleEndian\">\n"
-     << "<UnstructuredGrid>\n<Piece NumberOfPoints=\"" << mesh.num_nodes() << "\" NumberOfCells=\"" << mesh.num_cells() << "\">\n"
+     << "<UnstructuredGrid>\n<Piece NumberOfPoints=\"" << nodes.size() << "\" NumberOfCells=\"" << cells.size() << "\">\n"
      << "<Points><DataArray type=\"Float64\" NumberOfComponents=\"3\" format=\"ascii\">\n";
-  for (const auto& p : mesh.x) os << p[0] << " " << p[1] << " 0\n";
+  for (auto v : nodes) {
+    const Point& p = mesh.x[static_cast<std::size_t>(v)];
+    os << p[0] << " " << p[1] << " " << p[2] << "\n";
+  }
   os << "</DataArray></Points>\n<Cells><DataArray type=\"Int64\" Name=\"connectivity\" format=\"ascii\">\n";
-  for (const auto& c : mesh.cells) os << c[0] << " " << c[1] << " " << c[2] << "\n";
+  for (std::size_t c : cells) {
+    for (auto v : mesh.nodes(c)) os << position.at(v) << " ";
+    os << "\n";
+  }
   os << "</DataArray><DataArray type=\"Int64\" Name=\"offsets\" format=\"ascii\">\n";
-  for (std::size_t c = 0; c < mesh.num_cells(); ++c) os << 3 * (c + 1) << "\n";
+  for (std::size_t c = 0; c < cells.size(); ++c) os << mesh.corners() * (c + 1) << "\n";
   os << "</DataArray><DataArray type=\"UInt8\" Name=\"types\" format=\"ascii\">\n";
-  for (std::size_t c = 0; c < mesh.num_cells(); ++c) os << "5\n";
+  const int vtk_type = mesh.dim == 2 ? 5 : 10;  // VTK_TRIANGLE, VTK_TETRA
+  for (std::size_t c = 0; c < cells.size(); ++c) os << vtk_type << "\n";
   os << "</DataArray></Cells>\n<PointData Scalars=\"u\">\n<DataArray type=\"Float64\" Name=\"u\" format=\"ascii\">\n";
   for (double v : u) os << v << "\n";
   os << "</DataArray>\n<DataArray type=\"Int32\" Name=\"owner_rank\" format=\"ascii\">\n";
   for (int r : node_owner) os << r << "\n";
   os << "</DataArray>\n</PointData>\n<CellData Scalars=\"rank\">\n<DataArray type=\"Int32\" Name=\"rank\" format=\"ascii\">\n";
-  for (int r : cell_part) os << r << "\n";
+  for (std::size_t c = 0; c < cells.size(); ++c) os << rank << "\n";
   os << "</DataArray>\n</CellData>\n</Piece>\n</UnstructuredGrid>\n</VTKFile>\n";
+  if (!os) throw std::runtime_error("writing " + path + " failed");
+}
+
+void write_pvtu(const std::string& path, const std::vector<std::string>& pieces) {
+  std::ofstream os(path);
+  if (!os) throw std::runtime_error("cannot write " + path);
+  os << "<?xml version=\"1.0\"?>\n<VTKFile type=\"PUnstructuredGrid\" version=\"0.1\" byte_order=\"LittleEndian\">\n"
+     << "<PUnstructuredGrid GhostLevel=\"0\">\n<PPoints><PDataArray type=\"Float64\" NumberOfComponents=\"3\"/></PPoints>\n"
+     << "<PPointData Scalars=\"u\"><PDataArray type=\"Float64\" Name=\"u\"/><PDataArray type=\"Int32\" Name=\"owner_rank\"/>"
+     << "</PPointData>\n<PCellData Scalars=\"rank\"><PDataArray type=\"Int32\" Name=\"rank\"/></PCellData>\n";
+  for (const auto& piece : pieces) os << "<Piece Source=\"" << piece << "\"/>\n";
+  os << "</PUnstructuredGrid>\n</VTKFile>\n";
+  if (!os) throw std::runtime_error("writing " + path + " failed");
 }
 
 void write_solution_png(const std::string& path, const Mesh& mesh, const std::vector<double>& u, int pixels) {

@@ -1,9 +1,10 @@
-// Pictures and files of the example's results: a VTU file for ParaView
-// (solution, exact solution, owner rank per node, partition per cell) and PNG
-// images of the solution and of the partition, drawn here (PNG written with
-// zlib, Debian's zlib1g).
+// Pictures and files of the example's results: parallel VTU for ParaView
+// (one .pvtu index and one .vtu piece per process: the solution and the
+// owner rank per node, the rank per cell) and, in 2-D, PNG images of the
+// solution and of the partition, drawn here (PNG written with zlib).
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -11,10 +12,16 @@
 
 namespace fem {
 
-void write_vtu(const std::string& path, const Mesh& mesh, const std::vector<double>& u, const std::vector<int>& node_owner,
-               const std::vector<int>& cell_part);
+// One process's piece: its `cells`, and its `nodes` (every node of those
+// cells) with their values `u` and owning ranks, aligned with `nodes`.
+void write_vtu_piece(const std::string& path, const Mesh& mesh, const std::vector<std::size_t>& cells,
+                     const std::vector<std::int64_t>& nodes, const std::vector<double>& u, const std::vector<int>& node_owner,
+                     int rank);
 
-// The solution, coloured (blue-white-red), interpolated linearly on each triangle.
+// ParaView's index of the pieces (file names relative to the .pvtu's directory).
+void write_pvtu(const std::string& path, const std::vector<std::string>& pieces);
+
+// The solution, coloured (blue-white-red), interpolated linearly on each triangle (2-D meshes).
 void write_solution_png(const std::string& path, const Mesh& mesh, const std::vector<double>& u, int pixels = 640);
 
 // The partition: each cell in its rank's colour, cell edges drawn darker.

@@ -31,12 +31,6 @@
 
 namespace fem {
 
-double exact(double x, double y) { return exact_value(x, y); }
-double source(double x, double y) { return source_value(x, y); }
-std::array<double, 2> exact_gradient(double x, double y) {
-  return {pi * std::cos(pi * x) * std::sin(pi * y), pi * std::sin(pi * x) * std::cos(pi * y)};
-}
-
 namespace {
 
 using namespace dapetra;
@@ -62,9 +56,9 @@ DistArray nodal_array(const Dim& dim) {
 // Nodes adjacent to each node (itself included), over the whole mesh.
 std::vector<std::set<std::int64_t>> node_neighbours(const Mesh& mesh) {
   std::vector<std::set<std::int64_t>> nb(mesh.num_nodes());
-  for (const auto& c : mesh.cells)
-    for (int a = 0; a < 3; ++a)
-      for (int b = 0; b < 3; ++b) nb[c[a]].insert(c[b]);
+  for (std::size_t c = 0; c < mesh.num_cells(); ++c)
+    for (auto a : mesh.nodes(c))
+      for (auto b : mesh.nodes(c)) nb[static_cast<std::size_t>(a)].insert(b);
   return nb;
 }
 
@@ -131,6 +125,15 @@ SolverRun solve_with_belos(const Teuchos::RCP<Matrix>& a, const Teuchos::RCP<MV>
   return run;
 }
 
+// One progress line, when the caller asked for them.
+template <class... Args>
+void report(const SolveOptions& options, const char* format, Args... args) {
+  if (!options.progress) return;
+  char line[256];
+  std::snprintf(line, sizeof line, format, args...);
+  options.progress(line);
+}
+
 // Every node's value on every process (owners contribute).
 std::vector<double> gather_owned(const Result& res, const double* u, std::size_t num_nodes, const Teuchos::Comm<int>& comm) {
   std::vector<double> contribution(num_nodes, 0.0), out(num_nodes, 0.0);
@@ -160,12 +163,13 @@ Result solve_poisson(const Mesh& mesh, const std::vector<int>& cell_part, const 
   for (std::size_t c = 0; c < mesh.num_cells(); ++c) {
     ++cells_per_rank[cell_part[c]];
     if (cell_part[c] == rank) my_cells.push_back(c);
-    for (auto v : mesh.cells[c]) {
+    for (auto v : mesh.nodes(c)) {
       res.node_owner[v] = std::min(res.node_owner[v], cell_part[c]);
       held_by[v].insert(cell_part[c]);
     }
   }
   for (const auto& h : held_by) res.shared_nodes += h.size() > 1;
+  res.cells = my_cells;
   res.max_cells_per_rank = static_cast<double>(*std::max_element(cells_per_rank.begin(), cells_per_rank.end()));
   res.mean_cells_per_rank = static_cast<double>(mesh.num_cells()) / nprocs;
 
@@ -173,7 +177,7 @@ Result solve_poisson(const Mesh& mesh, const std::vector<int>& cell_part, const 
   // the buffer and the solver works on them in place.
   std::set<std::int64_t> mine;
   for (std::size_t c : my_cells)
-    for (auto v : mesh.cells[c]) mine.insert(v);
+    for (auto v : mesh.nodes(c)) mine.insert(v);
   for (auto v : mine)
     if (res.node_owner[v] == rank) res.nodes.push_back(v);
   res.num_owned = res.nodes.size();
@@ -197,20 +201,20 @@ Result solve_poisson(const Mesh& mesh, const std::vector<int>& cell_part, const 
   for (std::size_t i = 0; i < res.nodes.size(); ++i) row_lengths[i] = nb[res.nodes[i]].size();
   auto overlapped = Teuchos::rcp(new Matrix(layout->buffer_map(), Teuchos::ArrayView<const std::size_t>(row_lengths)));
   auto fv = dapetra::eigen::vector_view<double>(f);
-  const auto g = [&](std::int64_t v) { return exact_value(mesh.x[v][0], mesh.x[v][1]); };
+  const auto g = [&](std::int64_t v) { return exact_value(mesh.x[static_cast<std::size_t>(v)], mesh.dim); };
   for (std::size_t c : my_cells) {
     const Element e(mesh, c);
-    const Eigen::Matrix3d k = e.stiffness();
-    const Eigen::Vector3d b = load(e);
+    const CornerMatrix k = e.stiffness();
+    const CornerVector b = load(e);
     const auto& cell = mesh.cells[c];
-    for (int a = 0; a < 3; ++a) {
+    for (int a = 0; a < mesh.corners(); ++a) {
       const std::int64_t row = cell[a];
       if (mesh.boundary[row]) continue;
-      std::array<GO, 3> cols{};
-      std::array<double, 3> vals{};
+      std::array<GO, 4> cols{};
+      std::array<double, 4> vals{};
       int n = 0;
       double rhs = b(a);
-      for (int bb = 0; bb < 3; ++bb) {
+      for (int bb = 0; bb < mesh.corners(); ++bb) {
         if (mesh.boundary[cell[bb]]) {
           rhs -= k(a, bb) * g(cell[bb]);
           continue;
@@ -253,11 +257,17 @@ Result solve_poisson(const Mesh& mesh, const std::vector<int>& cell_part, const 
   for (std::size_t i = 0; i < res.num_owned; ++i)
     if (mesh.boundary[res.nodes[i]]) fv(static_cast<Eigen::Index>(i)) = g(res.nodes[i]);
   res.assembly_seconds = seconds_since(t_assembly);
+  report(options, "assembly: %.3f s (Eigen element kernels, HaloPlan::assemble for f, Tpetra Export ADD for A)",
+         res.assembly_seconds);
 
   // Solve in place: the right-hand side and the solution are views of the
   // owned parts of the DAP arrays (owned nodes first, so no copy).
   res.belos = solve_with_belos(a_mat, tpetra::owned_view<double>(*layout, u), tpetra::owned_view<double>(*layout, f), options,
                                rank);
+  const std::string belos = "Belos CG + " + (options.preconditioner == "MueLu" ? std::string("MueLu SA")
+                                                                               : "Ifpack2 " + options.preconditioner);
+  report(options, "solve: %-26s %4d iterations, relative residual %.2e, %.3f s", (belos + ",").c_str(),
+         res.belos.iterations, res.belos.relative_residual, res.belos.seconds);
   if (options.petsc) {
 #if FEM_WITH_PETSC
     const DistArray u_petsc = nodal_array(dim);
@@ -267,6 +277,9 @@ Result solve_poisson(const Mesh& mesh, const std::vector<int>& cell_part, const 
     const auto p = gather_owned(res, data_as<const double>(u_petsc), mesh.num_nodes(), *comm);
     const auto b = gather_owned(res, data_as<const double>(u), mesh.num_nodes(), *comm);
     for (std::size_t v = 0; v < p.size(); ++v) res.petsc_difference = std::max(res.petsc_difference, std::abs(p[v] - b[v]));
+    report(options, "solve: %-26s %4d iterations, relative residual %.2e, %.3f s (same DAP arrays; max |u_petsc - u_belos| %.1e)",
+           "PETSc KSP CG + GAMG,", res.petsc->iterations, res.petsc->relative_residual, res.petsc->seconds,
+           res.petsc_difference);
 #else
     throw std::runtime_error("solve_poisson: this build has no PETSc (Dapetra's PETSc adapter was not built)");
 #endif
@@ -281,8 +294,8 @@ Result solve_poisson(const Mesh& mesh, const std::vector<int>& cell_part, const 
   double sums[2] = {0, 0}, total[2] = {0, 0};
   for (std::size_t c : my_cells) {
     const Element e(mesh, c);
-    Eigen::Vector3d ue;
-    for (int k = 0; k < 3; ++k) ue(k) = res.u[local_of[mesh.cells[c][k]]];
+    CornerVector ue(mesh.corners());
+    for (int k = 0; k < mesh.corners(); ++k) ue(k) = res.u[local_of[mesh.cells[c][k]]];
     const auto err = errors(e, ue);
     sums[0] += err[0];
     sums[1] += err[1];
@@ -299,10 +312,10 @@ std::vector<std::vector<std::pair<std::int64_t, double>>> serial_matrix_rows(con
   std::vector<std::map<std::int64_t, double>> rows(mesh.num_nodes());
   for (std::size_t c = 0; c < mesh.num_cells(); ++c) {
     const Element e(mesh, c);
-    const Eigen::Matrix3d k = e.stiffness();
+    const CornerMatrix k = e.stiffness();
     const auto& cell = mesh.cells[c];
-    for (int a = 0; a < 3; ++a)
-      for (int b = 0; b < 3; ++b)
+    for (int a = 0; a < mesh.corners(); ++a)
+      for (int b = 0; b < mesh.corners(); ++b)
         if (!mesh.boundary[cell[a]] && !mesh.boundary[cell[b]]) rows[cell[a]][cell[b]] += k(a, b);
   }
   for (std::size_t v = 0; v < mesh.num_nodes(); ++v)
@@ -322,16 +335,16 @@ std::vector<double> solve_serial(const Mesh& mesh) {
   Eigen::SparseMatrix<double> a(n, n);
   a.setFromTriplets(triplets.begin(), triplets.end());
   Eigen::VectorXd b = Eigen::VectorXd::Zero(n);
-  const auto g = [&](std::int64_t v) { return exact_value(mesh.x[v][0], mesh.x[v][1]); };
+  const auto g = [&](std::int64_t v) { return exact_value(mesh.x[static_cast<std::size_t>(v)], mesh.dim); };
   for (std::size_t c = 0; c < mesh.num_cells(); ++c) {
     const Element e(mesh, c);
-    const Eigen::Matrix3d k = e.stiffness();
-    const Eigen::Vector3d f = load(e);
+    const CornerMatrix k = e.stiffness();
+    const CornerVector f = load(e);
     const auto& cell = mesh.cells[c];
-    for (int i = 0; i < 3; ++i) {
+    for (int i = 0; i < mesh.corners(); ++i) {
       if (mesh.boundary[cell[i]]) continue;
       b(cell[i]) += f(i);
-      for (int j = 0; j < 3; ++j)
+      for (int j = 0; j < mesh.corners(); ++j)
         if (mesh.boundary[cell[j]]) b(cell[i]) -= k(i, j) * g(cell[j]);
     }
   }

@@ -1,5 +1,6 @@
-// The finite-element pipeline: -div(grad u) = f on a triangulated domain with
-// P1 elements, through DAP and Tpetra. Nodal arrays are DAP 'u' layouts
+// The finite-element pipeline: -div(grad u) = f on a triangulated (2-D) or
+// tetrahedral (3-D) mesh with P1 elements and the manufactured solution
+// u = prod sin(pi x_d) (its values imposed on the boundary), through DAP and Tpetra. Nodal arrays are DAP 'u' layouts
 // (owned and shared nodes, owned first); element kernels use Eigen; the
 // right-hand side is assembled by Dapetra's HaloPlan, the matrix by Tpetra
 // Export ADD between the adapter's buffer and owned maps; Belos CG with
@@ -12,6 +13,7 @@
 #include <Teuchos_Comm.hpp>
 #include <Teuchos_RCP.hpp>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -19,12 +21,6 @@
 #include "mesh.hpp"
 
 namespace fem {
-
-// The manufactured solution u = sin(pi x) sin(pi y) (zero on the unit square's
-// boundary; on the L-shape its boundary values are imposed).
-double exact(double x, double y);
-std::array<double, 2> exact_gradient(double x, double y);
-double source(double x, double y);  // f = -laplace(u) = 2 pi^2 u
 
 struct SolveOptions {
   double tolerance = 1e-10;     // relative residual
@@ -36,6 +32,9 @@ struct SolveOptions {
   // example built with Dapetra's PETSc adapter, a PetscSession alive, and
   // nodes numbered so each rank's owned nodes are consecutive (number_by_owner).
   bool petsc = false;
+  // Called on every process with a line on each phase as it finishes
+  // (assembly, each solve), so a long run shows its progress.
+  std::function<void(const std::string&)> progress;
 };
 
 // One solver's figures (the same on every process).
@@ -49,6 +48,7 @@ struct Result {
   // This process's part: the nodes it holds (owned first) and their values.
   std::vector<std::int64_t> nodes;
   std::size_t num_owned = 0;
+  std::vector<std::size_t> cells;  // this process's cells
   std::vector<double> u;
   // Global figures (the same on every process).
   std::size_t num_nodes = 0, num_cells = 0, shared_nodes = 0;
