@@ -12,6 +12,8 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
+#include <sys/resource.h>
 #include <memory>
 #include <string>
 #include <vector>
@@ -28,19 +30,20 @@ namespace {
 
 struct Options {
   int n = 96;
+  double perturb = 0.2;  // interior nodes moved by up to this fraction of h
   bool lshape = false, cube = false, refine_study = false;
-  std::string mesh_file, out = "build/fem";
+  std::string mesh_file, out = "build/fem", report;
   fem::SolveOptions solve;
 };
 
 const char* usage =
-    "usage: dapetra-fem [--n N] [--lshape | --3d | --mesh FILE.msh|FILE] [--refine-study] [--out DIR] [--tol T]\n"
-    "                   [--prec MueLu|RELAXATION|ILUT|...] [--petsc]\n";
+    "usage: dapetra-fem [--n N] [--lshape | --3d | --mesh FILE.msh|FILE] [--perturb P] [--refine-study] [--out DIR]\n"
+    "                   [--tol T] [--prec MueLu|RELAXATION|ILUT|...] [--petsc] [--report FILE.json]\n";
 
 fem::Mesh make_mesh(const Options& o, int n) {
   if (!o.mesh_file.empty()) return fem::read_mesh_file(o.mesh_file);
-  if (o.cube) return fem::unit_cube(n);
-  return o.lshape ? fem::l_shape(n) : fem::unit_square(n);
+  if (o.cube) return fem::unit_cube(n, o.perturb);
+  return o.lshape ? fem::l_shape(n, o.perturb) : fem::unit_square(n, o.perturb);
 }
 
 std::string describe(const Options& o) {
@@ -71,6 +74,16 @@ bool agreed(const Teuchos::Comm<int>& comm, Step&& step) {
   return false;
 }
 
+// The largest peak resident set size over the processes, in MB. Collective.
+double peak_resident_mb(const Teuchos::Comm<int>& comm) {
+  struct rusage usage {};
+  getrusage(RUSAGE_SELF, &usage);
+  const double mine = static_cast<double>(usage.ru_maxrss) / 1024.0;  // ru_maxrss is in KB on Linux
+  double out = 0;
+  Teuchos::reduceAll<int, double>(comm, Teuchos::REDUCE_MAX, 1, &mine, &out);
+  return out;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -86,6 +99,8 @@ int main(int argc, char** argv) {
     else if (a == "--3d") o.cube = true;
     else if (a == "--mesh") o.mesh_file = next();
     else if (a == "--refine-study") o.refine_study = true;
+    else if (a == "--perturb") o.perturb = std::stod(next());
+    else if (a == "--report") o.report = next();
     else if (a == "--out") o.out = next();
     else if (a == "--tol") o.solve.tolerance = std::stod(next());
     else if (a == "--prec") o.solve.preconditioner = next();
@@ -124,11 +139,13 @@ int main(int argc, char** argv) {
   fem::Result last;
   fem::Mesh last_mesh;
   std::vector<int> last_part;
+  double mesh_seconds = 0, partition_seconds = 0;
   for (int n : sizes) {
     fem::Mesh mesh;
     std::vector<int> part;
     auto t0 = std::chrono::steady_clock::now();
     if (!agreed(*comm, [&] { mesh = make_mesh(o, n); })) return 1;
+    mesh_seconds = seconds_since(t0);
     const char* cell_word = mesh.dim == 2 ? "triangles" : "tetrahedra";
     const double h = fem::mesh_size(mesh);
     say("\nmesh: %zu nodes, %zu %s, h = %.4f (%s), %.2f s\n", mesh.num_nodes(), mesh.num_cells(), cell_word, h,
@@ -139,7 +156,8 @@ int main(int argc, char** argv) {
           mesh = fem::number_by_owner(mesh, part);  // each rank's owned nodes consecutive
         }))
       return 1;
-    say("partition: recursive coordinate bisection, nodes numbered by owner, %.2f s\n", seconds_since(t0));
+    partition_seconds = seconds_since(t0);
+    say("partition: recursive coordinate bisection, nodes numbered by owner, %.2f s\n", partition_seconds);
     const fem::Result r = fem::solve_poisson(mesh, part, comm, o.solve);
     say("balance: %.0f %s per rank at most, %.1f on average (%.3f); %zu shared nodes (owned by the lowest rank)\n",
         r.max_cells_per_rank, cell_word, r.mean_cells_per_rank, r.max_cells_per_rank / r.mean_cells_per_rank,
@@ -195,6 +213,18 @@ int main(int argc, char** argv) {
   if (last_mesh.dim == 2) {
     say("PNG (solution): %s\n", png_u.c_str());
     say("PNG (partition): %s\n", png_p.c_str());
+  }
+  if (!o.report.empty()) {
+    const double peak = peak_resident_mb(*comm);
+    if (rank == 0) {
+      std::ofstream json(o.report);
+      json << "{\"nodes\": " << last.num_nodes << ", \"cells\": " << last.num_cells << ", \"dim\": " << last_mesh.dim
+           << ", \"processes\": " << nprocs << ", \"mesh_s\": " << mesh_seconds << ", \"partition_s\": " << partition_seconds
+           << ", \"assembly_s\": " << last.assembly_seconds << ", \"solve_s\": " << last.belos.seconds
+           << ", \"iterations\": " << last.belos.iterations << ", \"relative_residual\": " << last.belos.relative_residual
+           << ", \"l2_error\": " << last.l2_error << ", \"h1_error\": " << last.h1_error << ", \"peak_rss_mb\": " << peak
+           << "}\n";
+    }
   }
   const bool solved = last.belos.relative_residual <= 10 * o.solve.tolerance &&
                       (!last.petsc || last.petsc->relative_residual <= 10 * o.solve.tolerance);

@@ -29,6 +29,8 @@ DAPETRA_PACKAGES=(
   python3-dev pybind11-dev python3-numpy python3-mpi4py python3-pytest python3-mpi4py-fft
   # The PETSc adapter, PETSc as the benchmark peer, and PETSc beside Belos in the Python example.
   petsc-dev python3-petsc4py
+  # The finite-element benchmark's yardstick: DOLFINx on the same problem (benchmarks/fem_dolfinx.py).
+  python3-dolfinx
 )
 
 # Debian's interpreter, whose python3-* packages the Python package needs

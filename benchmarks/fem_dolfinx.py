@@ -1,0 +1,104 @@
+"""The finite-element yardstick: the problem dapetra-fem solves, solved by
+DOLFINx 0.5.2 as its documentation does it (Debian's python3-dolfinx).
+
+-div(grad u) = f on the unit square (cube) meshed n x n (x n) with P1
+triangles (tetrahedra), u = prod sin(pi x_d) imposed on the whole boundary,
+DOLFINx's own assembly, PETSc CG + GAMG to relative residual `tol` in the
+unpreconditioned norm from a zero initial guess (as dapetra-fem's Belos and
+PETSc solves). Writes the phases' times (forms are compiled before timing),
+the iterations, the L2 error and the peak resident memory of the largest
+process as JSON.
+
+    mpirun -n 2 /usr/bin/python3 benchmarks/fem_dolfinx.py --n 1000 [--3d] --json out.json
+"""
+import argparse
+import json
+import resource
+import time
+
+import numpy as np
+import ufl
+from dolfinx import fem, mesh
+from dolfinx.fem.petsc import apply_lifting, assemble_matrix, assemble_vector, set_bc
+from mpi4py import MPI
+from petsc4py import PETSc
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--n", type=int, required=True)
+    parser.add_argument("--3d", dest="cube", action="store_true")
+    parser.add_argument("--tol", type=float, default=1e-10)
+    parser.add_argument("--json", required=True)
+    args = parser.parse_args()
+    comm = MPI.COMM_WORLD
+    dim = 3 if args.cube else 2
+
+    comm.Barrier()
+    t0 = time.perf_counter()
+    if args.cube:
+        msh = mesh.create_unit_cube(comm, args.n, args.n, args.n, mesh.CellType.tetrahedron)
+    else:
+        msh = mesh.create_unit_square(comm, args.n, args.n, mesh.CellType.triangle)
+    V = fem.FunctionSpace(msh, ("Lagrange", 1))
+    comm.Barrier()
+    mesh_s = time.perf_counter() - t0  # includes DOLFINx's graph partitioning and its dof map
+
+    x = ufl.SpatialCoordinate(msh)
+    u_exact = 1
+    for d in range(dim):
+        u_exact = u_exact * ufl.sin(ufl.pi * x[d])
+    u, v = ufl.TrialFunction(V), ufl.TestFunction(V)
+    a = fem.form(ufl.inner(ufl.grad(u), ufl.grad(v)) * ufl.dx)
+    L = fem.form(dim * ufl.pi**2 * u_exact * v * ufl.dx)
+    uh = fem.Function(V)
+    error_form = fem.form((uh - u_exact) ** 2 * ufl.dx)
+
+    def exact(points):
+        return np.prod(np.sin(np.pi * points[:dim]), axis=0)
+
+    comm.Barrier()
+    t0 = time.perf_counter()
+    fdim = msh.topology.dim - 1
+    msh.topology.create_connectivity(fdim, msh.topology.dim)
+    facets = mesh.exterior_facet_indices(msh.topology)
+    g = fem.Function(V)
+    g.interpolate(exact)
+    bc = fem.dirichletbc(g, fem.locate_dofs_topological(V, fdim, facets))
+    A = assemble_matrix(a, bcs=[bc])
+    A.assemble()
+    b = assemble_vector(L)
+    apply_lifting(b, [a], bcs=[[bc]])
+    b.ghostUpdate(addv=PETSc.InsertMode.ADD, mode=PETSc.ScatterMode.REVERSE)
+    set_bc(b, [bc])
+    comm.Barrier()
+    assembly_s = time.perf_counter() - t0
+
+    t0 = time.perf_counter()
+    ksp = PETSc.KSP().create(comm)
+    ksp.setOperators(A)
+    ksp.setType("cg")
+    ksp.getPC().setType("gamg")
+    ksp.setNormType(PETSc.KSP.NormType.UNPRECONDITIONED)
+    ksp.setTolerances(rtol=args.tol, atol=1e-300, max_it=5000)
+    ksp.solve(b, uh.vector)
+    uh.x.scatter_forward()
+    comm.Barrier()
+    solve_s = time.perf_counter() - t0
+
+    r = b.duplicate()
+    A.mult(uh.vector, r)
+    r.aypx(-1.0, b)
+    # Every collective before the rank-0 block (norms included).
+    residual = r.norm() / b.norm()
+    l2 = np.sqrt(comm.allreduce(fem.assemble_scalar(error_form), op=MPI.SUM))
+    peak = comm.allreduce(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0, op=MPI.MAX)
+    if comm.rank == 0:
+        with open(args.json, "w") as out:
+            json.dump({"nodes": V.dofmap.index_map.size_global, "dim": dim, "processes": comm.size, "mesh_s": mesh_s,
+                       "assembly_s": assembly_s, "solve_s": solve_s, "iterations": ksp.getIterationNumber(),
+                       "relative_residual": residual, "l2_error": float(l2), "peak_rss_mb": peak}, out)
+
+
+if __name__ == "__main__":
+    main()
