@@ -20,6 +20,8 @@ import subprocess
 import sys
 import tempfile
 
+from bench_rows import append_rows
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 MPI = ["mpirun", "--allow-run-as-root", "--oversubscribe", "-n"]
 
@@ -77,12 +79,7 @@ def main():
                 theirs = run_json(MPI + [str(np_), args.python, os.path.join(HERE, "fem_dolfinx.py"), "--n", str(n),
                                          "--tol", "1e-10", "--json", theirs_json] + flags, theirs_json)
                 rows += rows_for(case, ours, theirs, np_, "quick" if args.quick else "full")
-    existing = []
-    if os.path.exists(args.out):
-        with open(args.out) as f:
-            existing = json.load(f)
-    with open(args.out, "w") as f:
-        json.dump(existing + rows, f, indent=1)
+    append_rows(args.out, rows)
     return 1 if args.check and not all(r["same_result"] for r in rows) else 0
 
 

@@ -11,8 +11,6 @@ checked for the same result afterwards (rows appended to the JSON file):
     loop: at most 2 microseconds more.
 """
 import argparse
-import json
-import os
 import sys
 
 import numpy as np
@@ -20,6 +18,8 @@ from mpi4py import MPI
 
 import dapetra
 from dapetra import _dapetra
+
+from bench_rows import append_rows
 
 comm = MPI.COMM_WORLD
 P, rank = comm.size, comm.rank
@@ -117,12 +117,7 @@ def main():
     for r in rows:
         r["np"], r["mode"] = P, "quick" if args.quick else "full"
     if rank == 0:
-        existing = []
-        if os.path.exists(args.out):
-            with open(args.out) as f:
-                existing = json.load(f)
-        with open(args.out, "w") as f:
-            json.dump(existing + rows, f, indent=1)
+        append_rows(args.out, rows)
     if args.check and not all(r["same_result"] for r in rows):
         return 1
     return 0

@@ -35,6 +35,20 @@ Partitioned partitioned(const fem::Mesh& mesh, int parts) {
   return {fem::number_by_owner(mesh, part), part};
 }
 
+// This process's assembled rows against the serial assembly's, entry by entry.
+void expect_rows_equal(const fem::Result& r, const std::vector<std::vector<std::pair<std::int64_t, double>>>& serial) {
+  ASSERT_EQ(r.owned_rows.size(), r.num_owned);
+  for (std::size_t i = 0; i < r.num_owned; ++i) {
+    const auto& want = serial[static_cast<std::size_t>(r.nodes[i])];
+    const auto& got = r.owned_rows[i];
+    ASSERT_EQ(got.size(), want.size()) << "row " << r.nodes[i];
+    for (std::size_t k = 0; k < got.size(); ++k) {
+      EXPECT_EQ(got[k].first, want[k].first) << "row " << r.nodes[i];
+      EXPECT_NEAR(got[k].second, want[k].second, 1e-13 * (1 + std::abs(want[k].second))) << "row " << r.nodes[i];
+    }
+  }
+}
+
 double max_difference(const std::vector<double>& a, const std::vector<double>& b) {
   double worst = 0;
   for (std::size_t i = 0; i < a.size(); ++i) worst = std::max(worst, std::abs(a[i] - b[i]));
@@ -85,17 +99,7 @@ TEST(Fem, AssembledMatrixEqualsTheSerialAssembly) {
   const auto comm = world();
   const fem::Mesh mesh = fem::unit_square(12, 0.25);
   const fem::Result r = fem::solve_poisson(mesh, fem::rcb_partition(mesh, comm->getSize()), comm);
-  const auto serial = fem::serial_matrix_rows(mesh);
-  ASSERT_EQ(r.owned_rows.size(), r.num_owned);
-  for (std::size_t i = 0; i < r.num_owned; ++i) {
-    const auto& want = serial[r.nodes[i]];
-    const auto& got = r.owned_rows[i];
-    ASSERT_EQ(got.size(), want.size()) << "row " << r.nodes[i];
-    for (std::size_t k = 0; k < got.size(); ++k) {
-      EXPECT_EQ(got[k].first, want[k].first) << "row " << r.nodes[i];
-      EXPECT_NEAR(got[k].second, want[k].second, 1e-13 * (1 + std::abs(want[k].second))) << "row " << r.nodes[i];
-    }
-  }
+  expect_rows_equal(r, fem::serial_matrix_rows(mesh));
 }
 
 TEST(Fem, NumberingByOwnerMakesOwnedNodesConsecutiveInRankOrder) {
@@ -171,16 +175,7 @@ TEST(Fem3D, SolutionAndMatrixMatchTheSerialOnes) {
   opt.tolerance = 1e-12;
   const fem::Result r = fem::solve_poisson(p.mesh, p.part, comm, opt);
   EXPECT_LT(max_difference(r.u_global, fem::solve_serial(p.mesh)), 1e-9);
-  const auto serial = fem::serial_matrix_rows(p.mesh);
-  for (std::size_t i = 0; i < r.num_owned; ++i) {
-    const auto& want = serial[static_cast<std::size_t>(r.nodes[i])];
-    const auto& got = r.owned_rows[i];
-    ASSERT_EQ(got.size(), want.size()) << "row " << r.nodes[i];
-    for (std::size_t k = 0; k < got.size(); ++k) {
-      EXPECT_EQ(got[k].first, want[k].first) << "row " << r.nodes[i];
-      EXPECT_NEAR(got[k].second, want[k].second, 1e-13 * (1 + std::abs(want[k].second))) << "row " << r.nodes[i];
-    }
-  }
+  expect_rows_equal(r, fem::serial_matrix_rows(p.mesh));
 }
 
 TEST(Fem3D, ConvergesAtTheP1Rates) {
