@@ -17,7 +17,7 @@
 #include <chrono>
 #include <map>
 #include <memory>
-#include <set>
+#include <unordered_map>
 
 #include <Eigen/Sparse>
 #include <Eigen/SparseCholesky>
@@ -53,13 +53,28 @@ DistArray nodal_array(const Dim& dim) {
   return a;
 }
 
-// Nodes adjacent to each node (itself included), over the whole mesh.
-std::vector<std::set<std::int64_t>> node_neighbours(const Mesh& mesh) {
-  std::vector<std::set<std::int64_t>> nb(mesh.num_nodes());
+// The number of nodes adjacent to each of `nodes` (itself included), over
+// every cell around it wherever that cell is: the length of its row in the
+// assembled matrix. Memory in proportion to `nodes`, not to the mesh.
+std::vector<std::size_t> row_lengths_of(const Mesh& mesh, const std::vector<std::int64_t>& nodes) {
+  std::vector<std::size_t> first(mesh.num_nodes() + 1, 0);  // node -> its cells, as CSR
   for (std::size_t c = 0; c < mesh.num_cells(); ++c)
-    for (auto a : mesh.nodes(c))
-      for (auto b : mesh.nodes(c)) nb[static_cast<std::size_t>(a)].insert(b);
-  return nb;
+    for (auto v : mesh.nodes(c)) ++first[static_cast<std::size_t>(v) + 1];
+  for (std::size_t v = 0; v < mesh.num_nodes(); ++v) first[v + 1] += first[v];
+  std::vector<std::size_t> cells(first.back()), at(first.begin(), first.end() - 1);
+  for (std::size_t c = 0; c < mesh.num_cells(); ++c)
+    for (auto v : mesh.nodes(c)) cells[at[static_cast<std::size_t>(v)]++] = c;
+  std::vector<std::size_t> lengths;
+  lengths.reserve(nodes.size());
+  std::vector<std::int64_t> around;
+  for (auto v : nodes) {
+    around.clear();
+    for (std::size_t k = first[static_cast<std::size_t>(v)]; k < first[static_cast<std::size_t>(v) + 1]; ++k)
+      for (auto w : mesh.nodes(cells[k])) around.push_back(w);
+    std::sort(around.begin(), around.end());
+    lengths.push_back(static_cast<std::size_t>(std::unique(around.begin(), around.end()) - around.begin()));
+  }
+  return lengths;
 }
 
 // MueLu's smoothed aggregation with Chebyshev smoothing (symmetric, as CG
@@ -156,8 +171,7 @@ Result solve_poisson(const Mesh& mesh, const std::vector<int>& cell_part, const 
   // Ownership: a node belongs to the lowest rank holding a cell around it
   // (Dapetra's default rule for shared 'u' indices, so both sides agree).
   res.node_owner.assign(mesh.num_nodes(), nprocs);
-  std::vector<int> holders(mesh.num_nodes(), 0);
-  std::vector<std::set<int>> held_by(mesh.num_nodes());
+  std::vector<int> highest_holder(mesh.num_nodes(), -1);  // shared when it differs from the owner
   std::vector<std::size_t> my_cells;
   std::vector<std::size_t> cells_per_rank(nprocs, 0);
   for (std::size_t c = 0; c < mesh.num_cells(); ++c) {
@@ -165,25 +179,27 @@ Result solve_poisson(const Mesh& mesh, const std::vector<int>& cell_part, const 
     if (cell_part[c] == rank) my_cells.push_back(c);
     for (auto v : mesh.nodes(c)) {
       res.node_owner[v] = std::min(res.node_owner[v], cell_part[c]);
-      held_by[v].insert(cell_part[c]);
+      highest_holder[v] = std::max(highest_holder[v], cell_part[c]);
     }
   }
-  for (const auto& h : held_by) res.shared_nodes += h.size() > 1;
+  for (std::size_t v = 0; v < mesh.num_nodes(); ++v) res.shared_nodes += highest_holder[v] > res.node_owner[v];
   res.cells = my_cells;
   res.max_cells_per_rank = static_cast<double>(*std::max_element(cells_per_rank.begin(), cells_per_rank.end()));
   res.mean_cells_per_rank = static_cast<double>(mesh.num_cells()) / nprocs;
 
   // This process's nodes, owned first: then the owned values are one run of
   // the buffer and the solver works on them in place.
-  std::set<std::int64_t> mine;
+  std::vector<std::int64_t> mine;  // sorted, unique
   for (std::size_t c : my_cells)
-    for (auto v : mesh.nodes(c)) mine.insert(v);
+    for (auto v : mesh.nodes(c)) mine.push_back(v);
+  std::sort(mine.begin(), mine.end());
+  mine.erase(std::unique(mine.begin(), mine.end()), mine.end());
   for (auto v : mine)
     if (res.node_owner[v] == rank) res.nodes.push_back(v);
   res.num_owned = res.nodes.size();
   for (auto v : mine)
     if (res.node_owner[v] != rank) res.nodes.push_back(v);
-  std::map<std::int64_t, std::size_t> local_of;
+  std::unordered_map<std::int64_t, std::size_t> local_of(res.nodes.size());
   for (std::size_t i = 0; i < res.nodes.size(); ++i) local_of[res.nodes[i]] = i;
 
   const Dim dim = Dim::unstructured(static_cast<global_index_t>(mesh.num_nodes()), nprocs, rank,
@@ -196,9 +212,7 @@ Result solve_poisson(const Mesh& mesh, const std::vector<int>& cell_part, const 
   // overlapped matrix on the adapter's buffer map; Dirichlet values g = exact
   // are eliminated symmetrically (the matrix stays SPD for CG).
   const auto t_assembly = Clock::now();
-  const auto nb = node_neighbours(mesh);
-  std::vector<std::size_t> row_lengths(res.nodes.size());
-  for (std::size_t i = 0; i < res.nodes.size(); ++i) row_lengths[i] = nb[res.nodes[i]].size();
+  const std::vector<std::size_t> row_lengths = row_lengths_of(mesh, res.nodes);
   auto overlapped = Teuchos::rcp(new Matrix(layout->buffer_map(), Teuchos::ArrayView<const std::size_t>(row_lengths)));
   auto fv = dapetra::eigen::vector_view<double>(f);
   const auto g = [&](std::int64_t v) { return exact_value(mesh.x[static_cast<std::size_t>(v)], mesh.dim); };
@@ -235,8 +249,7 @@ Result solve_poisson(const Mesh& mesh, const std::vector<int>& cell_part, const 
     }
   const auto owned_map = layout->owned_map();
   overlapped->fillComplete(owned_map, owned_map);
-  std::vector<std::size_t> owned_lengths(res.num_owned);
-  for (std::size_t i = 0; i < res.num_owned; ++i) owned_lengths[i] = nb[res.nodes[i]].size();
+  const std::vector<std::size_t> owned_lengths(row_lengths.begin(), row_lengths.begin() + static_cast<std::ptrdiff_t>(res.num_owned));
   auto a_mat = Teuchos::rcp(new Matrix(owned_map, Teuchos::ArrayView<const std::size_t>(owned_lengths)));
   Tpetra::Export<LO, GO, Node> exporter(layout->buffer_map(), owned_map);
   a_mat->doExport(*overlapped, exporter, Tpetra::ADD);
