@@ -140,6 +140,27 @@ SolverRun solve_with_belos(const Teuchos::RCP<Matrix>& a, const Teuchos::RCP<MV>
   return run;
 }
 
+// The owned rows of `a`, (column, value) sorted, in the order of `nodes`.
+std::vector<std::vector<std::pair<std::int64_t, double>>> owned_rows_of(const Matrix& a,
+                                                                       const std::vector<std::int64_t>& nodes,
+                                                                       std::size_t num_owned) {
+  std::vector<std::vector<std::pair<std::int64_t, double>>> rows;
+  rows.reserve(num_owned);
+  for (std::size_t i = 0; i < num_owned; ++i) {
+    const GO row = nodes[i];
+    const std::size_t len = a.getNumEntriesInGlobalRow(row);
+    std::vector<GO> cols(len);
+    std::vector<double> vals(len);
+    std::size_t got = 0;
+    a.getGlobalRowCopy(row, Teuchos::ArrayView<GO>(cols), Teuchos::ArrayView<double>(vals), got);
+    std::vector<std::pair<std::int64_t, double>> entries;
+    for (std::size_t k = 0; k < got; ++k) entries.emplace_back(cols[k], vals[k]);
+    std::sort(entries.begin(), entries.end());
+    rows.push_back(std::move(entries));
+  }
+  return rows;
+}
+
 // One progress line, when the caller asked for them.
 template <class... Args>
 void report(const SolveOptions& options, const char* format, Args... args) {
@@ -254,24 +275,13 @@ Result solve_poisson(const Mesh& mesh, const std::vector<int>& cell_part, const 
   Tpetra::Export<LO, GO, Node> exporter(layout->buffer_map(), owned_map);
   a_mat->doExport(*overlapped, exporter, Tpetra::ADD);
   a_mat->fillComplete(owned_map, owned_map);
-  for (std::size_t i = 0; i < res.num_owned; ++i) {
-    const GO row = res.nodes[i];
-    const std::size_t len = a_mat->getNumEntriesInGlobalRow(row);
-    std::vector<GO> cols(len);
-    std::vector<double> vals(len);
-    std::size_t got = 0;
-    a_mat->getGlobalRowCopy(row, Teuchos::ArrayView<GO>(cols), Teuchos::ArrayView<double>(vals), got);
-    std::vector<std::pair<std::int64_t, double>> entries;
-    for (std::size_t k = 0; k < got; ++k) entries.emplace_back(cols[k], vals[k]);
-    std::sort(entries.begin(), entries.end());
-    res.owned_rows.push_back(std::move(entries));
-  }
   plan->assemble<double>(f);  // contributions of shared nodes summed on their owners
   for (std::size_t i = 0; i < res.num_owned; ++i)
     if (mesh.boundary[res.nodes[i]]) fv(static_cast<Eigen::Index>(i)) = g(res.nodes[i]);
   res.assembly_seconds = seconds_since(t_assembly);
   report(options, "assembly: %.3f s (Eigen element kernels, HaloPlan::assemble for f, Tpetra Export ADD for A)",
          res.assembly_seconds);
+  if (options.keep_rows || options.petsc) res.owned_rows = owned_rows_of(*a_mat, res.nodes, res.num_owned);
 
   // Solve in place: the right-hand side and the solution are views of the
   // owned parts of the DAP arrays (owned nodes first, so no copy).

@@ -32,6 +32,8 @@ struct SolveOptions {
   // example built with Dapetra's PETSc adapter, a PetscSession alive, and
   // nodes numbered so each rank's owned nodes are consecutive (number_by_owner).
   bool petsc = false;
+  // Keep this process's assembled rows in Result::owned_rows (for checks).
+  bool keep_rows = false;
   // Called on every process with a line on each phase as it finishes
   // (assembly, each solve), so a long run shows its progress.
   std::function<void(const std::string&)> progress;
@@ -60,7 +62,8 @@ struct Result {
   double assembly_seconds = 0;
   std::vector<double> u_global;  // every node's value (for output; gathered on every process)
   std::vector<int> node_owner;   // every node's owning rank
-  // This process's owned matrix rows, (column, value) sorted, as assembled.
+  // This process's owned matrix rows, (column, value) sorted, as assembled
+  // (with SolveOptions::keep_rows or ::petsc; empty otherwise).
   std::vector<std::vector<std::pair<std::int64_t, double>>> owned_rows;
 };
 
