@@ -7,7 +7,10 @@
 #include <cmath>
 #include <cstdint>
 #include <fstream>
+#include <cstdio>
 #include <functional>
+#include <map>
+#include <string>
 #include <stdexcept>
 #include <unordered_map>
 
@@ -23,6 +26,77 @@ struct Image {
     std::copy(c.begin(), c.end(), rgb.begin() + (static_cast<std::ptrdiff_t>(y) * w + x) * 3);
   }
 };
+
+// A 5 x 7 pixel font for the titles and labels: the characters they use
+// ('#' is ink); anything else is drawn as a space.
+const std::map<char, std::array<const char*, 7>>& font() {
+  static const std::map<char, std::array<const char*, 7>> glyphs{
+      {'0', {".###.", "#...#", "#..##", "#.#.#", "##..#", "#...#", ".###."}},
+      {'1', {"..#..", ".##..", "..#..", "..#..", "..#..", "..#..", ".###."}},
+      {'2', {".###.", "#...#", "....#", "...#.", "..#..", ".#...", "#####"}},
+      {'3', {"#####", "...#.", "..#..", "...#.", "....#", "#...#", ".###."}},
+      {'4', {"...#.", "..##.", ".#.#.", "#..#.", "#####", "...#.", "...#."}},
+      {'5', {"#####", "#....", "####.", "....#", "....#", "#...#", ".###."}},
+      {'6', {"..##.", ".#...", "#....", "####.", "#...#", "#...#", ".###."}},
+      {'7', {"#####", "....#", "...#.", "..#..", ".#...", ".#...", ".#..."}},
+      {'8', {".###.", "#...#", "#...#", ".###.", "#...#", "#...#", ".###."}},
+      {'9', {".###.", "#...#", "#...#", ".####", "....#", "...#.", ".##.."}},
+      {'a', {".....", ".....", ".###.", "....#", ".####", "#...#", ".####"}},
+      {'d', {"....#", "....#", ".##.#", "#..##", "#...#", "#...#", ".####"}},
+      {'e', {".....", ".....", ".###.", "#...#", "#####", "#....", ".###."}},
+      {'h', {"#....", "#....", "#.##.", "##..#", "#...#", "#...#", "#...#"}},
+      {'i', {"..#..", ".....", ".##..", "..#..", "..#..", "..#..", ".###."}},
+      {'k', {"#....", "#....", "#..#.", "#.#..", "##...", "#.#..", "#..#."}},
+      {'l', {".##..", "..#..", "..#..", "..#..", "..#..", "..#..", ".###."}},
+      {'n', {".....", ".....", "#.##.", "##..#", "#...#", "#...#", "#...#"}},
+      {'o', {".....", ".....", ".###.", "#...#", "#...#", "#...#", ".###."}},
+      {'p', {".....", ".....", "####.", "#...#", "####.", "#....", "#...."}},
+      {'r', {".....", ".....", "#.##.", "##..#", "#....", "#....", "#...."}},
+      {'s', {".....", ".....", ".####", "#....", ".###.", "....#", "####."}},
+      {'t', {".#...", ".#...", "###..", ".#...", ".#...", ".#..#", "..##."}},
+      {'u', {".....", ".....", "#...#", "#...#", "#...#", "#..##", ".##.#"}},
+      {'P', {"####.", "#...#", "#...#", "####.", "#....", "#....", "#...."}},
+      {'.', {".....", ".....", ".....", ".....", ".....", ".##..", ".##.."}},
+      {',', {".....", ".....", ".....", ".....", ".##..", "..#..", ".#..."}},
+      {':', {".....", ".##..", ".##..", ".....", ".##..", ".##..", "....."}},
+      {'=', {".....", ".....", "#####", ".....", "#####", ".....", "....."}},
+      {'-', {".....", ".....", ".....", "#####", ".....", ".....", "....."}},
+      {'+', {".....", "..#..", "..#..", "#####", "..#..", "..#..", "....."}},
+      {'_', {".....", ".....", ".....", ".....", ".....", ".....", "#####"}}};
+  return glyphs;
+}
+
+// `text` with its top-left corner at (x, y), each font pixel `scale` x `scale`.
+void draw_text(Image& img, int x, int y, const std::string& text, int scale = 2) {
+  for (char ch : text) {
+    const auto glyph = font().find(ch);
+    if (glyph != font().end())
+      for (int row = 0; row < 7; ++row)
+        for (int col = 0; col < 5; ++col)
+          if (glyph->second[static_cast<std::size_t>(row)][col] == '#')
+            for (int dy = 0; dy < scale; ++dy)
+              for (int dx = 0; dx < scale; ++dx) img.set(x + col * scale + dx, y + row * scale + dy, {20, 20, 20});
+    x += 6 * scale;
+  }
+}
+
+void fill_rect(Image& img, int x0, int y0, int w, int h, std::array<std::uint8_t, 3> colour) {
+  for (int y = y0; y < y0 + h; ++y)
+    for (int x = x0; x < x0 + w; ++x) img.set(x, y, colour);
+}
+
+// The picture's frame: the mesh is drawn in a square of `pixels` at (left, top).
+constexpr int top = 34, left = 8, side = 130;
+
+std::string number(double v) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.3g", v);
+  return text;
+}
+
+std::string caption(const Mesh& mesh) {
+  return std::to_string(mesh.num_nodes()) + " nodes, h = " + number(mesh_size(mesh));
+}
 
 void put_u32(std::vector<std::uint8_t>& out, std::uint32_t v) {
   for (int s = 24; s >= 0; s -= 8) out.push_back(static_cast<std::uint8_t>(v >> s));
@@ -66,14 +140,14 @@ void write_png(const std::string& path, const Image& img) {
 
 // Fills every pixel inside each triangle; `colour(cell, l0, l1, l2)` gets the
 // barycentric coordinates of the pixel centre.
-void rasterize(Image& img, const Mesh& mesh,
+void rasterize(Image& img, int pixels, const Mesh& mesh,
                const std::function<std::array<std::uint8_t, 3>(std::size_t, double, double, double)>& colour) {
   double lo[2] = {1e300, 1e300}, hi[2] = {-1e300, -1e300};
   for (const auto& p : mesh.x)
     for (int d = 0; d < 2; ++d) lo[d] = std::min(lo[d], p[d]), hi[d] = std::max(hi[d], p[d]);
-  const double scale = (img.w - 1) / std::max(hi[0] - lo[0], hi[1] - lo[1]);
+  const double scale = (pixels - 1) / std::max(hi[0] - lo[0], hi[1] - lo[1]);
   const auto px = [&](const Point& p) {
-    return std::array<double, 2>{(p[0] - lo[0]) * scale, (img.h - 1) - (p[1] - lo[1]) * scale};
+    return std::array<double, 2>{left + (p[0] - lo[0]) * scale, top + (pixels - 1) - (p[1] - lo[1]) * scale};
   };
   for (std::size_t c = 0; c < mesh.num_cells(); ++c) {
     const auto a = px(mesh.x[mesh.cells[c][0]]), b = px(mesh.x[mesh.cells[c][1]]), d = px(mesh.x[mesh.cells[c][2]]);
@@ -155,25 +229,38 @@ void write_pvtu(const std::string& path, const std::vector<std::string>& pieces)
 }
 
 void write_solution_png(const std::string& path, const Mesh& mesh, const std::vector<double>& u, int pixels) {
-  Image img(pixels, pixels);
+  Image img(left + pixels + side, top + pixels + 10);
   const auto [mn, mx] = std::minmax_element(u.begin(), u.end());
   const double lo = *mn, span = std::max(*mx - *mn, 1e-300);
-  rasterize(img, mesh, [&](std::size_t c, double l0, double l1, double l2) {
+  draw_text(img, left, 8, "P1 solution u_h, " + caption(mesh));
+  rasterize(img, pixels, mesh, [&](std::size_t c, double l0, double l1, double l2) {
     const auto& cell = mesh.cells[c];
     return diverging((l0 * u[cell[0]] + l1 * u[cell[1]] + l2 * u[cell[2]] - lo) / span);
   });
+  // The colour bar: the largest value at its top, the smallest at its foot.
+  const int bar_x = left + pixels + 16, bar_h = pixels - 40;
+  for (int y = 0; y < bar_h; ++y) fill_rect(img, bar_x, top + 20 + y, 22, 1, diverging(1.0 - static_cast<double>(y) / (bar_h - 1)));
+  draw_text(img, bar_x, top, number(*mx));
+  draw_text(img, bar_x, top + 26 + bar_h, number(*mn));
   write_png(path, img);
 }
 
 void write_partition_png(const std::string& path, const Mesh& mesh, const std::vector<int>& cell_part, int pixels) {
-  Image img(pixels, pixels);
-  rasterize(img, mesh, [&](std::size_t c, double l0, double l1, double l2) {
+  Image img(left + pixels + side, top + pixels + 10);
+  const int ranks = cell_part.empty() ? 0 : *std::max_element(cell_part.begin(), cell_part.end()) + 1;
+  draw_text(img, left, 8, "partition: " + std::to_string(ranks) + " ranks, " + caption(mesh));
+  rasterize(img, pixels, mesh, [&](std::size_t c, double l0, double l1, double l2) {
     // Darken a thin band along cell edges so the mesh shows through.
     auto col = rank_colour(cell_part[c]);
     if (std::min({l0, l1, l2}) < 0.04)
       for (auto& v : col) v = static_cast<std::uint8_t>(v * 0.88);
     return col;
   });
+  for (int r = 0; r < ranks && r < 24; ++r) {  // the legend
+    const int y = top + 4 + 24 * r;
+    fill_rect(img, left + pixels + 16, y, 16, 16, rank_colour(r));
+    draw_text(img, left + pixels + 38, y + 1, "rank " + std::to_string(r));
+  }
   write_png(path, img);
 }
 

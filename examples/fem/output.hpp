@@ -21,10 +21,12 @@ void write_vtu_piece(const std::string& path, const Mesh& mesh, const std::vecto
 // ParaView's index of the pieces (file names relative to the .pvtu's directory).
 void write_pvtu(const std::string& path, const std::vector<std::string>& pieces);
 
-// The solution, coloured (blue-white-red), interpolated linearly on each triangle (2-D meshes).
+// The solution, coloured (blue-white-red), interpolated linearly on each
+// triangle, with a colour bar and a title giving the node count and h (2-D meshes).
 void write_solution_png(const std::string& path, const Mesh& mesh, const std::vector<double>& u, int pixels = 640);
 
-// The partition: each cell in its rank's colour, cell edges drawn darker.
+// The partition: each cell in its rank's colour, cell edges drawn darker, a
+// legend of the ranks and the same title.
 void write_partition_png(const std::string& path, const Mesh& mesh, const std::vector<int>& cell_part, int pixels = 640);
 
 }  // namespace fem
