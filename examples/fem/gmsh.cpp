@@ -23,9 +23,7 @@ class Lines {
   // The next line, as a stream of words; `what` says what was expected there.
   std::istringstream next(const std::string& what) {
     std::string text;
-    if (!std::getline(in_, text)) throw MeshError(path_, number_, "the file ends where " + what + " should follow (truncated?)");
-    ++number_;
-    if (!text.empty() && text.back() == '\r') text.pop_back();
+    if (!getline(text)) throw MeshError(path_, number_, "the file ends where " + what + " should follow (truncated?)");
     return std::istringstream(text);
   }
   // Reads the listed values from the next line, or throws naming `what`.
@@ -38,9 +36,7 @@ class Lines {
   long number() const { return number_; }
   bool next_section(std::string& name) {  // skips to the next "$Name" line
     std::string text;
-    while (std::getline(in_, text)) {
-      ++number_;
-      if (!text.empty() && text.back() == '\r') text.pop_back();
+    while (getline(text)) {
       if (!text.empty() && text[0] == '$' && text.rfind("$End", 0) != 0) {
         name = text.substr(1);
         return true;
@@ -50,6 +46,13 @@ class Lines {
   }
 
  private:
+  // The next line without its end (a Windows file's \r too), counted.
+  bool getline(std::string& text) {
+    if (!std::getline(in_, text)) return false;
+    ++number_;
+    if (!text.empty() && text.back() == '\r') text.pop_back();
+    return true;
+  }
   std::string path_;
   std::ifstream in_;
   long number_ = 0;
