@@ -2,12 +2,17 @@
 //   dapetra-fem [--n N] [--lshape | --3d | --mesh FILE] [--refine-study] [--out DIR] [--tol T]
 //               [--prec MueLu|RELAXATION|...] [--petsc]
 // Solves -div(grad u) = f (manufactured u = prod sin(pi x_d)) with P1
-// triangles or tetrahedra, partitioned by recursive coordinate bisection,
-// through DAP and Tpetra (Belos CG + MueLu), with --petsc also through PETSc
-// KSP (CG + GAMG) on the same arrays. Prints each phase as it finishes, the
-// errors, and where its files are (parallel VTU; PNGs in 2-D).
+// triangles or tetrahedra. Generated meshes are made in parallel, each
+// process its own block; a file is read on rank 0. Zoltan2 partitions the
+// cells, Dapetra moves them to their parts (distribute.hpp), and no process
+// holds the whole mesh from then on. Solved through DAP and Tpetra (Belos CG
+// + MueLu), with --petsc also through PETSc KSP (CG + GAMG) on the same
+// arrays. Prints each phase as it finishes, the errors, and where its files
+// are (parallel VTU; PNGs in 2-D, drawn by every process for its part).
 #include <Teuchos_CommHelpers.hpp>
 #include <Tpetra_Core.hpp>
+#include <algorithm>
+#include <array>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -19,6 +24,7 @@
 #include <vector>
 
 #include "dapetra/version.hpp"
+#include "distribute.hpp"
 #include "mesh.hpp"
 #include "output.hpp"
 #include "poisson.hpp"
@@ -40,10 +46,11 @@ const char* usage =
     "usage: dapetra-fem [--n N] [--lshape | --3d | --mesh FILE.msh|FILE] [--perturb P] [--refine-study] [--out DIR]\n"
     "                   [--tol T] [--prec MueLu|RELAXATION|ILUT|...] [--petsc] [--report FILE.json]\n";
 
-fem::Mesh make_mesh(const Options& o, int n) {
-  if (!o.mesh_file.empty()) return fem::read_mesh_file(o.mesh_file);
-  if (o.cube) return fem::unit_cube(n, o.perturb);
-  return o.lshape ? fem::l_shape(n, o.perturb) : fem::unit_square(n, o.perturb);
+// This process's block of the mesh. Collective.
+fem::MeshBlock make_block(const Options& o, int n, int rank, int nprocs) {
+  if (!o.mesh_file.empty()) return fem::read_mesh_block(o.mesh_file, MPI_COMM_WORLD);
+  const auto shape = o.cube ? fem::MeshSpec::cube : o.lshape ? fem::MeshSpec::l_shape : fem::MeshSpec::square;
+  return fem::generate_block({shape, n, o.perturb}, rank, nprocs);
 }
 
 std::string describe(const Options& o) {
@@ -74,14 +81,43 @@ bool agreed(const Teuchos::Comm<int>& comm, Step&& step) {
   return false;
 }
 
+// The largest of every process's `value`. Collective.
+double largest(const Teuchos::Comm<int>& comm, double value) {
+  double out = 0;
+  Teuchos::reduceAll<int, double>(comm, Teuchos::REDUCE_MAX, 1, &value, &out);
+  return out;
+}
+
+// The processes' pictures combined on rank 0 (see output.hpp). Collective.
+fem::Pixels combined(const fem::Pixels& mine) {
+  fem::Pixels out(mine.size(), 0);
+  MPI_Reduce(mine.data(), out.data(), static_cast<int>(mine.size()), MPI_INT, MPI_MAX, 0, MPI_COMM_WORLD);
+  return out;
+}
+
+// The solution and partition PNGs of a 2-D part, drawn by every process for
+// its own cells. Collective; rank 0 writes the files.
+void write_pngs(const fem::MeshPart& part, const fem::Result& r, const std::string& caption, const std::string& png_u,
+                const std::string& png_p, const Teuchos::Comm<int>& comm) {
+  std::array<double, 2> lo{1e300, 1e300}, hi{-1e300, -1e300};
+  for (const auto& p : part.local.x)
+    for (int d = 0; d < 2; ++d) lo[d] = std::min(lo[d], p[d]), hi[d] = std::max(hi[d], p[d]);
+  for (int d = 0; d < 2; ++d) lo[d] = -largest(comm, -lo[d]), hi[d] = largest(comm, hi[d]);
+  const auto [u_min, u_max] = std::minmax_element(r.u.begin(), r.u.end());
+  const double u_lo = -largest(comm, -*u_min), u_hi = largest(comm, *u_max);
+  const fem::Frame frame = fem::frame_of(lo, hi);
+  const fem::Pixels solution = combined(fem::solution_pixels(frame, part.local, r.u, u_lo, u_hi));
+  const fem::Pixels partition = combined(fem::partition_pixels(frame, part.local, comm.getRank()));
+  if (comm.getRank() != 0) return;
+  fem::write_solution_png(png_u, frame, solution, caption, u_lo, u_hi);
+  fem::write_partition_png(png_p, frame, partition, caption, comm.getSize());
+}
+
 // The largest peak resident set size over the processes, in MB. Collective.
 double peak_resident_mb(const Teuchos::Comm<int>& comm) {
   struct rusage usage {};
   getrusage(RUSAGE_SELF, &usage);
-  const double mine = static_cast<double>(usage.ru_maxrss) / 1024.0;  // ru_maxrss is in KB on Linux
-  double out = 0;
-  Teuchos::reduceAll<int, double>(comm, Teuchos::REDUCE_MAX, 1, &mine, &out);
-  return out;
+  return largest(comm, static_cast<double>(usage.ru_maxrss) / 1024.0);  // ru_maxrss is in KB on Linux
 }
 
 }  // namespace
@@ -137,66 +173,73 @@ int main(int argc, char** argv) {
   std::vector<double> hs, l2s, h1s;
   std::vector<int> iterations;
   fem::Result last;
-  fem::Mesh last_mesh;
-  std::vector<int> last_part;
-  double mesh_seconds = 0, partition_seconds = 0;
+  fem::MeshPart last_part;
+  double mesh_seconds = 0, partition_seconds = 0, h = 0;
   for (int n : sizes) {
-    fem::Mesh mesh;
-    std::vector<int> part;
+    fem::MeshBlock block;
+    std::vector<int> cell_part;
+    fem::MeshPart part;
     auto t0 = std::chrono::steady_clock::now();
-    if (!agreed(*comm, [&] { mesh = make_mesh(o, n); })) return 1;
+    if (!agreed(*comm, [&] { block = make_block(o, n, rank, nprocs); })) return 1;
     mesh_seconds = seconds_since(t0);
-    const char* cell_word = mesh.dim == 2 ? "triangles" : "tetrahedra";
-    const double h = fem::mesh_size(mesh);
-    say("\nmesh: %zu nodes, %zu %s, h = %.4f (%s), %.2f s\n", mesh.num_nodes(), mesh.num_cells(), cell_word, h,
-        describe(o).c_str(), seconds_since(t0));
+    const char* cell_word = block.dim == 2 ? "triangles" : "tetrahedra";
+    say("\nmesh: %lld nodes, %lld %s (%s), %s, %.2f s\n", static_cast<long long>(block.num_nodes),
+        static_cast<long long>(block.num_cells), cell_word, describe(o).c_str(),
+        o.mesh_file.empty() ? "each process made its own block" : "read on rank 0", mesh_seconds);
     t0 = std::chrono::steady_clock::now();
     if (!agreed(*comm, [&] {
-          part = fem::rcb_partition(mesh, nprocs);
-          mesh = fem::number_by_owner(mesh, part);  // each rank's owned nodes consecutive
+          cell_part = fem::partition_cells(block, MPI_COMM_WORLD);
+          part = fem::distribute_mesh(block, cell_part, MPI_COMM_WORLD);
         }))
       return 1;
+    block = fem::MeshBlock();  // the blocks are no longer needed
     partition_seconds = seconds_since(t0);
-    say("partition: recursive coordinate bisection, nodes numbered by owner, %.2f s\n", partition_seconds);
-    const fem::Result r = fem::solve_poisson(mesh, part, comm, o.solve);
-    say("balance: %.0f %s per rank at most, %.1f on average (%.3f); %zu shared nodes (owned by the lowest rank)\n",
+    h = largest(*comm, fem::mesh_size(part.local));
+    say("partition: Zoltan2 RCB, cells moved to their parts by a Dapetra redistribution, owned nodes numbered by rank, "
+        "h = %.4f, %.2f s\n",
+        h, partition_seconds);
+    const fem::Result r = fem::solve_poisson(part, comm, o.solve);
+    say("balance: %.0f %s per rank at most, %.1f on average (%.3f); %zu ghost copies of shared nodes (owned by the lowest "
+        "rank)\n",
         r.max_cells_per_rank, cell_word, r.mean_cells_per_rank, r.max_cells_per_rank / r.mean_cells_per_rank,
-        r.shared_nodes);
+        r.ghost_copies);
     say("errors: L2 %.4e, H1 %.4e\n", r.l2_error, r.h1_error);
     hs.push_back(h);
     l2s.push_back(r.l2_error);
     h1s.push_back(r.h1_error);
     iterations.push_back(r.belos.iterations);
     last = r;
-    last_mesh = std::move(mesh);
     last_part = std::move(part);
   }
 
-  // Parallel VTU: each process writes its piece; rank 0 the index.
+  // Parallel VTU: each process writes its piece; rank 0 the index. PNGs in 2-D.
   const auto dir = std::filesystem::absolute(o.out);
   const std::string pvtu = (dir / "solution.pvtu").string();
   const std::string png_u = (dir / "solution.png").string(), png_p = (dir / "partition.png").string();
+  const bool pictures = last_part.local.dim == 2;
   const auto t_out = std::chrono::steady_clock::now();
+  if (!agreed(*comm, [&] {
+        if (rank == 0) std::filesystem::create_directories(dir);
+      }))
+    return 1;
   const bool written = agreed(*comm, [&] {
-    std::filesystem::create_directories(dir);
-    std::vector<int> owners;
-    for (auto v : last.nodes) owners.push_back(last.node_owner[static_cast<std::size_t>(v)]);
-    fem::write_vtu_piece((dir / ("solution_p" + std::to_string(rank) + ".vtu")).string(), last_mesh, last.cells, last.nodes,
-                         last.u, owners, rank);
+    fem::write_vtu_piece((dir / ("solution_p" + std::to_string(rank) + ".vtu")).string(), last_part.local, last.u,
+                         last_part.owner, rank);
     if (rank != 0) return;
     std::vector<std::string> pieces;
     for (int q = 0; q < nprocs; ++q) pieces.push_back("solution_p" + std::to_string(q) + ".vtu");
     fem::write_pvtu(pvtu, pieces);
-    if (last_mesh.dim == 2) {
-      fem::write_solution_png(png_u, last_mesh, last.u_global);
-      fem::write_partition_png(png_p, last_mesh, last_part);
-    }
   });
   if (!written) return 1;
+  if (pictures) {
+    char caption[96];
+    std::snprintf(caption, sizeof caption, "%zu nodes, h = %.3g", last.num_nodes, h);
+    if (!agreed(*comm, [&] { write_pngs(last_part, last, caption, png_u, png_p, *comm); })) return 1;
+  }
   say("output: %.2f s\n", seconds_since(t_out));
 
   say("\nsummary\n");
-  say("mesh: %zu nodes, %zu cells (%d-D) on %d ranks\n", last.num_nodes, last.num_cells, last_mesh.dim, nprocs);
+  say("mesh: %zu nodes, %zu cells (%d-D) on %d ranks\n", last.num_nodes, last.num_cells, last_part.local.dim, nprocs);
   say("solver iterations: %d\n", last.belos.iterations);
   if (last.petsc) say("PETSc iterations: %d\n", last.petsc->iterations);
   say("L2 error: %.6e\n", last.l2_error);
@@ -210,7 +253,7 @@ int main(int argc, char** argv) {
     say("\n");
   }
   say("VTU (ParaView): %s (%d pieces)\n", pvtu.c_str(), nprocs);
-  if (last_mesh.dim == 2) {
+  if (last_part.local.dim == 2) {
     say("PNG (solution): %s\n", png_u.c_str());
     say("PNG (partition): %s\n", png_p.c_str());
   }
@@ -218,7 +261,7 @@ int main(int argc, char** argv) {
     const double peak = peak_resident_mb(*comm);
     if (rank == 0) {
       std::ofstream json(o.report);
-      json << "{\"nodes\": " << last.num_nodes << ", \"cells\": " << last.num_cells << ", \"dim\": " << last_mesh.dim
+      json << "{\"nodes\": " << last.num_nodes << ", \"cells\": " << last.num_cells << ", \"dim\": " << last_part.local.dim
            << ", \"processes\": " << nprocs << ", \"mesh_s\": " << mesh_seconds << ", \"partition_s\": " << partition_seconds
            << ", \"assembly_s\": " << last.assembly_seconds << ", \"solve_s\": " << last.belos.seconds
            << ", \"iterations\": " << last.belos.iterations << ", \"relative_residual\": " << last.belos.relative_residual

@@ -21,89 +21,178 @@ double jitter(std::int64_t i, std::int64_t j, int salt) {
   return static_cast<double>(h % 2000001) / 1000000.0 - 1.0;
 }
 
-// Squares (i, j) of an n x n grid for which keep(i, j) holds.
-template <class Keep>
-Mesh grid_mesh(int n, double perturb, Keep keep) {
-  Mesh m;
-  const double h = 1.0 / n;
-  std::vector<std::int64_t> id(static_cast<std::size_t>((n + 1) * (n + 1)), -1);
-  const auto node_used = [&](int i, int j) {  // a grid node touching a kept square
-    for (int di = -1; di <= 0; ++di)
-      for (int dj = -1; dj <= 0; ++dj)
-        if (i + di >= 0 && i + di < n && j + dj >= 0 && j + dj < n && keep(i + di, j + dj)) return true;
-    return false;
-  };
-  const auto node_on_boundary = [&](int i, int j) {  // some adjacent square is missing
-    for (int di = -1; di <= 0; ++di)
-      for (int dj = -1; dj <= 0; ++dj) {
-        const int a = i + di, b = j + dj;
-        if (a < 0 || a >= n || b < 0 || b >= n || !keep(a, b)) return true;
-      }
-    return false;
-  };
-  for (int j = 0; j <= n; ++j)
-    for (int i = 0; i <= n; ++i) {
-      if (!node_used(i, j)) continue;
-      const bool b = node_on_boundary(i, j);
-      double x = i * h, y = j * h;
-      if (!b) {
-        x += perturb * h * jitter(i, j, 1);
-        y += perturb * h * jitter(i, j, 2);
-      }
-      id[static_cast<std::size_t>(j * (n + 1) + i)] = static_cast<std::int64_t>(m.x.size());
-      m.x.push_back({x, y, 0});
-      m.boundary.push_back(b);
+// The n x n grid of squares, rows j < cut full, rows j >= cut only their
+// first `top` squares (the unit square: cut = n; the L-shape: cut = top = n/2).
+// Nodes are numbered row by row over the nodes some kept square touches,
+// squares likewise, two triangles per square: every number in closed form,
+// so any process makes any block of the mesh alone.
+struct Grid2D {
+  std::int64_t n, cut, top;
+  double perturb;
+
+  bool keep(std::int64_t i, std::int64_t j) const { return i >= 0 && j >= 0 && i < n && j < n && (j < cut || i < top); }
+  std::int64_t row_nodes(std::int64_t j) const { return j <= cut ? n + 1 : top + 1; }
+  std::int64_t node_id(std::int64_t i, std::int64_t j) const {
+    return j <= cut ? j * (n + 1) + i : (cut + 1) * (n + 1) + (j - cut - 1) * (top + 1) + i;
+  }
+  std::array<std::int64_t, 2> node_at(std::int64_t id) const {
+    const std::int64_t full = (cut + 1) * (n + 1);
+    if (id < full) return {id % (n + 1), id / (n + 1)};
+    return {(id - full) % (top + 1), cut + 1 + (id - full) / (top + 1)};
+  }
+  std::int64_t num_nodes() const { return (cut + 1) * (n + 1) + (n - cut) * (top + 1); }
+  std::int64_t num_squares() const { return cut * n + (n - cut) * top; }
+  std::int64_t num_cells() const { return 2 * num_squares(); }
+  std::array<std::int64_t, 2> square_at(std::int64_t s) const {
+    if (s < cut * n) return {s % n, s / n};
+    return {(s - cut * n) % top, cut + (s - cut * n) / top};
+  }
+
+  Point point(std::int64_t id, bool& on_boundary) const {
+    const auto [i, j] = node_at(id);
+    on_boundary = !(keep(i - 1, j - 1) && keep(i, j - 1) && keep(i - 1, j) && keep(i, j));  // some adjacent square missing
+    const double h = 1.0 / static_cast<double>(n);
+    Point p{static_cast<double>(i) * h, static_cast<double>(j) * h, 0};
+    if (!on_boundary) {
+      p[0] += perturb * h * jitter(i, j, 1);
+      p[1] += perturb * h * jitter(i, j, 2);
     }
-  const auto at = [&](int i, int j) { return id[static_cast<std::size_t>(j * (n + 1) + i)]; };
-  for (int j = 0; j < n; ++j)
-    for (int i = 0; i < n; ++i) {
-      if (!keep(i, j)) continue;
-      const auto a = at(i, j), b = at(i + 1, j), c = at(i + 1, j + 1), d = at(i, j + 1);
-      if ((i + j) % 2 == 0) {
-        m.cells.push_back({a, b, c});
-        m.cells.push_back({a, c, d});
-      } else {
-        m.cells.push_back({a, b, d});
-        m.cells.push_back({b, c, d});
-      }
+    return p;
+  }
+  std::array<std::int64_t, 4> cell(std::int64_t id) const {
+    const auto [i, j] = square_at(id / 2);
+    const auto a = node_id(i, j), b = node_id(i + 1, j), c = node_id(i + 1, j + 1), d = node_id(i, j + 1);
+    const bool second = id % 2 == 1;
+    if ((i + j) % 2 == 0) return second ? std::array<std::int64_t, 4>{a, c, d, 0} : std::array<std::int64_t, 4>{a, b, c, 0};
+    return second ? std::array<std::int64_t, 4>{b, c, d, 0} : std::array<std::int64_t, 4>{a, b, d, 0};
+  }
+};
+
+// The unit cube's n^3 cubes, six tetrahedra each, numbered in closed form.
+struct Grid3D {
+  std::int64_t n;
+  double perturb;
+
+  std::int64_t num_nodes() const { return (n + 1) * (n + 1) * (n + 1); }
+  std::int64_t num_cells() const { return 6 * n * n * n; }
+  std::int64_t node_id(std::int64_t i, std::int64_t j, std::int64_t k) const { return (k * (n + 1) + j) * (n + 1) + i; }
+  Point point(std::int64_t id, bool& on_boundary) const {
+    const std::int64_t i = id % (n + 1), j = id / (n + 1) % (n + 1), k = id / ((n + 1) * (n + 1));
+    on_boundary = i == 0 || j == 0 || k == 0 || i == n || j == n || k == n;
+    const double h = 1.0 / static_cast<double>(n);
+    Point p{static_cast<double>(i) * h, static_cast<double>(j) * h, static_cast<double>(k) * h};
+    if (!on_boundary)
+      for (int d = 0; d < 3; ++d) p[d] += perturb * h * jitter(i + (n + 1) * j, k, d + 1);
+    return p;
+  }
+  // A cube's six tetrahedra: (0,0,0) to (1,1,1) along the axes in every order
+  // (the same split in every cube, so faces match).
+  std::array<std::int64_t, 4> cell(std::int64_t id) const {
+    static const int orders[6][3] = {{0, 1, 2}, {0, 2, 1}, {1, 0, 2}, {1, 2, 0}, {2, 0, 1}, {2, 1, 0}};
+    const std::int64_t cube = id / 6;
+    std::array<std::int64_t, 3> at{cube % n, cube / n % n, cube / (n * n)};
+    std::array<std::int64_t, 4> out{node_id(at[0], at[1], at[2]), 0, 0, 0};
+    for (int s = 0; s < 3; ++s) {
+      ++at[static_cast<std::size_t>(orders[id % 6][s])];
+      out[static_cast<std::size_t>(s + 1)] = node_id(at[0], at[1], at[2]);
     }
-  return m;
+    return out;
+  }
+};
+
+// Block `rank` of P of n items: the first n % P blocks one longer.
+std::array<std::int64_t, 2> even_range(std::int64_t n, int rank, int nprocs) {
+  const std::int64_t q = n / nprocs, r = n % nprocs;
+  const std::int64_t first = rank * q + std::min<std::int64_t>(rank, r);
+  return {first, first + q + (rank < r ? 1 : 0)};
 }
 
-void rcb(const Mesh& mesh, std::vector<std::size_t>& cells, std::size_t lo, std::size_t hi, int first_part, int parts,
-         const std::vector<Point>& centroid, std::vector<int>& out) {
-  if (parts == 1) {
-    for (std::size_t k = lo; k < hi; ++k) out[cells[k]] = first_part;
-    return;
+template <class Grid>
+MeshBlock block_of_grid(const Grid& grid, int dim, int rank, int nprocs) {
+  MeshBlock b;
+  b.dim = dim;
+  b.num_nodes = grid.num_nodes();
+  b.num_cells = grid.num_cells();
+  const auto [n0, n1] = even_range(b.num_nodes, rank, nprocs);
+  const auto [c0, c1] = even_range(b.num_cells, rank, nprocs);
+  b.first_node = n0;
+  b.first_cell = c0;
+  b.x.reserve(static_cast<std::size_t>(n1 - n0));
+  b.boundary.reserve(static_cast<std::size_t>(n1 - n0));
+  for (std::int64_t v = n0; v < n1; ++v) {
+    bool on_boundary = false;
+    b.x.push_back(grid.point(v, on_boundary));
+    b.boundary.push_back(on_boundary);
   }
-  double min[3] = {1e300, 1e300, 1e300}, max[3] = {-1e300, -1e300, -1e300};
-  for (std::size_t k = lo; k < hi; ++k)
-    for (int d = 0; d < mesh.dim; ++d) {
-      min[d] = std::min(min[d], centroid[cells[k]][d]);
-      max[d] = std::max(max[d], centroid[cells[k]][d]);
+  b.cells.reserve(static_cast<std::size_t>(c1 - c0));
+  b.centroid.reserve(static_cast<std::size_t>(c1 - c0));
+  for (std::int64_t c = c0; c < c1; ++c) {
+    b.cells.push_back(grid.cell(c));
+    Point mid{0, 0, 0};
+    for (int k = 0; k <= dim; ++k) {  // corners' positions in closed form: no node needs to be here
+      bool on_boundary = false;
+      const Point p = grid.point(b.cells.back()[static_cast<std::size_t>(k)], on_boundary);
+      for (int d = 0; d < dim; ++d) mid[d] += p[d] / (dim + 1);
     }
-  int axis = 0;  // the longest extent
-  for (int d = 1; d < mesh.dim; ++d)
-    if (max[d] - min[d] > max[axis] - min[axis]) axis = d;
-  const int left_parts = parts / 2;
-  const std::size_t split = lo + (hi - lo) * static_cast<std::size_t>(left_parts) / static_cast<std::size_t>(parts);
-  std::nth_element(cells.begin() + static_cast<std::ptrdiff_t>(lo), cells.begin() + static_cast<std::ptrdiff_t>(split),
-                   cells.begin() + static_cast<std::ptrdiff_t>(hi), [&](std::size_t a, std::size_t b) {
-                     return centroid[a][axis] != centroid[b][axis] ? centroid[a][axis] < centroid[b][axis] : a < b;
-                   });
-  rcb(mesh, cells, lo, split, first_part, left_parts, centroid, out);
-  rcb(mesh, cells, split, hi, first_part + left_parts, parts - left_parts, centroid, out);
+    b.centroid.push_back(mid);
+  }
+  return b;
 }
 
 }  // namespace
 
-Mesh unit_square(int n, double perturb) {
-  return grid_mesh(n, perturb, [](int, int) { return true; });
+MeshBlock generate_block(const MeshSpec& spec, int rank, int nprocs) {
+  const std::int64_t n = spec.n;
+  switch (spec.shape) {
+    case MeshSpec::square: return block_of_grid(Grid2D{n, n, n, spec.perturb}, 2, rank, nprocs);
+    case MeshSpec::l_shape: return block_of_grid(Grid2D{n, n / 2, n / 2, spec.perturb}, 2, rank, nprocs);
+    case MeshSpec::cube: return block_of_grid(Grid3D{n, spec.perturb}, 3, rank, nprocs);
+  }
+  throw std::invalid_argument("generate_block: unknown shape");
 }
 
-Mesh l_shape(int n, double perturb) {
-  return grid_mesh(n, perturb, [n](int i, int j) { return !(2 * i >= n && 2 * j >= n); });
+MeshBlock block_of(const Mesh& mesh) {
+  MeshBlock b;
+  b.dim = mesh.dim;
+  b.num_nodes = static_cast<std::int64_t>(mesh.num_nodes());
+  b.num_cells = static_cast<std::int64_t>(mesh.num_cells());
+  b.x = mesh.x;
+  b.boundary = mesh.boundary;
+  b.cells = mesh.cells;
+  b.centroid.assign(mesh.num_cells(), Point{0, 0, 0});
+  for (std::size_t c = 0; c < mesh.num_cells(); ++c)
+    for (auto v : mesh.nodes(c))
+      for (int d = 0; d < mesh.dim; ++d) b.centroid[c][d] += mesh.x[static_cast<std::size_t>(v)][d] / mesh.corners();
+  return b;
 }
+
+MeshBlock empty_block_like(const MeshBlock& whole) {
+  MeshBlock b;
+  b.dim = whole.dim;
+  b.num_nodes = whole.num_nodes;
+  b.num_cells = whole.num_cells;
+  b.first_node = whole.num_nodes;
+  b.first_cell = whole.num_cells;
+  return b;
+}
+
+Mesh mesh_of(const MeshBlock& block) {
+  if (block.first_node != 0 || block.first_cell != 0 || static_cast<std::int64_t>(block.x.size()) != block.num_nodes ||
+      static_cast<std::int64_t>(block.cells.size()) != block.num_cells)
+    throw std::invalid_argument("mesh_of: the block is not the whole mesh");
+  Mesh m;
+  m.dim = block.dim;
+  m.x = block.x;
+  m.boundary = block.boundary;
+  m.cells = block.cells;
+  return m;
+}
+
+Mesh unit_square(int n, double perturb) { return mesh_of(generate_block({MeshSpec::square, n, perturb}, 0, 1)); }
+
+Mesh l_shape(int n, double perturb) { return mesh_of(generate_block({MeshSpec::l_shape, n, perturb}, 0, 1)); }
+
+Mesh unit_cube(int n, double perturb) { return mesh_of(generate_block({MeshSpec::cube, n, perturb}, 0, 1)); }
 
 MeshError::MeshError(const std::string& file, long line, const std::string& what)
     : std::runtime_error(file + (line > 0 ? ":" + std::to_string(line) : std::string()) + ": " + what) {}
@@ -143,76 +232,6 @@ Mesh read_mesh(const std::string& path) {
 Mesh read_mesh_file(const std::string& path) {
   const bool gmsh = path.size() >= 4 && path.compare(path.size() - 4, 4, ".msh") == 0;
   return gmsh ? read_gmsh(path) : read_mesh(path);
-}
-
-Mesh unit_cube(int n, double perturb) {
-  Mesh m;
-  m.dim = 3;
-  const double h = 1.0 / n;
-  const auto id = [n](int i, int j, int k) { return static_cast<std::int64_t>((k * (n + 1) + j) * (n + 1) + i); };
-  for (int k = 0; k <= n; ++k)
-    for (int j = 0; j <= n; ++j)
-      for (int i = 0; i <= n; ++i) {
-        const bool b = i == 0 || j == 0 || k == 0 || i == n || j == n || k == n;
-        Point p{i * h, j * h, k * h};
-        if (!b)
-          for (int d = 0; d < 3; ++d) p[d] += perturb * h * jitter(i + (n + 1) * j, k, d + 1);
-        m.x.push_back(p);
-        m.boundary.push_back(b);
-      }
-  // Each cube's six tetrahedra: (0,0,0) to (1,1,1) along the axes in every order.
-  static const int orders[6][3] = {{0, 1, 2}, {0, 2, 1}, {1, 0, 2}, {1, 2, 0}, {2, 0, 1}, {2, 1, 0}};
-  for (int k = 0; k < n; ++k)
-    for (int j = 0; j < n; ++j)
-      for (int i = 0; i < n; ++i)
-        for (const auto& order : orders) {
-          std::array<int, 3> at{i, j, k};
-          std::array<std::int64_t, 4> cell{id(i, j, k), 0, 0, 0};
-          for (int s = 0; s < 3; ++s) {
-            ++at[static_cast<std::size_t>(order[s])];
-            cell[static_cast<std::size_t>(s + 1)] = id(at[0], at[1], at[2]);
-          }
-          m.cells.push_back(cell);
-        }
-  return m;
-}
-
-std::vector<int> rcb_partition(const Mesh& mesh, int parts) {
-  if (mesh.num_cells() < static_cast<std::size_t>(parts))
-    throw MeshError("the mesh", 0, std::to_string(mesh.num_cells()) + " cells cannot fill " + std::to_string(parts) +
-                                       " parts: some process would have no cells (use fewer processes)");
-  std::vector<Point> centroid(mesh.num_cells(), Point{0, 0, 0});
-  for (std::size_t c = 0; c < mesh.num_cells(); ++c)
-    for (auto v : mesh.nodes(c))
-      for (int d = 0; d < mesh.dim; ++d) centroid[c][d] += mesh.x[static_cast<std::size_t>(v)][d] / mesh.corners();
-  std::vector<std::size_t> cells(mesh.num_cells());
-  std::iota(cells.begin(), cells.end(), 0);
-  std::vector<int> out(mesh.num_cells(), 0);
-  rcb(mesh, cells, 0, cells.size(), 0, parts, centroid, out);
-  return out;
-}
-
-Mesh number_by_owner(const Mesh& mesh, const std::vector<int>& cell_part) {
-  std::vector<int> owner(mesh.num_nodes(), std::numeric_limits<int>::max());
-  for (std::size_t c = 0; c < mesh.num_cells(); ++c)
-    for (auto v : mesh.nodes(c)) owner[v] = std::min(owner[v], cell_part[c]);
-  std::vector<std::int64_t> old_of(mesh.num_nodes());
-  std::iota(old_of.begin(), old_of.end(), 0);
-  std::stable_sort(old_of.begin(), old_of.end(), [&](std::int64_t a, std::int64_t b) { return owner[a] < owner[b]; });
-  std::vector<std::int64_t> new_of(mesh.num_nodes());
-  Mesh out;
-  out.dim = mesh.dim;
-  out.x.reserve(mesh.num_nodes());
-  out.boundary.reserve(mesh.num_nodes());
-  for (std::size_t i = 0; i < old_of.size(); ++i) {
-    new_of[old_of[i]] = static_cast<std::int64_t>(i);
-    out.x.push_back(mesh.x[old_of[i]]);
-    out.boundary.push_back(mesh.boundary[old_of[i]]);
-  }
-  out.cells = mesh.cells;
-  for (auto& c : out.cells)
-    for (int k = 0; k < mesh.corners(); ++k) c[k] = new_of[c[k]];
-  return out;
 }
 
 double mesh_size(const Mesh& mesh) {

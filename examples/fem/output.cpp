@@ -8,11 +8,9 @@
 #include <cstdint>
 #include <fstream>
 #include <cstdio>
-#include <functional>
 #include <map>
 #include <string>
 #include <stdexcept>
-#include <unordered_map>
 
 namespace fem {
 namespace {
@@ -94,10 +92,6 @@ std::string number(double v) {
   return text;
 }
 
-std::string caption(const Mesh& mesh) {
-  return std::to_string(mesh.num_nodes()) + " nodes, h = " + number(mesh_size(mesh));
-}
-
 void put_u32(std::vector<std::uint8_t>& out, std::uint32_t v) {
   for (int s = 24; s >= 0; s -= 8) out.push_back(static_cast<std::uint8_t>(v >> s));
 }
@@ -138,31 +132,46 @@ void write_png(const std::string& path, const Image& img) {
   chunk(os, "IEND", {});
 }
 
-// Fills every pixel inside each triangle; `colour(cell, l0, l1, l2)` gets the
-// barycentric coordinates of the pixel centre.
-void rasterize(Image& img, int pixels, const Mesh& mesh,
-               const std::function<std::array<std::uint8_t, 3>(std::size_t, double, double, double)>& colour) {
-  double lo[2] = {1e300, 1e300}, hi[2] = {-1e300, -1e300};
-  for (const auto& p : mesh.x)
-    for (int d = 0; d < 2; ++d) lo[d] = std::min(lo[d], p[d]), hi[d] = std::max(hi[d], p[d]);
-  const double scale = (pixels - 1) / std::max(hi[0] - lo[0], hi[1] - lo[1]);
+// Fills every pixel of the frame inside each triangle; `colour(cell, l0, l1, l2)`
+// gets the barycentric coordinates of the pixel centre.
+template <class Colour>
+Pixels rasterize(const Frame& frame, const Mesh& mesh, Colour colour) {
+  Pixels out(static_cast<std::size_t>(frame.pixels) * static_cast<std::size_t>(frame.pixels), 0);
   const auto px = [&](const Point& p) {
-    return std::array<double, 2>{left + (p[0] - lo[0]) * scale, top + (pixels - 1) - (p[1] - lo[1]) * scale};
+    return std::array<double, 2>{(p[0] - frame.lo[0]) * frame.scale, (frame.pixels - 1) - (p[1] - frame.lo[1]) * frame.scale};
   };
   for (std::size_t c = 0; c < mesh.num_cells(); ++c) {
     const auto a = px(mesh.x[mesh.cells[c][0]]), b = px(mesh.x[mesh.cells[c][1]]), d = px(mesh.x[mesh.cells[c][2]]);
     const double det = (b[1] - d[1]) * (a[0] - d[0]) + (d[0] - b[0]) * (a[1] - d[1]);
     if (std::abs(det) < 1e-12) continue;
-    const int x0 = static_cast<int>(std::floor(std::min({a[0], b[0], d[0]}))), x1 = static_cast<int>(std::ceil(std::max({a[0], b[0], d[0]})));
-    const int y0 = static_cast<int>(std::floor(std::min({a[1], b[1], d[1]}))), y1 = static_cast<int>(std::ceil(std::max({a[1], b[1], d[1]})));
+    const int x0 = std::max(0, static_cast<int>(std::floor(std::min({a[0], b[0], d[0]}))));
+    const int x1 = std::min(frame.pixels - 1, static_cast<int>(std::ceil(std::max({a[0], b[0], d[0]}))));
+    const int y0 = std::max(0, static_cast<int>(std::floor(std::min({a[1], b[1], d[1]}))));
+    const int y1 = std::min(frame.pixels - 1, static_cast<int>(std::ceil(std::max({a[1], b[1], d[1]}))));
     for (int y = y0; y <= y1; ++y)
       for (int x = x0; x <= x1; ++x) {
         const double l0 = ((b[1] - d[1]) * (x - d[0]) + (d[0] - b[0]) * (y - d[1])) / det;
         const double l1 = ((d[1] - a[1]) * (x - d[0]) + (a[0] - d[0]) * (y - d[1])) / det;
         const double l2 = 1 - l0 - l1;
-        if (l0 >= -1e-9 && l1 >= -1e-9 && l2 >= -1e-9) img.set(x, y, colour(c, l0, l1, l2));
+        if (l0 >= -1e-9 && l1 >= -1e-9 && l2 >= -1e-9) {
+          const std::array<std::uint8_t, 3> rgb = colour(c, l0, l1, l2);
+          out[static_cast<std::size_t>(y) * static_cast<std::size_t>(frame.pixels) + static_cast<std::size_t>(x)] =
+              1 << 24 | rgb[0] << 16 | rgb[1] << 8 | rgb[2];
+        }
       }
   }
+  return out;
+}
+
+// The frame's drawn pixels into the picture at (left, top).
+void paste(Image& img, const Frame& frame, const Pixels& pixels) {
+  for (int y = 0; y < frame.pixels; ++y)
+    for (int x = 0; x < frame.pixels; ++x) {
+      const int p = pixels[static_cast<std::size_t>(y) * static_cast<std::size_t>(frame.pixels) + static_cast<std::size_t>(x)];
+      if (p != 0)
+        img.set(left + x, top + y,
+                {static_cast<std::uint8_t>(p >> 16 & 255), static_cast<std::uint8_t>(p >> 8 & 255), static_cast<std::uint8_t>(p & 255)});
+    }
 }
 
 std::array<std::uint8_t, 3> diverging(double t) {  // t in [0,1]: blue - white - red
@@ -181,37 +190,31 @@ std::array<std::uint8_t, 3> rank_colour(int r) {
 
 }  // namespace
 
-void write_vtu_piece(const std::string& path, const Mesh& mesh, const std::vector<std::size_t>& cells,
-                     const std::vector<std::int64_t>& nodes, const std::vector<double>& u, const std::vector<int>& node_owner,
+void write_vtu_piece(const std::string& path, const Mesh& mesh, const std::vector<double>& u, const std::vector<int>& node_owner,
                      int rank) {
-  std::unordered_map<std::int64_t, std::size_t> position;  // node number -> point of this piece
-  for (std::size_t i = 0; i < nodes.size(); ++i) position.emplace(nodes[i], i);
   std::ofstream os(path);
   if (!os) throw std::runtime_error("cannot write " + path);
   os.precision(17);
   os << "<?xml version=\"1.0\"?>\n<VTKFile type=\"UnstructuredGrid\" version=\"0.1\" byte_order=\"LittleEndian\">\n"
-     << "<UnstructuredGrid>\n<Piece NumberOfPoints=\"" << nodes.size() << "\" NumberOfCells=\"" << cells.size() << "\">\n"
+     << "<UnstructuredGrid>\n<Piece NumberOfPoints=\"" << mesh.num_nodes() << "\" NumberOfCells=\"" << mesh.num_cells() << "\">\n"
      << "<Points><DataArray type=\"Float64\" NumberOfComponents=\"3\" format=\"ascii\">\n";
-  for (auto v : nodes) {
-    const Point& p = mesh.x[static_cast<std::size_t>(v)];
-    os << p[0] << " " << p[1] << " " << p[2] << "\n";
-  }
+  for (const Point& p : mesh.x) os << p[0] << " " << p[1] << " " << p[2] << "\n";
   os << "</DataArray></Points>\n<Cells><DataArray type=\"Int64\" Name=\"connectivity\" format=\"ascii\">\n";
-  for (std::size_t c : cells) {
-    for (auto v : mesh.nodes(c)) os << position.at(v) << " ";
+  for (std::size_t c = 0; c < mesh.num_cells(); ++c) {
+    for (auto v : mesh.nodes(c)) os << v << " ";
     os << "\n";
   }
   os << "</DataArray><DataArray type=\"Int64\" Name=\"offsets\" format=\"ascii\">\n";
-  for (std::size_t c = 0; c < cells.size(); ++c) os << mesh.corners() * (c + 1) << "\n";
+  for (std::size_t c = 0; c < mesh.num_cells(); ++c) os << mesh.corners() * (c + 1) << "\n";
   os << "</DataArray><DataArray type=\"UInt8\" Name=\"types\" format=\"ascii\">\n";
   const int vtk_type = mesh.dim == 2 ? 5 : 10;  // VTK_TRIANGLE, VTK_TETRA
-  for (std::size_t c = 0; c < cells.size(); ++c) os << vtk_type << "\n";
+  for (std::size_t c = 0; c < mesh.num_cells(); ++c) os << vtk_type << "\n";
   os << "</DataArray></Cells>\n<PointData Scalars=\"u\">\n<DataArray type=\"Float64\" Name=\"u\" format=\"ascii\">\n";
   for (double v : u) os << v << "\n";
   os << "</DataArray>\n<DataArray type=\"Int32\" Name=\"owner_rank\" format=\"ascii\">\n";
   for (int r : node_owner) os << r << "\n";
   os << "</DataArray>\n</PointData>\n<CellData Scalars=\"rank\">\n<DataArray type=\"Int32\" Name=\"rank\" format=\"ascii\">\n";
-  for (std::size_t c = 0; c < cells.size(); ++c) os << rank << "\n";
+  for (std::size_t c = 0; c < mesh.num_cells(); ++c) os << rank << "\n";
   os << "</DataArray>\n</CellData>\n</Piece>\n</UnstructuredGrid>\n</VTKFile>\n";
   if (!os) throw std::runtime_error("writing " + path + " failed");
 }
@@ -228,38 +231,51 @@ void write_pvtu(const std::string& path, const std::vector<std::string>& pieces)
   if (!os) throw std::runtime_error("writing " + path + " failed");
 }
 
-void write_solution_png(const std::string& path, const Mesh& mesh, const std::vector<double>& u, int pixels) {
-  Image img(left + pixels + side, top + pixels + 10);
-  const auto [mn, mx] = std::minmax_element(u.begin(), u.end());
-  const double lo = *mn, span = std::max(*mx - *mn, 1e-300);
-  draw_text(img, left, 8, "P1 solution u_h, " + caption(mesh));
-  rasterize(img, pixels, mesh, [&](std::size_t c, double l0, double l1, double l2) {
-    const auto& cell = mesh.cells[c];
-    return diverging((l0 * u[cell[0]] + l1 * u[cell[1]] + l2 * u[cell[2]] - lo) / span);
-  });
-  // The colour bar: the largest value at its top, the smallest at its foot.
-  const int bar_x = left + pixels + 16, bar_h = pixels - 40;
-  for (int y = 0; y < bar_h; ++y) fill_rect(img, bar_x, top + 20 + y, 22, 1, diverging(1.0 - static_cast<double>(y) / (bar_h - 1)));
-  draw_text(img, bar_x, top, number(*mx));
-  draw_text(img, bar_x, top + 26 + bar_h, number(*mn));
-  write_png(path, img);
+Frame frame_of(const std::array<double, 2>& lo, const std::array<double, 2>& hi, int pixels) {
+  return {lo, (pixels - 1) / std::max({hi[0] - lo[0], hi[1] - lo[1], 1e-300}), pixels};
 }
 
-void write_partition_png(const std::string& path, const Mesh& mesh, const std::vector<int>& cell_part, int pixels) {
-  Image img(left + pixels + side, top + pixels + 10);
-  const int ranks = cell_part.empty() ? 0 : *std::max_element(cell_part.begin(), cell_part.end()) + 1;
-  draw_text(img, left, 8, "partition: " + std::to_string(ranks) + " ranks, " + caption(mesh));
-  rasterize(img, pixels, mesh, [&](std::size_t c, double l0, double l1, double l2) {
+Pixels solution_pixels(const Frame& frame, const Mesh& mesh, const std::vector<double>& u, double lo, double hi) {
+  const double span = std::max(hi - lo, 1e-300);
+  return rasterize(frame, mesh, [&](std::size_t c, double l0, double l1, double l2) {
+    const auto& cell = mesh.cells[c];
+    return diverging((l0 * u[static_cast<std::size_t>(cell[0])] + l1 * u[static_cast<std::size_t>(cell[1])] +
+                      l2 * u[static_cast<std::size_t>(cell[2])] - lo) /
+                     span);
+  });
+}
+
+Pixels partition_pixels(const Frame& frame, const Mesh& mesh, int rank) {
+  return rasterize(frame, mesh, [&](std::size_t, double l0, double l1, double l2) {
     // Darken a thin band along cell edges so the mesh shows through.
-    auto col = rank_colour(cell_part[c]);
+    auto col = rank_colour(rank);
     if (std::min({l0, l1, l2}) < 0.04)
       for (auto& v : col) v = static_cast<std::uint8_t>(v * 0.88);
     return col;
   });
+}
+
+void write_solution_png(const std::string& path, const Frame& frame, const Pixels& pixels, const std::string& caption, double lo,
+                        double hi) {
+  Image img(left + frame.pixels + side, top + frame.pixels + 10);
+  draw_text(img, left, 8, "P1 solution u_h, " + caption);
+  paste(img, frame, pixels);
+  // The colour bar: the largest value at its top, the smallest at its foot.
+  const int bar_x = left + frame.pixels + 16, bar_h = frame.pixels - 40;
+  for (int y = 0; y < bar_h; ++y) fill_rect(img, bar_x, top + 20 + y, 22, 1, diverging(1.0 - static_cast<double>(y) / (bar_h - 1)));
+  draw_text(img, bar_x, top, number(hi));
+  draw_text(img, bar_x, top + 26 + bar_h, number(lo));
+  write_png(path, img);
+}
+
+void write_partition_png(const std::string& path, const Frame& frame, const Pixels& pixels, const std::string& caption, int ranks) {
+  Image img(left + frame.pixels + side, top + frame.pixels + 10);
+  draw_text(img, left, 8, "partition: " + std::to_string(ranks) + " ranks, " + caption);
+  paste(img, frame, pixels);
   for (int r = 0; r < ranks && r < 24; ++r) {  // the legend
     const int y = top + 4 + 24 * r;
-    fill_rect(img, left + pixels + 16, y, 16, 16, rank_colour(r));
-    draw_text(img, left + pixels + 38, y + 1, "rank " + std::to_string(r));
+    fill_rect(img, left + frame.pixels + 16, y, 16, 16, rank_colour(r));
+    draw_text(img, left + frame.pixels + 38, y + 1, "rank " + std::to_string(r));
   }
   write_png(path, img);
 }

@@ -1,9 +1,11 @@
 // Pictures and files of the example's results: parallel VTU for ParaView
 // (one .pvtu index and one .vtu piece per process: the solution and the
 // owner rank per node, the rank per cell) and, in 2-D, PNG images of the
-// solution and of the partition, drawn here (PNG written with zlib).
+// solution and of the partition, drawn here (PNG written with zlib). No MPI
+// here: the caller combines the processes' pixels.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -12,21 +14,36 @@
 
 namespace fem {
 
-// One process's piece: its `cells`, and its `nodes` (every node of those
-// cells) with their values `u` and owning ranks, aligned with `nodes`.
-void write_vtu_piece(const std::string& path, const Mesh& mesh, const std::vector<std::size_t>& cells,
-                     const std::vector<std::int64_t>& nodes, const std::vector<double>& u, const std::vector<int>& node_owner,
+// One process's piece: its part's cells and nodes (local numbering) with
+// the nodes' values `u` and owning ranks.
+void write_vtu_piece(const std::string& path, const Mesh& local, const std::vector<double>& u, const std::vector<int>& node_owner,
                      int rank);
 
 // ParaView's index of the pieces (file names relative to the .pvtu's directory).
 void write_pvtu(const std::string& path, const std::vector<std::string>& pieces);
 
-// The solution, coloured (blue-white-red), interpolated linearly on each
-// triangle, with a colour bar and a title giving the node count and h (2-D meshes).
-void write_solution_png(const std::string& path, const Mesh& mesh, const std::vector<double>& u, int pixels = 640);
+// 2-D pictures drawn in parallel without gathering the mesh: every process
+// draws its own triangles into the same square frame (the whole mesh's
+// bounding box), as packed pixels (0 where it has no triangle, else
+// 1 << 24 | rgb), so the processes' pictures combine into the whole one by
+// an elementwise maximum (MPI_MAX), and one process writes the PNG.
+struct Frame {
+  std::array<double, 2> lo;  // the mesh's lowest corner
+  double scale;              // pixels per unit length
+  int pixels;                // the frame's width and height
+};
+using Pixels = std::vector<int>;
+Frame frame_of(const std::array<double, 2>& lo, const std::array<double, 2>& hi, int pixels = 640);
 
-// The partition: each cell in its rank's colour, cell edges drawn darker, a
-// legend of the ranks and the same title.
-void write_partition_png(const std::string& path, const Mesh& mesh, const std::vector<int>& cell_part, int pixels = 640);
+// The solution, coloured blue-white-red from `lo` to `hi`, linear on each triangle.
+Pixels solution_pixels(const Frame& frame, const Mesh& local, const std::vector<double>& u, double lo, double hi);
+// Every triangle in the colour of `rank`, cell edges darker.
+Pixels partition_pixels(const Frame& frame, const Mesh& local, int rank);
+
+// The PNGs from combined pixels, with a title (`caption`: node count and h)
+// and a colour bar from `lo` to `hi`, or a legend of the ranks.
+void write_solution_png(const std::string& path, const Frame& frame, const Pixels& pixels, const std::string& caption, double lo,
+                        double hi);
+void write_partition_png(const std::string& path, const Frame& frame, const Pixels& pixels, const std::string& caption, int ranks);
 
 }  // namespace fem

@@ -53,10 +53,9 @@ DistArray nodal_array(const Dim& dim) {
   return a;
 }
 
-// The number of nodes adjacent to each of `nodes` (itself included), over
-// every cell around it wherever that cell is: the length of its row in the
-// assembled matrix. Memory in proportion to `nodes`, not to the mesh.
-std::vector<std::size_t> row_lengths_of(const Mesh& mesh, const std::vector<std::int64_t>& nodes) {
+// The number of nodes adjacent to each node of `mesh` (itself included) over
+// its cells: the length of the node's row in this process's overlapped matrix.
+std::vector<std::size_t> row_lengths_of(const Mesh& mesh) {
   std::vector<std::size_t> first(mesh.num_nodes() + 1, 0);  // node -> its cells, as CSR
   for (std::size_t c = 0; c < mesh.num_cells(); ++c)
     for (auto v : mesh.nodes(c)) ++first[static_cast<std::size_t>(v) + 1];
@@ -65,16 +64,30 @@ std::vector<std::size_t> row_lengths_of(const Mesh& mesh, const std::vector<std:
   for (std::size_t c = 0; c < mesh.num_cells(); ++c)
     for (auto v : mesh.nodes(c)) cells[at[static_cast<std::size_t>(v)]++] = c;
   std::vector<std::size_t> lengths;
-  lengths.reserve(nodes.size());
+  lengths.reserve(mesh.num_nodes());
   std::vector<std::int64_t> around;
-  for (auto v : nodes) {
+  for (std::size_t v = 0; v < mesh.num_nodes(); ++v) {
     around.clear();
-    for (std::size_t k = first[static_cast<std::size_t>(v)]; k < first[static_cast<std::size_t>(v) + 1]; ++k)
+    for (std::size_t k = first[v]; k < first[v + 1]; ++k)
       for (auto w : mesh.nodes(cells[k])) around.push_back(w);
     std::sort(around.begin(), around.end());
     lengths.push_back(static_cast<std::size_t>(std::unique(around.begin(), around.end()) - around.begin()));
   }
   return lengths;
+}
+
+// An upper bound of each owned row's length in the assembled matrix: the sum
+// of its lengths on every process holding the node (one halo assembly).
+// Collective over the plan's processes.
+std::vector<std::size_t> owned_row_bounds(const std::vector<std::size_t>& local_lengths, const Dim& dim, const mpi::HaloPlan& plan,
+                                          std::size_t num_owned) {
+  DistArray lengths = nodal_array(dim);
+  double* l = data_as<double>(lengths);
+  for (std::size_t i = 0; i < local_lengths.size(); ++i) l[i] = static_cast<double>(local_lengths[i]);
+  plan.assemble<double>(lengths);
+  std::vector<std::size_t> out(num_owned);
+  for (std::size_t i = 0; i < num_owned; ++i) out[i] = static_cast<std::size_t>(l[i]);
+  return out;
 }
 
 // MueLu's smoothed aggregation with Chebyshev smoothing (symmetric, as CG
@@ -170,74 +183,43 @@ void report(const SolveOptions& options, const char* format, Args... args) {
   options.progress(line);
 }
 
-// Every node's value on every process (owners contribute).
-std::vector<double> gather_owned(const Result& res, const double* u, std::size_t num_nodes, const Teuchos::Comm<int>& comm) {
-  std::vector<double> contribution(num_nodes, 0.0), out(num_nodes, 0.0);
-  for (std::size_t i = 0; i < res.num_owned; ++i) contribution[res.nodes[i]] = u[i];
-  Teuchos::reduceAll<int, double>(comm, Teuchos::REDUCE_SUM, static_cast<int>(num_nodes), contribution.data(), out.data());
-  return out;
-}
-
 }  // namespace
 
 bool petsc_available() { return FEM_WITH_PETSC != 0; }
 
-Result solve_poisson(const Mesh& mesh, const std::vector<int>& cell_part, const Teuchos::RCP<const Teuchos::Comm<int>>& comm,
-                     const SolveOptions& options) {
+Result solve_poisson(const MeshPart& part, const Teuchos::RCP<const Teuchos::Comm<int>>& comm, const SolveOptions& options) {
   const int rank = comm->getRank(), nprocs = comm->getSize();
+  const Mesh& mesh = part.local;  // local node numbers; part.nodes are the global ones
   Result res;
-  res.num_nodes = mesh.num_nodes();
-  res.num_cells = mesh.num_cells();
+  res.num_nodes = static_cast<std::size_t>(part.num_nodes);
+  res.num_cells = static_cast<std::size_t>(part.num_cells);
+  res.nodes = part.nodes;
+  res.num_owned = part.num_owned;
+  const double counts[2] = {static_cast<double>(mesh.num_cells()), static_cast<double>(part.nodes.size() - part.num_owned)};
+  double most = 0, sums[2] = {0, 0};
+  Teuchos::reduceAll<int, double>(*comm, Teuchos::REDUCE_MAX, 1, counts, &most);
+  Teuchos::reduceAll<int, double>(*comm, Teuchos::REDUCE_SUM, 2, counts, sums);
+  res.max_cells_per_rank = most;
+  res.mean_cells_per_rank = sums[0] / nprocs;
+  res.ghost_copies = static_cast<std::size_t>(sums[1]);
 
-  // Ownership: a node belongs to the lowest rank holding a cell around it
-  // (Dapetra's default rule for shared 'u' indices, so both sides agree).
-  res.node_owner.assign(mesh.num_nodes(), nprocs);
-  std::vector<int> highest_holder(mesh.num_nodes(), -1);  // shared when it differs from the owner
-  std::vector<std::size_t> my_cells;
-  std::vector<std::size_t> cells_per_rank(nprocs, 0);
-  for (std::size_t c = 0; c < mesh.num_cells(); ++c) {
-    ++cells_per_rank[cell_part[c]];
-    if (cell_part[c] == rank) my_cells.push_back(c);
-    for (auto v : mesh.nodes(c)) {
-      res.node_owner[v] = std::min(res.node_owner[v], cell_part[c]);
-      highest_holder[v] = std::max(highest_holder[v], cell_part[c]);
-    }
-  }
-  for (std::size_t v = 0; v < mesh.num_nodes(); ++v) res.shared_nodes += highest_holder[v] > res.node_owner[v];
-  res.cells = my_cells;
-  res.max_cells_per_rank = static_cast<double>(*std::max_element(cells_per_rank.begin(), cells_per_rank.end()));
-  res.mean_cells_per_rank = static_cast<double>(mesh.num_cells()) / nprocs;
-
-  // This process's nodes, owned first: then the owned values are one run of
+  // Owned nodes come first in the part, so the owned values are one run of
   // the buffer and the solver works on them in place.
-  std::vector<std::int64_t> mine;  // sorted, unique
-  for (std::size_t c : my_cells)
-    for (auto v : mesh.nodes(c)) mine.push_back(v);
-  std::sort(mine.begin(), mine.end());
-  mine.erase(std::unique(mine.begin(), mine.end()), mine.end());
-  for (auto v : mine)
-    if (res.node_owner[v] == rank) res.nodes.push_back(v);
-  res.num_owned = res.nodes.size();
-  for (auto v : mine)
-    if (res.node_owner[v] != rank) res.nodes.push_back(v);
-  std::unordered_map<std::int64_t, std::size_t> local_of(res.nodes.size());
-  for (std::size_t i = 0; i < res.nodes.size(); ++i) local_of[res.nodes[i]] = i;
-
-  const Dim dim = Dim::unstructured(static_cast<global_index_t>(mesh.num_nodes()), nprocs, rank,
-                                    std::vector<global_index_t>(res.nodes.begin(), res.nodes.end()), false);
+  const Dim dim = Dim::unstructured(part.num_nodes, nprocs, rank, std::vector<global_index_t>(part.nodes.begin(), part.nodes.end()),
+                                    false);
   DistArray u = nodal_array(dim), f = nodal_array(dim);
-  const auto layout = tpetra::TpetraLayout::create(u, comm);  // collective
+  const auto layout = tpetra::TpetraLayout::create(u, comm);       // collective
   const auto plan = mpi::HaloPlan::create(layout->distribution());  // collective
 
   // Assembly: element kernels with Eigen, straight into the DAP arrays and an
   // overlapped matrix on the adapter's buffer map; Dirichlet values g = exact
   // are eliminated symmetrically (the matrix stays SPD for CG).
   const auto t_assembly = Clock::now();
-  const std::vector<std::size_t> row_lengths = row_lengths_of(mesh, res.nodes);
+  const std::vector<std::size_t> row_lengths = row_lengths_of(mesh);
   auto overlapped = Teuchos::rcp(new Matrix(layout->buffer_map(), Teuchos::ArrayView<const std::size_t>(row_lengths)));
   auto fv = dapetra::eigen::vector_view<double>(f);
   const auto g = [&](std::int64_t v) { return exact_value(mesh.x[static_cast<std::size_t>(v)], mesh.dim); };
-  for (std::size_t c : my_cells) {
+  for (std::size_t c = 0; c < mesh.num_cells(); ++c) {
     const Element e(mesh, c);
     const CornerMatrix k = e.stiffness();
     const CornerVector b = load(e);
@@ -254,30 +236,30 @@ Result solve_poisson(const Mesh& mesh, const std::vector<int>& cell_part, const 
           rhs -= k(a, bb) * g(cell[bb]);
           continue;
         }
-        cols[n] = cell[bb];
+        cols[n] = part.nodes[static_cast<std::size_t>(cell[bb])];
         vals[n++] = k(a, bb);
       }
-      fv(static_cast<Eigen::Index>(local_of[row])) += rhs;
-      overlapped->insertGlobalValues(row, Teuchos::ArrayView<const GO>(cols.data(), n),
+      fv(static_cast<Eigen::Index>(row)) += rhs;
+      overlapped->insertGlobalValues(part.nodes[static_cast<std::size_t>(row)], Teuchos::ArrayView<const GO>(cols.data(), n),
                                      Teuchos::ArrayView<const double>(vals.data(), n));
     }
   }
   for (std::size_t i = 0; i < res.num_owned; ++i)  // identity rows for owned boundary nodes
-    if (mesh.boundary[res.nodes[i]]) {
-      const GO row = res.nodes[i];
+    if (mesh.boundary[i]) {
+      const GO row = part.nodes[i];
       const double one = 1.0;
       overlapped->insertGlobalValues(row, Teuchos::ArrayView<const GO>(&row, 1), Teuchos::ArrayView<const double>(&one, 1));
     }
   const auto owned_map = layout->owned_map();
   overlapped->fillComplete(owned_map, owned_map);
-  const std::vector<std::size_t> owned_lengths(row_lengths.begin(), row_lengths.begin() + static_cast<std::ptrdiff_t>(res.num_owned));
+  const std::vector<std::size_t> owned_lengths = owned_row_bounds(row_lengths, dim, *plan, res.num_owned);
   auto a_mat = Teuchos::rcp(new Matrix(owned_map, Teuchos::ArrayView<const std::size_t>(owned_lengths)));
   Tpetra::Export<LO, GO, Node> exporter(layout->buffer_map(), owned_map);
   a_mat->doExport(*overlapped, exporter, Tpetra::ADD);
   a_mat->fillComplete(owned_map, owned_map);
   plan->assemble<double>(f);  // contributions of shared nodes summed on their owners
   for (std::size_t i = 0; i < res.num_owned; ++i)
-    if (mesh.boundary[res.nodes[i]]) fv(static_cast<Eigen::Index>(i)) = g(res.nodes[i]);
+    if (mesh.boundary[i]) fv(static_cast<Eigen::Index>(i)) = g(static_cast<std::int64_t>(i));
   res.assembly_seconds = seconds_since(t_assembly);
   report(options, "assembly: %.3f s (Eigen element kernels, HaloPlan::assemble for f, Tpetra Export ADD for A)",
          res.assembly_seconds);
@@ -316,20 +298,18 @@ Result solve_poisson(const Mesh& mesh, const std::vector<int>& cell_part, const 
   res.u.assign(uv, uv + res.nodes.size());
 
   // Errors against the exact solution, over this process's cells, summed.
-  double sums[2] = {0, 0}, total[2] = {0, 0};
-  for (std::size_t c : my_cells) {
+  double err_sums[2] = {0, 0}, total[2] = {0, 0};
+  for (std::size_t c = 0; c < mesh.num_cells(); ++c) {
     const Element e(mesh, c);
     CornerVector ue(mesh.corners());
-    for (int k = 0; k < mesh.corners(); ++k) ue(k) = res.u[local_of[mesh.cells[c][k]]];
+    for (int k = 0; k < mesh.corners(); ++k) ue(k) = res.u[static_cast<std::size_t>(mesh.cells[c][k])];
     const auto err = errors(e, ue);
-    sums[0] += err[0];
-    sums[1] += err[1];
+    err_sums[0] += err[0];
+    err_sums[1] += err[1];
   }
-  Teuchos::reduceAll<int, double>(*comm, Teuchos::REDUCE_SUM, 2, sums, total);
+  Teuchos::reduceAll<int, double>(*comm, Teuchos::REDUCE_SUM, 2, err_sums, total);
   res.l2_error = std::sqrt(total[0]);
   res.h1_error = std::sqrt(total[1]);
-
-  res.u_global = gather_owned(res, res.u.data(), mesh.num_nodes(), *comm);  // for output and tests
   return res;
 }
 

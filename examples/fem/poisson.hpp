@@ -18,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "distribute.hpp"
 #include "mesh.hpp"
 
 namespace fem {
@@ -30,7 +31,7 @@ struct SolveOptions {
   std::string preconditioner = "MueLu";
   // Also solve with PETSc KSP (CG + GAMG) on the same DAP arrays. Needs the
   // example built with Dapetra's PETSc adapter, a PetscSession alive, and
-  // nodes numbered so each rank's owned nodes are consecutive (number_by_owner).
+  // nodes numbered so each rank's owned nodes are consecutive (distribute_mesh does).
   bool petsc = false;
   // Keep this process's assembled rows in Result::owned_rows (for checks).
   bool keep_rows = false;
@@ -47,32 +48,30 @@ struct SolverRun {
 };
 
 struct Result {
-  // This process's part: the nodes it holds (owned first) and their values.
+  // This process's part: the global numbers of its nodes (owned first, as in
+  // the MeshPart) and their values after the solve and one ghost update.
   std::vector<std::int64_t> nodes;
   std::size_t num_owned = 0;
-  std::vector<std::size_t> cells;  // this process's cells
   std::vector<double> u;
   // Global figures (the same on every process).
-  std::size_t num_nodes = 0, num_cells = 0, shared_nodes = 0;
+  std::size_t num_nodes = 0, num_cells = 0;
+  std::size_t ghost_copies = 0;  // copies of shared nodes held by processes that do not own them
   double max_cells_per_rank = 0, mean_cells_per_rank = 0;
-  SolverRun belos;                // Belos CG with SolveOptions::preconditioner
+  SolverRun belos;                 // Belos CG with SolveOptions::preconditioner
   std::optional<SolverRun> petsc;  // PETSc CG + GAMG, with SolveOptions::petsc
   double petsc_difference = 0;     // max |u_petsc - u_belos| over all nodes
   double l2_error = 0, h1_error = 0;
   double assembly_seconds = 0;
-  std::vector<double> u_global;  // every node's value (for output; gathered on every process)
-  std::vector<int> node_owner;   // every node's owning rank
-  // This process's owned matrix rows, (column, value) sorted, as assembled
-  // (with SolveOptions::keep_rows or ::petsc; empty otherwise).
+  // This process's owned matrix rows, (global column, value) sorted, as
+  // assembled (with SolveOptions::keep_rows or ::petsc; empty otherwise).
   std::vector<std::vector<std::pair<std::int64_t, double>>> owned_rows;
 };
 
 // Whether solve_poisson can also solve with PETSc (SolveOptions::petsc).
 bool petsc_available();
 
-// Collective over `comm`: cells whose part is this rank are this process's.
-Result solve_poisson(const Mesh& mesh, const std::vector<int>& cell_part, const Teuchos::RCP<const Teuchos::Comm<int>>& comm,
-                     const SolveOptions& options = {});
+// Collective over `comm` (the communicator `part` was distributed on).
+Result solve_poisson(const MeshPart& part, const Teuchos::RCP<const Teuchos::Comm<int>>& comm, const SolveOptions& options = {});
 
 // The serial reference: the same discretisation, assembled and solved in one
 // process with Eigen's sparse Cholesky (independent of Tpetra and Dapetra).
