@@ -76,20 +76,6 @@ std::vector<std::size_t> row_lengths_of(const Mesh& mesh) {
   return lengths;
 }
 
-// An upper bound of each owned row's length in the assembled matrix: the sum
-// of its lengths on every process holding the node (one halo assembly).
-// Collective over the plan's processes.
-std::vector<std::size_t> owned_row_bounds(const std::vector<std::size_t>& local_lengths, const Dim& dim, const mpi::HaloPlan& plan,
-                                          std::size_t num_owned) {
-  DistArray lengths = nodal_array(dim);
-  double* l = data_as<double>(lengths);
-  for (std::size_t i = 0; i < local_lengths.size(); ++i) l[i] = static_cast<double>(local_lengths[i]);
-  plan.assemble<double>(lengths);
-  std::vector<std::size_t> out(num_owned);
-  for (std::size_t i = 0; i < num_owned; ++i) out[i] = static_cast<std::size_t>(l[i]);
-  return out;
-}
-
 // MueLu's smoothed aggregation with Chebyshev smoothing (symmetric, as CG
 // needs), or an Ifpack2 preconditioner by name.
 Teuchos::RCP<OP> make_preconditioner(const std::string& name, const Teuchos::RCP<Matrix>& a) {
@@ -216,7 +202,10 @@ Result solve_poisson(const MeshPart& part, const Teuchos::RCP<const Teuchos::Com
   // are eliminated symmetrically (the matrix stays SPD for CG).
   const auto t_assembly = Clock::now();
   const std::vector<std::size_t> row_lengths = row_lengths_of(mesh);
-  auto overlapped = Teuchos::rcp(new Matrix(layout->buffer_map(), Teuchos::ArrayView<const std::size_t>(row_lengths)));
+  // Rows and columns both on the buffer map: a part's cells touch only its
+  // own nodes, so entries go in by local index, with no global look-up.
+  auto overlapped = Teuchos::rcp(
+      new Matrix(layout->buffer_map(), layout->buffer_map(), Teuchos::ArrayView<const std::size_t>(row_lengths)));
   auto fv = dapetra::eigen::vector_view<double>(f);
   const auto g = [&](std::int64_t v) { return exact_value(mesh.x[static_cast<std::size_t>(v)], mesh.dim); };
   for (std::size_t c = 0; c < mesh.num_cells(); ++c) {
@@ -227,7 +216,7 @@ Result solve_poisson(const MeshPart& part, const Teuchos::RCP<const Teuchos::Com
     for (int a = 0; a < mesh.corners(); ++a) {
       const std::int64_t row = cell[a];
       if (mesh.boundary[row]) continue;
-      std::array<GO, 4> cols{};
+      std::array<LO, 4> cols{};
       std::array<double, 4> vals{};
       int n = 0;
       double rhs = b(a);
@@ -236,27 +225,27 @@ Result solve_poisson(const MeshPart& part, const Teuchos::RCP<const Teuchos::Com
           rhs -= k(a, bb) * g(cell[bb]);
           continue;
         }
-        cols[n] = part.nodes[static_cast<std::size_t>(cell[bb])];
+        cols[n] = static_cast<LO>(cell[bb]);
         vals[n++] = k(a, bb);
       }
       fv(static_cast<Eigen::Index>(row)) += rhs;
-      overlapped->insertGlobalValues(part.nodes[static_cast<std::size_t>(row)], Teuchos::ArrayView<const GO>(cols.data(), n),
-                                     Teuchos::ArrayView<const double>(vals.data(), n));
+      overlapped->insertLocalValues(static_cast<LO>(row), Teuchos::ArrayView<const LO>(cols.data(), n),
+                                    Teuchos::ArrayView<const double>(vals.data(), n));
     }
   }
   for (std::size_t i = 0; i < res.num_owned; ++i)  // identity rows for owned boundary nodes
     if (mesh.boundary[i]) {
-      const GO row = part.nodes[i];
+      const LO row = static_cast<LO>(i);
       const double one = 1.0;
-      overlapped->insertGlobalValues(row, Teuchos::ArrayView<const GO>(&row, 1), Teuchos::ArrayView<const double>(&one, 1));
+      overlapped->insertLocalValues(row, Teuchos::ArrayView<const LO>(&row, 1), Teuchos::ArrayView<const double>(&one, 1));
     }
   const auto owned_map = layout->owned_map();
   overlapped->fillComplete(owned_map, owned_map);
-  const std::vector<std::size_t> owned_lengths = owned_row_bounds(row_lengths, dim, *plan, res.num_owned);
-  auto a_mat = Teuchos::rcp(new Matrix(owned_map, Teuchos::ArrayView<const std::size_t>(owned_lengths)));
-  Tpetra::Export<LO, GO, Node> exporter(layout->buffer_map(), owned_map);
-  a_mat->doExport(*overlapped, exporter, Tpetra::ADD);
-  a_mat->fillComplete(owned_map, owned_map);
+  // Shared rows summed on their owners (Export ADD) and the result completed
+  // in one pass, as Tpetra's own multigrid builds its matrices.
+  const Tpetra::Export<LO, GO, Node> exporter(layout->buffer_map(), owned_map);
+  const Teuchos::RCP<Matrix> a_mat = Tpetra::exportAndFillCompleteCrsMatrix<Matrix>(
+      Teuchos::RCP<const Matrix>(overlapped), exporter, owned_map, owned_map);
   plan->assemble<double>(f);  // contributions of shared nodes summed on their owners
   for (std::size_t i = 0; i < res.num_owned; ++i)
     if (mesh.boundary[i]) fv(static_cast<Eigen::Index>(i)) = g(static_cast<std::int64_t>(i));
