@@ -187,17 +187,15 @@ int main(int argc, char** argv) {
         static_cast<long long>(block.num_cells), cell_word, describe(o).c_str(),
         o.mesh_file.empty() ? "each process made its own block" : "read on rank 0", mesh_seconds);
     t0 = std::chrono::steady_clock::now();
-    if (!agreed(*comm, [&] {
-          cell_part = fem::partition_cells(block, MPI_COMM_WORLD);
-          part = fem::distribute_mesh(block, cell_part, MPI_COMM_WORLD);
-        }))
-      return 1;
+    if (!agreed(*comm, [&] { cell_part = fem::partition_cells(block, MPI_COMM_WORLD); })) return 1;
+    const double zoltan_seconds = seconds_since(t0);
+    if (!agreed(*comm, [&] { part = fem::distribute_mesh(block, cell_part, MPI_COMM_WORLD); })) return 1;
     block = fem::MeshBlock();  // the blocks are no longer needed
     partition_seconds = seconds_since(t0);
     h = largest(*comm, fem::mesh_size(part.local));
-    say("partition: Zoltan2 RCB, cells moved to their parts by a Dapetra redistribution, owned nodes numbered by rank, "
-        "h = %.4f, %.2f s\n",
-        h, partition_seconds);
+    say("partition: Zoltan2 RCB %.2f s; cells and nodes moved to their parts by Dapetra redistributions, owned nodes "
+        "numbered by rank, %.2f s; h = %.4f\n",
+        zoltan_seconds, partition_seconds - zoltan_seconds, h);
     const fem::Result r = fem::solve_poisson(part, comm, o.solve);
     say("balance: %.0f %s per rank at most, %.1f on average (%.3f); %zu ghost copies of shared nodes (owned by the lowest "
         "rank)\n",
