@@ -4,6 +4,7 @@
 // elements are owned decided by the test oracle), round trips bit-exact.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <complex>
 #include <type_traits>
 
@@ -218,4 +219,80 @@ TEST(Redistribute, SpecExample2_12FromAndToOneProcess) {
   std::fill(w, w + whole.buffer.num_elements(), -1.0);
   plan->apply_reverse<double>(spec, whole);
   for (global_index_t i = 0; i < whole.buffer.num_elements(); ++i) EXPECT_EQ(w[i], static_cast<double>(i));
+}
+
+// A 'u' layout whose indices stay on their processes (the finite-element
+// case: nodes with copies, a few values per node) against blocks, cyclic
+// blocks and one process holding everything, both ways, with and without the
+// copies filled; the plan learns the 'u' owners from an all-to-all, not from
+// a gather. Owners here are worked out by the test (the lowest holder), and
+// each value names its element.
+TEST(Redistribute, ScatteredUnstructuredNodesAgainstClosedFormLayouts) {
+  const auto comm = world();
+  const int P = comm->size(), r = comm->rank();
+  const global_index_t n = 97, width = 3;
+  // Index g is held by g % P, and also by (3g + 1) % P when g % 4 == 0 (a copy
+  // when that is another rank). Held in decreasing order, to show order is free.
+  const auto holders = [&](global_index_t g) {
+    std::vector<int> h{static_cast<int>(g % P)};
+    if (g % 4 == 0) h.push_back(static_cast<int>((3 * g + 1) % P));
+    return h;
+  };
+  std::vector<global_index_t> held;
+  for (global_index_t g = n - 1; g >= 0; --g) {
+    const auto h = holders(g);
+    if (std::find(h.begin(), h.end(), r) != h.end()) held.push_back(g);
+  }
+  const auto owner = [&](global_index_t g) {
+    const auto h = holders(g);
+    return *std::min_element(h.begin(), h.end());
+  };
+  const auto value = [](global_index_t g, global_index_t j) { return static_cast<double>(100 * g + j); };
+  const std::vector<Dim> nodes{Dim::unstructured(n, P, r, held, false), Dim::undistributed(width)};
+  const std::vector<std::pair<const char*, Dim>> sources{{"even blocks", Dim::even_block(n, P, r)},
+                                                         {"cyclic blocks of 5", Dim::cyclic(n, P, r, 5)},
+                                                         {"all on rank 0", Dim::block(n, P, r, r == 0 ? 0 : n, n)}};
+  for (const auto& [name, source_dim] : sources)
+    for (bool fill_copies : {false, true}) {
+      const std::vector<Dim> from{source_dim, Dim::undistributed(width)};
+      const DistArray a = owning_array<double>(from), u = owning_array<double>(nodes, -5.0), back = owning_array<double>(from, -3.0);
+      for (global_index_t i = 0; i < local_extent(source_dim); ++i)
+        for (global_index_t j = 0; j < width; ++j) data_as<double>(a)[i * width + j] = value(global_index(source_dim, i), j);
+      RedistributionOptions opt;
+      opt.fill_target_padding = fill_copies;
+      const auto plan =
+          RedistributionPlan::create(DistributedLayout::create(a, comm), DistributedLayout::create(u, comm), opt);
+      plan->apply<double>(a, u);
+      for (std::size_t i = 0; i < held.size(); ++i)
+        for (global_index_t j = 0; j < width; ++j)
+          ASSERT_EQ(data_as<double>(u)[static_cast<global_index_t>(i) * width + j],
+                    owner(held[i]) == r || fill_copies ? value(held[i], j) : -5.0)
+              << name << (fill_copies ? ", copies filled" : "") << ": index " << held[i];
+      plan->apply_reverse<double>(u, back);
+      for (global_index_t i = 0; i < local_extent(source_dim) * width; ++i)
+        ASSERT_EQ(data_as<double>(back)[i], data_as<double>(a)[i]) << name << ": round trip element " << i;
+    }
+}
+
+// A 1-D 'u' layout chooses its own index set (`size` distinct integers), so
+// it may lack an index the other layout has: every process refuses the plan
+// alike, whichever side the 'u' layout is.
+TEST(Redistribute, ScatteredUnstructuredMissingAnIndexIsRefusedEverywhere) {
+  const auto comm = world();
+  const int P = comm->size(), r = comm->rank();
+  const global_index_t n = 40;
+  std::vector<global_index_t> mine;
+  for (global_index_t g = r; g < n; g += P) mine.push_back(g == 17 ? n + 5 : g);  // 45 instead of 17
+  const DistArray u = owning_array<double>({Dim::unstructured(n, P, r, mine, true)});
+  const DistArray b = owning_array<double>({Dim::even_block(n, P, r)});
+  const auto ul = DistributedLayout::create(u, comm), bl = DistributedLayout::create(b, comm);
+  for (bool u_is_source : {false, true}) {
+    try {
+      if (u_is_source) RedistributionPlan::create(ul, bl);
+      else RedistributionPlan::create(bl, ul);
+      ADD_FAILURE() << "a plan over a missing index was built";
+    } catch (const ValidationError& e) {
+      EXPECT_NE(std::string(e.what()).find("missing"), std::string::npos) << e.what();
+    }
+  }
 }
