@@ -1,7 +1,15 @@
-"""Shared by the Python benchmark drivers: rows appended to the results file
-that dapetra-bench writes (build/bench/results.json, or check.json)."""
+"""Shared by the benchmark drivers: rows appended to the results file that
+dapetra-bench writes (build/bench/results.json, or check.json), and each row
+stamped with the command and the machine that measured it.
+
+    python3 benchmarks/bench_rows.py --stamp FILE "COMMAND"
+        gives every row of FILE that has no "command" yet this one, and the machine
+"""
+import datetime
 import json
 import os
+import platform
+import sys
 
 
 def append_rows(path, rows):
@@ -12,3 +20,37 @@ def append_rows(path, rows):
             existing = json.load(f)
     with open(path, "w") as f:
         json.dump(existing + rows, f, indent=1)
+
+
+def machine():
+    """This machine in one line: CPU model, cores, memory, OS, date."""
+    model, memory = platform.processor() or platform.machine(), ""
+    try:
+        with open("/proc/cpuinfo") as f:
+            model = next(line.split(":", 1)[1].strip() for line in f if line.startswith("model name"))
+        with open("/proc/meminfo") as f:
+            kb = int(next(line.split()[1] for line in f if line.startswith("MemTotal")))
+            memory = f", {kb / 2**20:.0f} GiB"
+    except (OSError, StopIteration):
+        pass
+    system = platform.freedesktop_os_release().get("PRETTY_NAME", platform.system()) \
+        if hasattr(platform, "freedesktop_os_release") else platform.system()
+    return f"{model}, {os.cpu_count()} cores{memory}, {system}, {datetime.date.today().isoformat()}"
+
+
+def stamp(path, command):
+    """Every row of `path` without a command gets `command` and this machine."""
+    with open(path) as f:
+        rows = json.load(f)
+    here = machine()
+    for row in rows:
+        if "command" not in row:
+            row["command"], row["machine"] = command, here
+    with open(path, "w") as f:
+        json.dump(rows, f, indent=1)
+
+
+if __name__ == "__main__":
+    if len(sys.argv) != 4 or sys.argv[1] != "--stamp":
+        sys.exit(__doc__)
+    stamp(sys.argv[2], sys.argv[3])

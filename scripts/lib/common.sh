@@ -31,6 +31,8 @@ DAPETRA_PACKAGES=(
   petsc-dev python3-petsc4py
   # The finite-element benchmark's yardstick: DOLFINx on the same problem (benchmarks/fem_dolfinx.py).
   python3-dolfinx
+  # The documents: API pages (scripts/docs), the architecture picture, the benchmark plots.
+  doxygen graphviz python3-matplotlib
 )
 
 # Debian's interpreter, whose python3-* packages the Python package needs

@@ -1,4 +1,5 @@
-// dapetra/dapetra.hpp: the whole protocol core in one include.
+/// \file
+/// dapetra/dapetra.hpp: the whole protocol core in one include.
 #pragma once
 
 #include "dapetra/axis.hpp"

@@ -1,9 +1,10 @@
-// dapetra/dim.hpp: the dimension dictionary of the Distributed Array Protocol
-// (DAP 0.10.0, section 1.6) as a plain C++ value.
-//
-// One `Dim` describes how one axis of a distributed array is split over the
-// process grid, seen from one process. It is pure metadata: no MPI, no buffer.
-// Global indices are 64-bit, local positions 32-bit, everywhere in Dapetra.
+/// \file
+/// dapetra/dim.hpp: the dimension dictionary of the Distributed Array Protocol
+/// (DAP 0.10.0, section 1.6) as a plain C++ value.
+///
+/// One `Dim` describes how one axis of a distributed array is split over the
+/// process grid, seen from one process. It is pure metadata: no MPI, no buffer.
+/// Global indices are 64-bit, local positions 32-bit, everywhere in Dapetra.
 #pragma once
 
 #include <array>
@@ -13,65 +14,77 @@
 
 namespace dapetra {
 
-using global_index_t = std::int64_t;  // an index into the undistributed array
-using local_index_t = std::int32_t;   // a position in one process's buffer
+using global_index_t = std::int64_t;  ///< an index into the undistributed array
+using local_index_t = std::int32_t;   ///< a position in one process's buffer
 
+/// The protocol's dist_type: 'b' block, 'c' (block-)cyclic, 'u' unstructured.
 enum class DistType : char { block = 'b', cyclic = 'c', unstructured = 'u' };
 
+/// The protocol's letter of a dist_type.
 inline char to_char(DistType t) { return static_cast<char>(t); }
 
-// One dimension dictionary. Only the fields of `dist_type` are meaningful; the
-// others keep their defaults so that two equal records compare equal.
+/// One dimension dictionary. Only the fields of `dist_type` are meaningful; the
+/// others keep their defaults so that two equal records compare equal.
 struct Dim {
+  /// How the axis is split.
   DistType dist_type = DistType::block;
+  /// The axis' global length.
   global_index_t size = 0;
+  /// Processes along the axis.
   int proc_grid_size = 1;
+  /// This process's coordinate along the axis.
   int proc_grid_rank = 0;
 
-  // 'b' and 'c': first global index held here (for 'b' this includes padding).
+  /// 'b' and 'c': first global index held here (for 'b' this includes padding).
   global_index_t start = 0;
-  // 'b': one past the last global index held here, padding included.
+  /// 'b': one past the last global index held here, padding included.
   global_index_t stop = 0;
-  // 'b': widths at the low and high end; boundary padding on the edge ranks of
-  // the grid axis, communication padding elsewhere.
+  /// 'b': widths at the low and high end; boundary padding on the edge ranks of
+  /// the grid axis, communication padding elsewhere.
   std::array<global_index_t, 2> padding{0, 0};
+  /// 'b': whether the axis wraps around (its edge padding filled from the opposite end).
   bool periodic = false;
 
-  // 'c': length of the contiguous runs dealt out round-robin (1 = pure cyclic).
+  /// 'c': length of the contiguous runs dealt out round-robin (1 = pure cyclic).
   global_index_t block_size = 1;
 
-  // 'u': the global indices held here, in buffer order.
+  /// 'u': the global indices held here, in buffer order.
   std::vector<global_index_t> indices;
+  /// 'u': whether no index is held by more than one process.
   bool one_to_one = false;
 
-  // An axis that is not distributed: the spec's empty-dictionary alias
-  // (section 1.6.3) for a buffer extent `n`.
+  /// An axis that is not distributed: the spec's empty-dictionary alias
+  /// (section 1.6.3) for a buffer extent `n`.
   static Dim undistributed(global_index_t n);
 
-  // A 'b' record. `start`/`stop` include the padding, as the spec defines them.
+  /// A 'b' record. `start`/`stop` include the padding, as the spec defines them.
   static Dim block(global_index_t size, int grid_size, int grid_rank, global_index_t start,
                    global_index_t stop, std::array<global_index_t, 2> padding = {0, 0},
                    bool periodic = false);
 
-  // The even 'b' split that most codes use: every grid rank owns size/P
-  // indices, the first size%P ranks one more, plus `halo` padding on each
-  // side (boundary padding, inside the owned range, at the grid edges).
+  /// The even 'b' split that most codes use: every grid rank owns size/P
+  /// indices, the first size%P ranks one more, plus `halo` padding on each
+  /// side (boundary padding, inside the owned range, at the grid edges).
   static Dim even_block(global_index_t size, int grid_size, int grid_rank, global_index_t halo = 0,
                         bool periodic = false);
 
-  // A 'c' record; `start` follows from the rank and block size.
+  /// A 'c' record; `start` follows from the rank and block size.
   static Dim cyclic(global_index_t size, int grid_size, int grid_rank, global_index_t block_size = 1);
 
+  /// A 'u' record: the global indices held here, in buffer order; `one_to_one` when no other process
+  /// holds any of them.
   static Dim unstructured(global_index_t size, int grid_size, int grid_rank,
                           std::vector<global_index_t> indices, bool one_to_one = false);
 
+  /// Records equal in every key.
   friend bool operator==(const Dim& a, const Dim& b);
+  /// Records that differ in some key.
   friend bool operator!=(const Dim& a, const Dim& b) { return !(a == b); }
 };
 
-// Every key of a record but `indices`, written once: equality, packing and
-// the checks walk this list, so a new key is one edit here that the compiler
-// carries to all of them. Calls f(key, the field of each record given).
+/// Every key of a record but `indices`, written once: equality, packing and
+/// the checks walk this list, so a new key is one edit here that the compiler
+/// carries to all of them. Calls f(key, the field of each record given).
 template <class F, class... D>
 void for_each_scalar_key(F&& f, D&... d) {
   f("dist_type", d.dist_type...);
@@ -86,23 +99,25 @@ void for_each_scalar_key(F&& f, D&... d) {
   f("one_to_one", d.one_to_one...);
 }
 
-// Whether two records agree on every key but `indices`. (Padding is
-// compared element by element: std::array's == calls memcmp, which shows on
-// every halo update that checks its array.)
+/// Whether two records agree on every key but `indices`. (Padding is
+/// compared element by element: std::array's == calls memcmp, which shows on
+/// every halo update that checks its array.)
 inline bool same_key(const std::array<global_index_t, 2>& x, const std::array<global_index_t, 2>& y) {
   return x[0] == y[0] && x[1] == y[1];
 }
+/// Equality of one key's values (for the key list below).
 template <class T>
 bool same_key(const T& x, const T& y) {
   return x == y;
 }
+/// Whether two records agree on every key but `indices`.
 inline bool same_scalar_keys(const Dim& a, const Dim& b) {
   bool same = true;
   for_each_scalar_key([&](const char*, const auto& x, const auto& y) { same = same && same_key(x, y); }, a, b);
   return same;
 }
 
-// A one-line description for messages, e.g. "{'b' size=18 grid 0/2 [0,10) pad (1,1)}".
+/// A one-line description for messages, e.g. "{'b' size=18 grid 0/2 [0,10) pad (1,1)}".
 std::string describe(const Dim& d);
 
 }  // namespace dapetra

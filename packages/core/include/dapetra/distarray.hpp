@@ -1,10 +1,11 @@
-// dapetra/distarray.hpp: the protocol object, and how to produce and consume one.
-//
-// A DistArray is the C++ form of the dictionary `__distarray__()` returns
-// (section 1.5): a version, a view of the local buffer (PEP-3118 style:
-// format, itemsize, shape, strides in bytes) and the dim_data. It never owns
-// or copies the array's elements. The producer may attach a reference-counted
-// `keep_alive` handle; otherwise the producer's object must outlive every view.
+/// \file
+/// dapetra/distarray.hpp: the protocol object, and how to produce and consume one.
+///
+/// A DistArray is the C++ form of the dictionary `__distarray__()` returns
+/// (section 1.5): a version, a view of the local buffer (PEP-3118 style:
+/// format, itemsize, shape, strides in bytes) and the dim_data. It never owns
+/// or copies the array's elements. The producer may attach a reference-counted
+/// `keep_alive` handle; otherwise the producer's object must outlive every view.
 #pragma once
 
 #include <complex>
@@ -21,7 +22,7 @@
 
 namespace dapetra {
 
-// PEP-3118 format of a C++ element type; "" for types without one.
+/// PEP-3118 format of a C++ element type; "" for types without one.
 template <class T>
 constexpr const char* format_of() {
   using U = std::remove_cv_t<T>;
@@ -35,28 +36,35 @@ constexpr const char* format_of() {
   else return "";
 }
 
+/// One process's buffer as the protocol hands it over: memory, element type, shape and strides (a view,
+/// never a copy).
 struct BufferView {
+  /// The first element's address.
   void* data = nullptr;
-  std::string format;                  // PEP-3118 format, e.g. "d"
-  std::size_t itemsize = 0;            // bytes per element
-  std::vector<global_index_t> shape;   // elements per axis
-  std::vector<global_index_t> strides; // bytes between neighbours per axis
+  std::string format;                  ///< PEP-3118 format, e.g. "d"
+  std::size_t itemsize = 0;            ///< bytes per element
+  std::vector<global_index_t> shape;   ///< elements per axis
+  std::vector<global_index_t> strides; ///< bytes between neighbours per axis
+  /// Whether the consumer may only read.
   bool readonly = false;
-  std::shared_ptr<const void> keep_alive;  // optional owner of the memory
+  std::shared_ptr<const void> keep_alive;  ///< optional owner of the memory
 
+  /// Elements in the buffer (product of the shape).
   global_index_t num_elements() const;
+  /// Whether the strides are C order without gaps.
   bool is_c_contiguous() const;
+  /// Whether the strides are Fortran order without gaps.
   bool is_f_contiguous() const;
 };
 
-// C-order (row-major) strides in bytes for `shape`.
+/// C-order (row-major) strides in bytes for `shape`.
 std::vector<global_index_t> c_strides(const std::vector<global_index_t>& shape,
                                       std::size_t itemsize);
-// Fortran-order (column-major) strides in bytes for `shape`.
+/// Fortran-order (column-major) strides in bytes for `shape`.
 std::vector<global_index_t> f_strides(const std::vector<global_index_t>& shape,
                                       std::size_t itemsize);
 
-// A view of `data` in C order with the given shape; no copy.
+/// A view of `data` in C order with the given shape; no copy.
 template <class T>
 BufferView view_buffer(T* data, std::vector<global_index_t> shape,
                        std::shared_ptr<const void> keep_alive = nullptr) {
@@ -71,27 +79,31 @@ BufferView view_buffer(T* data, std::vector<global_index_t> shape,
   return b;
 }
 
+/// One process's piece of a distributed array: the protocol's version, buffer and dim_data.
 struct DistArray {
+  /// The protocol version ("0.10.0").
   std::string version = dap_version;
+  /// This process's memory.
   BufferView buffer;
+  /// One record per axis.
   std::vector<Dim> dim_data;
 };
 
-// The buffer on its own: a known format, itemsize matching it, one stride per
-// axis, strides keeping every element in distinct memory, memory when non-empty.
+/// The buffer on its own: a known format, itemsize matching it, one stride per
+/// axis, strides keeping every element in distinct memory, memory when non-empty.
 std::vector<Problem> check_buffer(const BufferView& b, int rank = -1);
 
-// Rules a consumer checks on receipt, on this process alone: version,
-// records, and the buffer against them (check_buffer plus ndim and shape).
+/// Rules a consumer checks on receipt, on this process alone: version,
+/// records, and the buffer against them (check_buffer plus ndim and shape).
 std::vector<Problem> check_local(const DistArray& a, int rank = -1);
 
-// Buffer axes from slowest to fastest in memory (by decreasing |stride|;
-// ties keep axis order, so C order for a C-contiguous buffer).
+/// Buffer axes from slowest to fastest in memory (by decreasing |stride|;
+/// ties keep axis order, so C order for a C-contiguous buffer).
 std::vector<int> memory_order(const BufferView& b);
 
 namespace detail {
-// format == want, inline and without strlen: data_as runs on every halo
-// update, where a library string compare showed in profiles.
+/// format == want, inline and without strlen: data_as runs on every halo
+/// update, where a library string compare showed in profiles.
 inline bool format_is(const std::string& format, const char* want) {
   std::size_t i = 0;
   for (; want[i] != '\0'; ++i)
@@ -100,8 +112,8 @@ inline bool format_is(const std::string& format, const char* want) {
 }
 }  // namespace detail
 
-// Typed pointer to the buffer, refusing a format that is not T's (never a
-// reinterpretation) and a read-only buffer when T is not const.
+/// Typed pointer to the buffer, refusing a format that is not T's (never a
+/// reinterpretation) and a read-only buffer when T is not const.
 template <class T>
 T* data_as(const DistArray& a) {
   const char* want = format_of<T>();
@@ -118,12 +130,13 @@ T* data_as(const DistArray& a) {
   return static_cast<T*>(a.buffer.data);
 }
 
-// The producer side. Any class becomes a producer by a const member
-// `DistArray distarray() const` (the analogue of Python's __distarray__), or
-// by deriving from Producer when a runtime interface is wanted.
+/// The producer side. Any class becomes a producer by a const member
+/// `DistArray distarray() const` (the analogue of Python's __distarray__), or
+/// by deriving from Producer when a runtime interface is wanted.
 class Producer {
  public:
   virtual ~Producer() = default;
+  /// This process's piece, as the protocol hands it over (a view).
   virtual DistArray distarray() const = 0;
 };
 
@@ -132,11 +145,12 @@ struct is_producer : std::false_type {};
 template <class T>
 struct is_producer<T, std::void_t<decltype(std::declval<const T&>().distarray())>>
     : std::is_same<decltype(std::declval<const T&>().distarray()), DistArray> {};
+/// Whether T is a producer (has `DistArray distarray() const`).
 template <class T>
 inline constexpr bool is_producer_v = is_producer<T>::value;
 
-// The consumer side: obtains a producer's protocol object and checks it
-// locally; throws ValidationError listing every problem.
+/// The consumer side: obtains a producer's protocol object and checks it
+/// locally; throws ValidationError listing every problem.
 template <class P>
 DistArray consume(const P& producer, int rank = -1) {
   static_assert(is_producer_v<P>, "P must provide `DistArray distarray() const`");

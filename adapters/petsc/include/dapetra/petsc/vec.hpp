@@ -1,20 +1,21 @@
-// dapetra/petsc/vec.hpp: PETSc vectors as DAP arrays, and DAP arrays as PETSc
-// vectors, over one memory.
-//
-// A PETSc MPI vector's owned part is a 'b' record (its ownership range); the
-// local form of a ghosted vector (owned entries, then ghosts) is a 'u' record
-// with one_to_one false, whose owners are the ownership ranges (not the
-// lowest holder: owners_of() gives the layout that rule). Neither direction
-// copies: vec_as_distarray() hands out the Vec's own array, vec_over() makes
-// a Vec over the producer's buffer.
-//
-// Lifetime: a DistArray made from a Vec holds a reference to the Vec (its
-// keep_alive), so the memory is valid as long as the DistArray or any copy
-// of it lives, provided nobody replaces the Vec's array (VecPlaceArray,
-// VecReplaceArray) meanwhile. PETSc's array access (VecGetArray) is
-// returned at once; the address stays the Vec's. A Vec made by vec_over()
-// never frees the producer's memory, which must outlive it: the caller
-// destroys the Vec (VecDestroy) before the producer's memory goes.
+/// \file
+/// dapetra/petsc/vec.hpp: PETSc vectors as DAP arrays, and DAP arrays as PETSc
+/// vectors, over one memory.
+///
+/// A PETSc MPI vector's owned part is a 'b' record (its ownership range); the
+/// local form of a ghosted vector (owned entries, then ghosts) is a 'u' record
+/// with one_to_one false, whose owners are the ownership ranges (not the
+/// lowest holder: owners_of() gives the layout that rule). Neither direction
+/// copies: vec_as_distarray() hands out the Vec's own array, vec_over() makes
+/// a Vec over the producer's buffer.
+///
+/// Lifetime: a DistArray made from a Vec holds a reference to the Vec (its
+/// keep_alive), so the memory is valid as long as the DistArray or any copy
+/// of it lives, provided nobody replaces the Vec's array (VecPlaceArray,
+/// VecReplaceArray) meanwhile. PETSc's array access (VecGetArray) is
+/// returned at once; the address stays the Vec's. A Vec made by vec_over()
+/// never frees the producer's memory, which must outlive it: the caller
+/// destroys the Vec (VecDestroy) before the producer's memory goes.
 #pragma once
 
 #include <petscvec.h>
@@ -26,39 +27,39 @@
 
 namespace dapetra::petsc {
 
-// A Vec (sequential or MPI, real scalars) as a 1-D DAP array over its own
-// memory: one 'b' record, its ownership range. Not collective.
+/// A Vec (sequential or MPI, real scalars) as a 1-D DAP array over its own
+/// memory: one 'b' record, its ownership range. Not collective.
 DistArray vec_as_distarray(Vec v);
 
-// The local form of a ghosted Vec (VecCreateGhost...) as a 1-D DAP array: a
-// 'u' record of the global indices of the owned entries, then of the ghosts.
-// Not collective.
+/// The local form of a ghosted Vec (VecCreateGhost...) as a 1-D DAP array: a
+/// 'u' record of the global indices of the owned entries, then of the ghosts.
+/// Not collective.
 DistArray ghosted_as_distarray(Vec v);
 
-// Layout options whose shared-index owner is the process whose ownership
-// range holds the index (as PETSc's ghost updates have it), for a layout of
-// ghosted_as_distarray(v) or of any array over v's ownership ranges.
+/// Layout options whose shared-index owner is the process whose ownership
+/// range holds the index (as PETSc's ghost updates have it), for a layout of
+/// ghosted_as_distarray(v) or of any array over v's ownership ranges.
 mpi::LayoutOptions owners_of(Vec v);
 
-// A Vec over `array`'s memory, no copy. Collective over the layout's
-// communicator. PETSc can hold an array of doubles whose owned elements, in
-// rank order, are the consecutive global indices:
-//   - 1-D: a 'b' record without communication padding (an MPI Vec), or a
-//     'u' record holding its owned indices first and in increasing order,
-//     then copies of others' (a ghosted Vec: the result is the global Vec,
-//     its local form is `array`'s buffer);
-//   - n-D: the array flattened in C order, when every process's buffer is
-//     C-contiguous, holds only elements it owns, and its flat global indices
-//     are one run (a split of the leading axis: the spec's examples 2.1, 2.4).
-// Anything else is refused on every process alike (ValidationError, saying
-// why); copy_to_new_vec() then moves the values into a new Vec. The caller
-// destroys the Vec; `array`'s memory must outlive it.
+/// A Vec over `array`'s memory, no copy. Collective over the layout's
+/// communicator. PETSc can hold an array of doubles whose owned elements, in
+/// rank order, are the consecutive global indices:
+///   - 1-D: a 'b' record without communication padding (an MPI Vec), or a
+///     'u' record holding its owned indices first and in increasing order,
+///     then copies of others' (a ghosted Vec: the result is the global Vec,
+///     its local form is `array`'s buffer);
+///   - n-D: the array flattened in C order, when every process's buffer is
+///     C-contiguous, holds only elements it owns, and its flat global indices
+///     are one run (a split of the leading axis: the spec's examples 2.1, 2.4).
+/// Anything else is refused on every process alike (ValidationError, saying
+/// why); copy_to_new_vec() then moves the values into a new Vec. The caller
+/// destroys the Vec; `array`'s memory must outlive it.
 Vec vec_over(const mpi::DistributedLayout& layout, const DistArray& array);
 
-// A new MPI Vec (PETSc's own memory) holding `array` flattened in C order:
-// element g of a 1-D array at index g, split as PETSc splits a length; an
-// n-D array's leading axis split that way, the other axes whole. A
-// redistribution, so it copies. For layouts vec_over() refuses. Collective.
+/// A new MPI Vec (PETSc's own memory) holding `array` flattened in C order:
+/// element g of a 1-D array at index g, split as PETSc splits a length; an
+/// n-D array's leading axis split that way, the other axes whole. A
+/// redistribution, so it copies. For layouts vec_over() refuses. Collective.
 Vec copy_to_new_vec(const std::shared_ptr<const mpi::DistributedLayout>& layout, const DistArray& array);
 
 }  // namespace dapetra::petsc

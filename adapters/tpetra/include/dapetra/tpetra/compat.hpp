@@ -1,5 +1,6 @@
-// dapetra/tpetra/compat.hpp: every difference between Trilinos versions that
-// Dapetra meets, in one place (tested against Debian's 13.2; written for 14-16).
+/// \file
+/// dapetra/tpetra/compat.hpp: every difference between Trilinos versions that
+/// Dapetra meets, in one place (tested against Debian's 13.2; written for 14-16).
 #pragma once
 
 #include <Tpetra_Map.hpp>
@@ -7,7 +8,7 @@
 
 namespace dapetra::tpetra::compat {
 
-// Trilinos 14 renamed Map::getNodeNumElements to getLocalNumElements.
+/// Trilinos 14 renamed Map::getNodeNumElements to getLocalNumElements.
 template <class MapType>
 std::size_t local_num_elements(const MapType& map) {
 #if TRILINOS_MAJOR_VERSION >= 14

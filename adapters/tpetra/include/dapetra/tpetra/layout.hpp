@@ -1,22 +1,23 @@
-// dapetra/tpetra/layout.hpp: a DAP array's distribution as Tpetra Maps.
-//
-// A TpetraLayout is the Tpetra face of a dapetra::mpi::DistributedLayout
-// (which gathers and checks every process's records and settles ownership;
-// see dapetra/mpi/layout.hpp). Built once, collectively, it adds
-//   - the owned map: one-to-one, each global element exactly once, usable as
-//     the domain and range of Tpetra operators and solvers;
-//   - the buffer map: one entry per element of the local buffer, in buffer
-//     memory order, communication padding and shared 'u' copies included.
-// Multi-dimensional arrays are linearised in C order over the global shape
-// (flat = sum of index times global stride); a 1-D 'u' array keeps its own
-// (possibly negative or sparse) indices. One axis may be named the column
-// axis: it becomes the MultiVector's columns and is left out of the maps.
-//
-// Halo and redistribution plans need no maps: build them on distribution()
-// (or on a DistributedLayout directly, without Trilinos).
-//
-// The object is immutable; share it (std::shared_ptr) between any number of
-// arrays with the same distribution and memory layout.
+/// \file
+/// dapetra/tpetra/layout.hpp: a DAP array's distribution as Tpetra Maps.
+///
+/// A TpetraLayout is the Tpetra face of a dapetra::mpi::DistributedLayout
+/// (which gathers and checks every process's records and settles ownership;
+/// see dapetra/mpi/layout.hpp). Built once, collectively, it adds
+///   - the owned map: one-to-one, each global element exactly once, usable as
+///     the domain and range of Tpetra operators and solvers;
+///   - the buffer map: one entry per element of the local buffer, in buffer
+///     memory order, communication padding and shared 'u' copies included.
+/// Multi-dimensional arrays are linearised in C order over the global shape
+/// (flat = sum of index times global stride); a 1-D 'u' array keeps its own
+/// (possibly negative or sparse) indices. One axis may be named the column
+/// axis: it becomes the MultiVector's columns and is left out of the maps.
+///
+/// Halo and redistribution plans need no maps: build them on distribution()
+/// (or on a DistributedLayout directly, without Trilinos).
+///
+/// The object is immutable; share it (std::shared_ptr) between any number of
+/// arrays with the same distribution and memory layout.
 #pragma once
 
 #include <memory>
@@ -31,69 +32,88 @@
 
 namespace dapetra::tpetra {
 
+/// How a TpetraLayout builds its maps; every process must pass the same.
 struct LayoutOptions {
-  // An axis that is not distributed and not padded, to become the columns of
-  // the MultiVector (-1: none, a single column). The memory layout must make
-  // each column contiguous: in a C-ordered buffer that is axis 0 (the
-  // slowest), in a Fortran-ordered one the last axis (also the slowest).
+  /// An axis that is not distributed and not padded, to become the columns of
+  /// the MultiVector (-1: none, a single column). The memory layout must make
+  /// each column contiguous: in a C-ordered buffer that is axis 0 (the
+  /// slowest), in a Fortran-ordered one the last axis (also the slowest).
   int column_axis = -1;
-  // Owner of a 'u' index held by several processes (one_to_one false); used
-  // when the layout builds its DistributedLayout.
+  /// Owner of a 'u' index held by several processes (one_to_one false); used
+  /// when the layout builds its DistributedLayout.
   SharedIndexOwner shared_owner = lowest_holder;
-  // Tpetra global index of the array's flat index 0 (DAP indices are 0-based;
-  // Tpetra maps may start anywhere). GID = flat index + index_base.
+  /// Tpetra global index of the array's flat index 0 (DAP indices are 0-based;
+  /// Tpetra maps may start anywhere). GID = flat index + index_base.
   GO index_base = 0;
 };
 
+/// A DAP array's distribution as Tpetra Maps (owned and buffer), built once, collectively.
 class TpetraLayout {
  public:
-  // Collective over `comm`: builds the DistributedLayout (on a duplicate of
-  // comm's MPI communicator) and both maps (on `comm`). Throws
-  // ValidationError on every process, listing every process's problems, if
-  // any process's input is wrong.
+  /// Collective over `comm`: builds the DistributedLayout (on a duplicate of
+  /// comm's MPI communicator) and both maps (on `comm`). Throws
+  /// ValidationError on every process, listing every process's problems, if
+  /// any process's input is wrong.
   static std::shared_ptr<const TpetraLayout> create(const DistArray& local, Teuchos::RCP<const Comm> comm,
                                                     const LayoutOptions& options = {});
-  // The same from dim_data alone, for a C-ordered buffer of doubles of the implied shape.
+  /// The same from dim_data alone, for a C-ordered buffer of doubles of the implied shape.
   static std::shared_ptr<const TpetraLayout> create(const std::vector<Dim>& dim_data, Teuchos::RCP<const Comm> comm,
                                                     const LayoutOptions& options = {});
-  // Collective: the maps of an existing layout (`comm` spans the same
-  // processes in the same order; options.shared_owner is the layout's).
+  /// Collective: the maps of an existing layout (`comm` spans the same
+  /// processes in the same order; options.shared_owner is the layout's).
   static std::shared_ptr<const TpetraLayout> create(std::shared_ptr<const mpi::DistributedLayout> layout,
                                                     Teuchos::RCP<const Comm> comm, const LayoutOptions& options = {});
 
-  // The distribution: ownership, records, and what halo and redistribution plans are built on.
+  /// The distribution: ownership, records, and what halo and redistribution plans are built on.
   const std::shared_ptr<const mpi::DistributedLayout>& distribution() const { return layout_; }
+  /// The caller's communicator.
   const Teuchos::RCP<const Comm>& comm() const { return comm_; }
+  /// This process's rank.
   int rank() const { return layout_->rank(); }
+  /// This process's records.
   const std::vector<Dim>& dim_data() const { return layout_->dim_data(); }
+  /// This process's buffer shape.
   const std::vector<global_index_t>& local_shape() const { return layout_->local_shape(); }
+  /// The array's global shape.
   const std::vector<global_index_t>& global_shape() const { return layout_->global_shape(); }
+  /// This process's axes from slowest to fastest in memory.
   const std::vector<int>& memory_order() const { return layout_->memory_order(); }
+  /// This process's buffer strides, in bytes.
   const std::vector<global_index_t>& local_strides() const { return layout_->local_strides(); }
+  /// Bytes per element.
   std::size_t itemsize() const { return layout_->itemsize(); }
 
+  /// The one-to-one map of the elements this process owns.
   Teuchos::RCP<const Map> owned_map() const { return owned_map_; }
+  /// The map of every buffer element (padding and shared copies included), in memory order.
   Teuchos::RCP<const Map> buffer_map() const { return buffer_map_; }
+  /// Whether the buffer holds owned elements only (one map serves both).
   bool buffer_map_is_owned_map() const { return buffer_map_ == owned_map_; }
 
+  /// The axis made MultiVector columns, or -1.
   int column_axis() const { return column_axis_; }
+  /// MultiVector columns.
   std::size_t num_vectors() const { return num_vectors_; }
-  // Rows of this process's buffer (elements per column), and the distance
-  // between columns in elements.
+  /// Rows of this process's buffer (elements per column), and the distance
+  /// between columns in elements.
   std::size_t local_rows() const { return local_rows_; }
+  /// Elements between columns in the buffer.
   std::size_t leading_dimension() const { return leading_dimension_; }
 
-  // Whether the buffer's memory can be a MultiVector as it is (each column
-  // contiguous in memory); if not, why. Otherwise use the copying functions.
+  /// Whether the buffer's memory can be a MultiVector as it is (each column
+  /// contiguous in memory); if not, why. Otherwise use the copying functions.
   bool buffer_viewable() const { return why_not_viewable_.empty(); }
+  /// Why the buffer cannot be viewed (empty when it can).
   const std::string& why_not_viewable() const { return why_not_viewable_; }
-  // The buffer rows that are exactly the owned vector in owned-map order,
-  // when the owned elements are contiguous in memory (e.g. 1-D padded blocks).
+  /// The buffer rows that are exactly the owned vector in owned-map order,
+  /// when the owned elements are contiguous in memory (e.g. 1-D padded blocks).
   const std::optional<LocalRange>& owned_rows() const { return owned_rows_; }
 
-  // Global shape and C-order strides of the linearised array (column axis left out).
+  /// Global shape and C-order strides of the linearised array (column axis left out).
   const std::vector<global_index_t>& map_shape() const { return map_shape_; }
+  /// Strides of the C-order linearisation of the global shape.
   const std::vector<global_index_t>& map_strides() const { return map_strides_; }
+  /// The maps' index base.
   GO index_base() const { return index_base_; }
 
  private:
@@ -113,14 +133,14 @@ class TpetraLayout {
   Teuchos::RCP<const Map> owned_map_, buffer_map_;
 };
 
-// Collective. The owned map of a DAP array given by its dim_data (C-ordered
-// buffer): the same Map as TpetraLayout::create(dim_data, comm)->owned_map(),
-// for callers that need no views or plans. Every process's records are still
-// gathered and every rule checked, on every process alike. A row-block
-// layout (axis 0 'b', every other axis undistributed and unpadded: 1-D
-// blocks, row-split matrices) is checked from its gathered axis-0 records
-// alone; any other layout, or a mistake to be reported, goes through a whole
-// TpetraLayout (one more small gather).
+/// Collective. The owned map of a DAP array given by its dim_data (C-ordered
+/// buffer): the same Map as TpetraLayout::create(dim_data, comm)->owned_map(),
+/// for callers that need no views or plans. Every process's records are still
+/// gathered and every rule checked, on every process alike. A row-block
+/// layout (axis 0 'b', every other axis undistributed and unpadded: 1-D
+/// blocks, row-split matrices) is checked from its gathered axis-0 records
+/// alone; any other layout, or a mistake to be reported, goes through a whole
+/// TpetraLayout (one more small gather).
 Teuchos::RCP<const Map> owned_map(const std::vector<Dim>& dim_data, Teuchos::RCP<const Comm> comm, GO index_base = 0);
 
 }  // namespace dapetra::tpetra

@@ -1,12 +1,13 @@
-// dapetra/tpetra/producer.hpp: any Tpetra MultiVector as a DAP array, without copying.
-//
-// The protocol object's buffer is the vector's own memory (its keep_alive
-// holds the vector). Its dim_data use the most specific dist_type the map
-// allows: 'b' when every process holds a contiguous run in rank order, 'c'
-// (with block_size) when the indices follow a cyclic or block-cyclic pattern,
-// else 'u' with one_to_one taken from the map. A multi-column vector gets a
-// second, undistributed axis for its columns (buffer strides: rows 1, columns
-// the vector's stride, in elements).
+/// \file
+/// dapetra/tpetra/producer.hpp: any Tpetra MultiVector as a DAP array, without copying.
+///
+/// The protocol object's buffer is the vector's own memory (its keep_alive
+/// holds the vector). Its dim_data use the most specific dist_type the map
+/// allows: 'b' when every process holds a contiguous run in rank order, 'c'
+/// (with block_size) when the indices follow a cyclic or block-cyclic pattern,
+/// else 'u' with one_to_one taken from the map. A multi-column vector gets a
+/// second, undistributed axis for its columns (buffer strides: rows 1, columns
+/// the vector's stride, in elements).
 #pragma once
 
 #include <vector>
@@ -17,8 +18,8 @@
 
 namespace dapetra::tpetra {
 
-// The dimension record of a map's distribution, 0-based (GID - index base).
-// Collective over the map's communicator.
+/// The dimension record of a map's distribution, 0-based (GID - index base).
+/// Collective over the map's communicator.
 Dim dim_of_map(const Map& map);
 
 namespace detail {
@@ -28,15 +29,15 @@ template <class Scalar>
 DistArray to_distarray(const Teuchos::RCP<MultiVector<Scalar>>& vector, const TpetraLayout& layout);
 }  // namespace detail
 
-// Collective (calls dim_of_map). The vector must have constant stride.
+/// Collective (calls dim_of_map). The vector must have constant stride.
 template <class Scalar>
 DistArray to_distarray(const Teuchos::RCP<MultiVector<Scalar>>& vector) {
   require_supported_scalar<Scalar>();
   return detail::to_distarray<Scalar>(vector);
 }
 
-// Exact: the records `layout` was built from, for a vector on its buffer map
-// (the same Map object, or one locallySameAs it). Not collective.
+/// Exact: the records `layout` was built from, for a vector on its buffer map
+/// (the same Map object, or one locallySameAs it). Not collective.
 template <class Scalar>
 DistArray to_distarray(const Teuchos::RCP<MultiVector<Scalar>>& vector, const TpetraLayout& layout) {
   require_supported_scalar<Scalar>();

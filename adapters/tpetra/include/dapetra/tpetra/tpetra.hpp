@@ -1,5 +1,6 @@
-// dapetra/tpetra/tpetra.hpp: the whole Tpetra adapter in one include (with the
-// communication layer it is built on, dapetra/mpi).
+/// \file
+/// dapetra/tpetra/tpetra.hpp: the whole Tpetra adapter in one include (with the
+/// communication layer it is built on, dapetra/mpi).
 #pragma once
 
 #include "dapetra/mpi/mpi.hpp"

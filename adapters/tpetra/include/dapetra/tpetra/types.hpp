@@ -1,13 +1,14 @@
-// dapetra/tpetra/types.hpp: the Tpetra types Dapetra's adapter speaks.
-//
-// Tpetra's defaults: local ordinals `int` (Dapetra's 32-bit local index),
-// global ordinals `long long` (64-bit), the default node. Element types come
-// in two sets: Tpetra objects (views, copies, producers) take double, int and
-// long long, which Debian's Tpetra 13.2 instantiates, and float, which
-// Dapetra instantiates itself (src/eti_float.cpp) (PEP-3118 'd', 'i', 'q',
-// 'f'); complex cannot be instantiated on that build (its Teuchos lacks
-// complex support). Communication plans (dapetra/mpi) also take complex.
-// Anything else is refused at compile time with a message (see README).
+/// \file
+/// dapetra/tpetra/types.hpp: the Tpetra types Dapetra's adapter speaks.
+///
+/// Tpetra's defaults: local ordinals `int` (Dapetra's 32-bit local index),
+/// global ordinals `long long` (64-bit), the default node. Element types come
+/// in two sets: Tpetra objects (views, copies, producers) take double, int and
+/// long long, which Debian's Tpetra 13.2 instantiates, and float, which
+/// Dapetra instantiates itself (src/eti_float.cpp) (PEP-3118 'd', 'i', 'q',
+/// 'f'); complex cannot be instantiated on that build (its Teuchos lacks
+/// complex support). Communication plans (dapetra/mpi) also take complex.
+/// Anything else is refused at compile time with a message (see README).
 #pragma once
 
 #include <Teuchos_Comm.hpp>
@@ -19,20 +20,27 @@
 
 namespace dapetra::tpetra {
 
+/// Tpetra's local ordinal (Dapetra's 32-bit local index).
 using LO = Tpetra::Details::DefaultTypes::local_ordinal_type;
+/// Tpetra's global ordinal (64-bit).
 using GO = Tpetra::Details::DefaultTypes::global_ordinal_type;
+/// Tpetra's default node.
 using Node = Tpetra::Details::DefaultTypes::node_type;
+/// The Tpetra Map type of Dapetra's layouts.
 using Map = Tpetra::Map<LO, GO, Node>;
+/// The Teuchos communicator type.
 using Comm = Teuchos::Comm<int>;
+/// The Tpetra MultiVector type of Dapetra's views, for an element type.
 template <class Scalar>
 using MultiVector = Tpetra::MultiVector<Scalar, LO, GO, Node>;
 
+/// Whether Dapetra's Tpetra objects hold this element type.
 template <class Scalar>
 inline constexpr bool is_supported_scalar_v = std::is_same_v<Scalar, double> || std::is_same_v<Scalar, float> ||
                                              std::is_same_v<Scalar, int> || std::is_same_v<Scalar, long long>;
 
-// Every function templated on the element type checks it at compile time,
-// so another type is a clear compile error rather than a link error.
+/// Every function templated on the element type checks it at compile time,
+/// so another type is a clear compile error rather than a link error.
 template <class Scalar>
 constexpr void require_supported_scalar() {
   static_assert(is_supported_scalar_v<std::remove_const_t<Scalar>>,

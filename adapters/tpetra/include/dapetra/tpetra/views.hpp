@@ -1,11 +1,12 @@
-// dapetra/tpetra/views.hpp: a DAP buffer as a Tpetra MultiVector, without copying.
-//
-// buffer_view() and owned_view() return MultiVectors whose values *are* the
-// buffer's memory (an unmanaged Kokkos view inside the MultiVector): a write
-// through Tpetra is seen in the buffer and the reverse. The buffer's
-// keep_alive handle, if any, is attached to the returned RCP, so the memory
-// lives as long as the vector; without one, the buffer must outlive it.
-// Functions that copy say so in their names. None of these is collective.
+/// \file
+/// dapetra/tpetra/views.hpp: a DAP buffer as a Tpetra MultiVector, without copying.
+///
+/// buffer_view() and owned_view() return MultiVectors whose values *are* the
+/// buffer's memory (an unmanaged Kokkos view inside the MultiVector): a write
+/// through Tpetra is seen in the buffer and the reverse. The buffer's
+/// keep_alive handle, if any, is attached to the returned RCP, so the memory
+/// lives as long as the vector; without one, the buffer must outlive it.
+/// Functions that copy say so in their names. None of these is collective.
 #pragma once
 
 #include <Teuchos_RCP.hpp>
@@ -16,38 +17,38 @@
 
 namespace dapetra::tpetra {
 
-// The whole buffer (padding and shared copies included) on layout.buffer_map().
-// Throws ValidationError if `array` does not match the layout (records, shape,
-// strides), its format is not Scalar's, or its strides do not allow a view.
 namespace detail {
 template <class Scalar>
 Teuchos::RCP<MultiVector<Scalar>> buffer_view(const TpetraLayout& layout, const DistArray& array);
 }
+/// The whole buffer (padding and shared copies included) on layout.buffer_map().
+/// Throws ValidationError if `array` does not match the layout (records, shape,
+/// strides), its format is not Scalar's, or its strides do not allow a view.
 template <class Scalar>
 Teuchos::RCP<MultiVector<Scalar>> buffer_view(const TpetraLayout& layout, const DistArray& array) {
   require_supported_scalar<Scalar>();
   return detail::buffer_view<Scalar>(layout, array);
 }
 
-// The owned elements on layout.owned_map(), when they are contiguous in the
-// buffer (layout.owned_rows()); throws otherwise (a halo or assembly plan
-// connects owned and buffer vectors in the general case).
 namespace detail {
 template <class Scalar>
 Teuchos::RCP<MultiVector<Scalar>> owned_view(const TpetraLayout& layout, const DistArray& array);
 }
+/// The owned elements on layout.owned_map(), when they are contiguous in the
+/// buffer (layout.owned_rows()); throws otherwise (a halo or assembly plan
+/// connects owned and buffer vectors in the general case).
 template <class Scalar>
 Teuchos::RCP<MultiVector<Scalar>> owned_view(const TpetraLayout& layout, const DistArray& array) {
   require_supported_scalar<Scalar>();
   return detail::owned_view<Scalar>(layout, array);
 }
 
-// For buffers whose strides do not allow a view: a new MultiVector on the
-// buffer map holding a copy of the buffer, and the copy back.
 namespace detail {
 template <class Scalar>
 Teuchos::RCP<MultiVector<Scalar>> copy_buffer_to_new_vector(const TpetraLayout& layout, const DistArray& array);
 }
+/// For buffers whose strides do not allow a view: a new MultiVector on the
+/// buffer map holding a copy of the buffer, and the copy back.
 template <class Scalar>
 Teuchos::RCP<MultiVector<Scalar>> copy_buffer_to_new_vector(const TpetraLayout& layout, const DistArray& array) {
   require_supported_scalar<Scalar>();
@@ -57,6 +58,7 @@ namespace detail {
 template <class Scalar>
 void copy_vector_to_buffer(const MultiVector<Scalar>& vector, const TpetraLayout& layout, const DistArray& array);
 }
+/// The copy back: `vector` (on the buffer map) into the array's buffer, whatever its strides.
 template <class Scalar>
 void copy_vector_to_buffer(const MultiVector<Scalar>& vector, const TpetraLayout& layout, const DistArray& array) {
   require_supported_scalar<Scalar>();

@@ -1,38 +1,39 @@
-// dapetra/mpi/halo.hpp: halo exchange and finite-element assembly, in place.
-//
-// A HaloPlan is the communication plan of one layout, built once and applied
-// any number of times to any array with that layout (the DOLFINx Scatterer
-// idea). It covers both kinds of "ghosts":
-//   - padded block arrays: every communication padding element, edges and
-//     corners included, and the edge padding of periodic axes, which is filled
-//     from the opposite end of the interior (period M = size - both edge pads:
-//     a left pad at g takes g + M, a right pad g - M; so does every
-//     communication padding copy of an edge pad, so all copies agree);
-//   - overlapping unstructured arrays: every copy of an index held for another
-//     process ("ghost" nodes, with any number of values per node).
-// update() copies owners' values into the ghosts; assemble() combines the
-// ghosts' contributions into their owners (add by default). Owned elements
-// and non-periodic boundary padding are never written by update().
-//
-// Ghost owners come from the layout (closed form for 'b' and 'c' axes; for a
-// 'u' axis, found once when the layout was built). With gathered records each
-// process also works out what it sends by itself, replaying its neighbours'
-// walks over their records, so building the plan sends no message at all;
-// beside a scattered 'u' axis one all-to-all tells each owner what to send.
-// Applying it packs only halo data straight from the caller's buffer into one
-// message per neighbour and unpacks straight into it: no owned element is
-// copied, nothing is looked up per call.
-//
-// Faults: an array that does not fit the layout (records, shape, strides,
-// element type, version) makes the call throw ValidationError on that
-// process and on every process that exchanges messages with it in that call,
-// naming the faulty rank; nobody waits forever.
-//
-// Threads and concurrency: a plan is immutable. Exchanges of one plan that
-// are in flight at once (split phase, each with its own HaloExchange) must
-// be begun in the same order on every process, so start them from one thread;
-// different plans may be used from different threads at once (with
-// MPI_THREAD_MULTIPLE).
+/// \file
+/// dapetra/mpi/halo.hpp: halo exchange and finite-element assembly, in place.
+///
+/// A HaloPlan is the communication plan of one layout, built once and applied
+/// any number of times to any array with that layout (the DOLFINx Scatterer
+/// idea). It covers both kinds of "ghosts":
+///   - padded block arrays: every communication padding element, edges and
+///     corners included, and the edge padding of periodic axes, which is filled
+///     from the opposite end of the interior (period M = size - both edge pads:
+///     a left pad at g takes g + M, a right pad g - M; so does every
+///     communication padding copy of an edge pad, so all copies agree);
+///   - overlapping unstructured arrays: every copy of an index held for another
+///     process ("ghost" nodes, with any number of values per node).
+/// update() copies owners' values into the ghosts; assemble() combines the
+/// ghosts' contributions into their owners (add by default). Owned elements
+/// and non-periodic boundary padding are never written by update().
+///
+/// Ghost owners come from the layout (closed form for 'b' and 'c' axes; for a
+/// 'u' axis, found once when the layout was built). With gathered records each
+/// process also works out what it sends by itself, replaying its neighbours'
+/// walks over their records, so building the plan sends no message at all;
+/// beside a scattered 'u' axis one all-to-all tells each owner what to send.
+/// Applying it packs only halo data straight from the caller's buffer into one
+/// message per neighbour and unpacks straight into it: no owned element is
+/// copied, nothing is looked up per call.
+///
+/// Faults: an array that does not fit the layout (records, shape, strides,
+/// element type, version) makes the call throw ValidationError on that
+/// process and on every process that exchanges messages with it in that call,
+/// naming the faulty rank; nobody waits forever.
+///
+/// Threads and concurrency: a plan is immutable. Exchanges of one plan that
+/// are in flight at once (split phase, each with its own HaloExchange) must
+/// be begun in the same order on every process, so start them from one thread;
+/// different plans may be used from different threads at once (with
+/// MPI_THREAD_MULTIPLE).
 #pragma once
 
 #include <atomic>
@@ -51,18 +52,21 @@ struct FaultNote;
 struct PlanPeer;
 }  // namespace detail
 
-// How assemble() combines the contributions of the copies with the owner's
-// value (Tpetra's ADD, INSERT and ABSMAX).
+/// How assemble() combines the contributions of the copies with the owner's
+/// value (Tpetra's ADD, INSERT and ABSMAX).
 enum class CombineMode { add, insert, absmax };
 
-// The state of one split-phase exchange (message buffers and requests),
-// owned by the caller: one per exchange in flight, reusable afterwards.
+/// The state of one split-phase exchange (message buffers and requests),
+/// owned by the caller: one per exchange in flight, reusable afterwards.
 class HaloExchange {
  public:
   HaloExchange();
   ~HaloExchange();
+  /// Moves an exchange that is not in flight.
   HaloExchange(HaloExchange&&) noexcept;
+  /// Moves an exchange that is not in flight.
   HaloExchange& operator=(HaloExchange&&) noexcept;
+  /// Whether a begin_update awaits its end_update.
   bool in_flight() const;
 
  private:
@@ -71,57 +75,62 @@ class HaloExchange {
   std::unique_ptr<State> state_;
 };
 
+/// The communication plan of one layout's halo: ghost update and assembly, built once, applied to any
+/// array of that layout.
 class HaloPlan {
  public:
-  // Collective over the layout's communicator (it exchanges messages only
-  // when the layout has a scattered 'u' axis, but every process must call it).
+  /// Collective over the layout's communicator (it exchanges messages only
+  /// when the layout has a scattered 'u' axis, but every process must call it).
   static std::shared_ptr<const HaloPlan> create(std::shared_ptr<const DistributedLayout> layout);
   ~HaloPlan();
 
-  // Fills every ghost element of `array` (the layout's records, shape,
-  // strides and element type Scalar) from its owner, in place. Collective
-  // over the processes this one exchanges with.
+  /// Fills every ghost element of `array` (the layout's records, shape,
+  /// strides and element type Scalar) from its owner, in place. Collective
+  /// over the processes this one exchanges with.
   template <class Scalar>
   void update(const DistArray& array) const {
     require_plan_scalar<Scalar>();
     update_impl<Scalar>(array);
   }
 
-  // Split phase: begin_update packs and posts the messages, end_update waits
-  // and unpacks; compute on owned elements in between. `exchange` holds the
-  // messages in flight until end_update (same array, same exchange).
+  /// Split phase: begin_update packs and posts the messages, end_update waits
+  /// and unpacks; compute on owned elements in between. `exchange` holds the
+  /// messages in flight until end_update (same array, same exchange).
   template <class Scalar>
   void begin_update(const DistArray& array, HaloExchange& exchange) const {
     require_plan_scalar<Scalar>();
     begin_update_impl<Scalar>(array, exchange);
   }
+  /// Waits for the messages begin_update posted and unpacks them into `array`. Collective over the
+  /// processes this one exchanges with.
   template <class Scalar>
   void end_update(const DistArray& array, HaloExchange& exchange) const {
     require_plan_scalar<Scalar>();
     end_update_impl<Scalar>(array, exchange);
   }
 
-  // Combines every ghost's value into its owner (`mode`), then, if
-  // `then_update`, copies the result back so all copies agree (otherwise
-  // ghosts keep their own contributions). Every process passes the same
-  // mode and then_update. Collective over the processes this one exchanges with.
+  /// Combines every ghost's value into its owner (`mode`), then, if
+  /// `then_update`, copies the result back so all copies agree (otherwise
+  /// ghosts keep their own contributions). Every process passes the same
+  /// mode and then_update. Collective over the processes this one exchanges with.
   template <class Scalar>
   void assemble(const DistArray& array, CombineMode mode = CombineMode::add, bool then_update = false) const {
     require_plan_scalar<Scalar>();
     assemble_impl<Scalar>(array, mode, then_update);
   }
 
+  /// The layout the plan was built for.
   const DistributedLayout& layout() const { return *layout_; }
-  // Elements written by update() on this process (ghost copies, padding).
+  /// Elements written by update() on this process (ghost copies, padding).
   std::size_t num_ghosts() const { return num_received_ + local_copies_.size(); }
-  // Elements this process sends per update.
+  /// Elements this process sends per update.
   std::size_t num_sends() const { return num_sent_; }
-  // Processes this one exchanges messages with.
+  /// Processes this one exchanges messages with.
   std::size_t num_neighbours() const;
 
  private:
   HaloPlan();
-  friend class RedistributionPlan;  // fills a target's padding after a move
+  friend class RedistributionPlan;  ///< fills a target's padding after a move
   friend struct HaloPlanBuilder;
   template <class Scalar>
   void update_impl(const DistArray& array) const;
@@ -131,7 +140,7 @@ class HaloPlan {
   void end_update_impl(const DistArray& array, HaloExchange& exchange) const;
   template <class Scalar>
   void assemble_impl(const DistArray& array, CombineMode mode, bool then_update) const;
-  // The steps every call is made of.
+  /// The steps every call is made of.
   template <class Scalar>
   detail::FaultNote check(const DistArray& array) const;
   template <class Scalar>
@@ -141,12 +150,12 @@ class HaloPlan {
 
   std::shared_ptr<const DistributedLayout> layout_;
   std::vector<detail::PlanPeer> peers_;
-  std::vector<std::pair<std::ptrdiff_t, std::ptrdiff_t>> local_copies_;  // (from, to) on this process
+  std::vector<std::pair<std::ptrdiff_t, std::ptrdiff_t>> local_copies_;  ///< (from, to) on this process
   std::size_t num_sent_ = 0, num_received_ = 0;
-  bool messages_fit_ = true;  // every message under MPI's int count
+  bool messages_fit_ = true;  ///< every message under MPI's int count
   int tag_ = 0;
-  // Message buffers of blocking calls, reused; a call finding them busy
-  // (another thread's) uses its own.
+  /// Message buffers of blocking calls, reused; a call finding them busy
+  /// (another thread's) uses its own.
   std::unique_ptr<detail::Round> scratch_;
   mutable std::atomic<bool> scratch_busy_{false};
 };

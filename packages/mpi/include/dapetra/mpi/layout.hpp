@@ -1,31 +1,32 @@
-// dapetra/mpi/layout.hpp: one DAP array's distribution over an MPI communicator.
-//
-// A DistributedLayout is built once, collectively, from each process's
-// protocol object (or just its dim_data). It gathers every process's records,
-// or on many processes only those of its grid lines (see LayoutOptions), and
-// checks them with the core's rules, so every process reaches the same
-// verdict and throws the same ValidationError: nobody is left waiting.
-// Then it knows, for every axis and every position of this process's buffer,
-// whether this process owns it, and who does otherwise: in closed form for
-// 'b' and 'c' axes; for 'u' axes from gathered indices, or, when the only
-// distributed axis is 'u' (the finite-element case), without moving the
-// indices: a one_to_one claim is confirmed from small per-process summaries
-// (count, range and a fingerprint of the multiset of indices, see
-// dapetra/index_fingerprint.hpp), and otherwise a rendezvous settles the owner
-// of every index (the lowest holder by default, or the caller's rule).
-//
-// The layout talks on a duplicate of the caller's communicator, never on the
-// caller's own: the first layout on a communicator makes it (collectively)
-// and later ones share it, as PETSc shares its inner communicators; it is
-// freed once the caller's communicator is freed and no layout holds it.
-// Halo and redistribution plans built on the layout talk only there, with
-// their own tags, so none of their messages can match a message of the
-// caller's, or of a plan on a layout of another communicator, whatever the
-// order in which processes create them. Creating layouts and plans on one
-// communicator is collective: every process creates them in the same order.
-//
-// The object is immutable; share it (std::shared_ptr) between any number of
-// arrays with the same distribution, element type and memory layout.
+/// \file
+/// dapetra/mpi/layout.hpp: one DAP array's distribution over an MPI communicator.
+///
+/// A DistributedLayout is built once, collectively, from each process's
+/// protocol object (or just its dim_data). It gathers every process's records,
+/// or on many processes only those of its grid lines (see LayoutOptions), and
+/// checks them with the core's rules, so every process reaches the same
+/// verdict and throws the same ValidationError: nobody is left waiting.
+/// Then it knows, for every axis and every position of this process's buffer,
+/// whether this process owns it, and who does otherwise: in closed form for
+/// 'b' and 'c' axes; for 'u' axes from gathered indices, or, when the only
+/// distributed axis is 'u' (the finite-element case), without moving the
+/// indices: a one_to_one claim is confirmed from small per-process summaries
+/// (count, range and a fingerprint of the multiset of indices, see
+/// dapetra/index_fingerprint.hpp), and otherwise a rendezvous settles the owner
+/// of every index (the lowest holder by default, or the caller's rule).
+///
+/// The layout talks on a duplicate of the caller's communicator, never on the
+/// caller's own: the first layout on a communicator makes it (collectively)
+/// and later ones share it, as PETSc shares its inner communicators; it is
+/// freed once the caller's communicator is freed and no layout holds it.
+/// Halo and redistribution plans built on the layout talk only there, with
+/// their own tags, so none of their messages can match a message of the
+/// caller's, or of a plan on a layout of another communicator, whatever the
+/// order in which processes create them. Creating layouts and plans on one
+/// communicator is collective: every process creates them in the same order.
+///
+/// The object is immutable; share it (std::shared_ptr) between any number of
+/// arrays with the same distribution, element type and memory layout.
 #pragma once
 
 #include <mpi.h>
@@ -41,16 +42,16 @@
 
 namespace dapetra::mpi {
 
-// Every process must pass the same options.
+/// Every process must pass the same options.
 struct LayoutOptions {
-  // Owner of a 'u' index held by several processes (one_to_one false).
+  /// Owner of a 'u' index held by several processes (one_to_one false).
   SharedIndexOwner shared_owner = lowest_holder;
-  // From this many processes on, a layout with two or more distributed axes
-  // gathers only the records of each process's grid lines, O(sum of the
-  // grid's extents) words per process, instead of every process's records,
-  // O(P); it costs two small reductions more, which is more than the whole
-  // gather saves on a few processes. (128 is where every process's records
-  // pass 64 KB; it was not measured at scale.)
+  /// From this many processes on, a layout with two or more distributed axes
+  /// gathers only the records of each process's grid lines, O(sum of the
+  /// grid's extents) words per process, instead of every process's records,
+  /// O(P); it costs two small reductions more, which is more than the whole
+  /// gather saves on a few processes. (128 is where every process's records
+  /// pass 64 KB; it was not measured at scale.)
   int grid_lines_from = 128;
 };
 
@@ -61,72 +62,85 @@ struct LayoutBuilder;
 struct ScatteredOwners;
 }  // namespace detail
 
+/// One array's distribution over an MPI communicator, built once, collectively (see the file's description).
 class DistributedLayout {
  public:
-  // Collective over `comm`. Checks `local` on every process (version,
-  // records, buffer shape and strides, element type) and all records
-  // together; throws ValidationError on every process, listing every
-  // process's problems, if any process's input is wrong.
+  /// Collective over `comm`. Checks `local` on every process (version,
+  /// records, buffer shape and strides, element type) and all records
+  /// together; throws ValidationError on every process, listing every
+  /// process's problems, if any process's input is wrong.
   static std::shared_ptr<const DistributedLayout> create(const DistArray& local, MPI_Comm comm,
                                                          const LayoutOptions& options = {});
-  // The same from dim_data alone, for a C-ordered buffer of doubles of the
-  // implied shape.
+  /// The same from dim_data alone, for a C-ordered buffer of doubles of the
+  /// implied shape.
   static std::shared_ptr<const DistributedLayout> create(const std::vector<Dim>& dim_data, MPI_Comm comm,
                                                          const LayoutOptions& options = {});
-  // For bindings that read the protocol object themselves (the Python
-  // module): this process could not read its input (`problems`). Takes its
-  // part in the collective creation the other processes run with create()
-  // and throws there the ValidationError every process throws, listing
-  // these problems under this rank; nobody waits. Collective over `comm`.
+  /// For bindings that read the protocol object themselves (the Python
+  /// module): this process could not read its input (`problems`). Takes its
+  /// part in the collective creation the other processes run with create()
+  /// and throws there the ValidationError every process throws, listing
+  /// these problems under this rank; nobody waits. Collective over `comm`.
   [[noreturn]] static void refuse(std::vector<Problem> problems, MPI_Comm comm, const LayoutOptions& options = {});
   ~DistributedLayout();
   DistributedLayout(const DistributedLayout&) = delete;
   DistributedLayout& operator=(const DistributedLayout&) = delete;
 
-  // Dapetra's duplicate of the caller's communicator (same group and ranks).
-  // Plans exchange messages on it; callers should send nothing there.
+  /// Dapetra's duplicate of the caller's communicator (same group and ranks).
+  /// Plans exchange messages on it; callers should send nothing there.
   MPI_Comm comm() const { return comm_; }
+  /// This process's rank.
   int rank() const { return rank_; }
+  /// Processes in the layout.
   int nprocs() const { return nprocs_; }
 
+  /// This process's records.
   const std::vector<Dim>& dim_data() const { return dim_data_; }
+  /// This process's buffer shape.
   const std::vector<global_index_t>& local_shape() const { return local_shape_; }
+  /// The array's global shape.
   const std::vector<global_index_t>& global_shape() const { return global_shape_; }
+  /// The process grid.
   const ProcessGrid& grid() const { return grid_; }
-  // The buffer the layout was built for: element type, strides (bytes) and
-  // axes from slowest to fastest in memory (every process's is known).
+  /// The buffer the layout was built for: element type, strides (bytes) and
+  /// axes from slowest to fastest in memory (every process's is known).
   const std::string& format() const { return format_; }
+  /// Bytes per element.
   std::size_t itemsize() const { return itemsize_; }
+  /// This process's buffer strides, in bytes.
   const std::vector<global_index_t>& local_strides() const { return local_strides_; }
+  /// This process's axes from slowest to fastest in memory.
   const std::vector<int>& memory_order() const { return memory_order_of(rank_); }
+  /// Another process's axes from slowest to fastest in memory.
   const std::vector<int>& memory_order_of(int rank) const {
     return memory_orders_[memory_orders_.size() == 1 ? 0 : static_cast<std::size_t>(rank)];
   }
 
-  // Every process's records with closed-form owners, when they were gathered
-  // (all layouts but those whose only distributed axis is 'u'); throws otherwise.
+  /// Every process's records with closed-form owners, when they were gathered
+  /// (all layouts but those whose only distributed axis is 'u'); throws otherwise.
   bool has_global_layout() const { return global_ != nullptr; }
+  /// Every process's records, analysed (throws when they were not gathered).
   const GlobalLayout& global() const;
-  // The 'u' axis whose indices stayed on their processes, or -1.
+  /// The 'u' axis whose indices stayed on their processes, or -1.
   int scattered_axis() const { return scattered_axis_; }
+  /// The rule that picks the owner of a shared 'u' index.
   const SharedIndexOwner& shared_owner() const { return shared_owner_; }
 
-  // Whether this process owns position i along axis a of its buffer
-  // (boundary padding is owned; communication padding and copies of 'u'
-  // indices held for another process are not). An element is owned when it
-  // is owned along every axis.
+  /// Whether this process owns position i along axis a of its buffer
+  /// (boundary padding is owned; communication padding and copies of 'u'
+  /// indices held for another process are not). An element is owned when it
+  /// is owned along every axis.
   bool is_owned(int axis, global_index_t position) const;
-  // Elements this process owns.
+  /// Elements this process owns.
   global_index_t num_owned() const { return num_owned_; }
-  // True on every process when no process holds an element it does not own
-  // (no communication padding, no shared 'u' copies).
+  /// True on every process when no process holds an element it does not own
+  /// (no communication padding, no shared 'u' copies).
   bool every_element_owned() const { return every_element_owned_; }
-  // Throws ValidationError unless `array` has the records, shape, strides and
-  // element type this layout was built for. Local: not collective.
+  /// Throws ValidationError unless `array` has the records, shape, strides and
+  /// element type this layout was built for. Local: not collective.
   void check_fits(const DistArray& array) const;
 
-  // The lowest global index held anywhere along axis 0 of a 1-D 'u' array
-  // (which may hold negative indices); 0 for every other layout.
+  /// The lowest global index held anywhere along axis 0 of a 1-D 'u' array
+  /// (which may hold negative indices); 0 for every other layout.
   global_index_t lowest_index() const { return lowest_index_; }
 
  private:
@@ -135,7 +149,7 @@ class DistributedLayout {
   friend struct detail::LayoutBuilder;
 
   std::shared_ptr<detail::InnerComm> inner_;
-  MPI_Comm comm_ = MPI_COMM_NULL;  // inner_'s
+  MPI_Comm comm_ = MPI_COMM_NULL;  ///< inner_'s
   int rank_ = 0, nprocs_ = 1;
   std::vector<Dim> dim_data_;
   std::vector<global_index_t> local_shape_, global_shape_, local_strides_;
@@ -143,7 +157,7 @@ class DistributedLayout {
   std::vector<int> coords_;
   std::string format_;
   std::size_t itemsize_ = 0;
-  std::vector<std::vector<int>> memory_orders_;  // one for all when every process's is the same
+  std::vector<std::vector<int>> memory_orders_;  ///< one for all when every process's is the same
   std::unique_ptr<GlobalLayout> global_;
   int scattered_axis_ = -1;
   SharedIndexOwner shared_owner_;

@@ -1,7 +1,8 @@
-// dapetra/mpi/mpi.hpp: the whole communication layer in one include.
-//
-// Layouts over an MPI communicator, halo exchange and assembly, and
-// redistribution between any two DAP distributions; MPI only, no Trilinos.
+/// \file
+/// dapetra/mpi/mpi.hpp: the whole communication layer in one include.
+///
+/// Layouts over an MPI communicator, halo exchange and assembly, and
+/// redistribution between any two DAP distributions; MPI only, no Trilinos.
 #pragma once
 
 #include "dapetra/mpi/halo.hpp"

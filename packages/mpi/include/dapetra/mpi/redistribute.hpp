@@ -1,26 +1,27 @@
-// dapetra/mpi/redistribute.hpp: move an array from one DAP distribution to another.
-//
-// A RedistributionPlan connects two layouts of the same global shape on the
-// same processes (any dist_type per axis on either side, different process
-// grids, padding, empty processes; gather-to-one and scatter-from-one are
-// ordinary cases). It is built once, collectively, and applied to any number
-// of arrays of that pair, from one DAP buffer into another, in place in the
-// caller's memory, and in reverse. Only owned elements are sources; the
-// target's communication padding is left for a halo update unless the plan
-// was asked to fill it.
-//
-// Each side lists what it sends and what it receives in increasing global
-// index order, from the other layout's records: gathered by the layout, or,
-// for a layout whose 'u' indices stayed on their processes, sent by one
-// all-to-all to the processes that own them in the other layout (only when
-// both layouts kept their 'u' indices are they gathered to every process).
-// Creation is then in proportion to each process's part of the array. Contiguous and evenly strided runs
-// (blocks, cyclic patterns) are kept as runs, so a plan's size follows the
-// structure of the two distributions, not the element count.
-//
-// Faults and threads: as for HaloPlan (dapetra/mpi/halo.hpp). A wrong array
-// on one process makes apply() throw there and on every process it
-// exchanges with; calls of one plan are made from one thread.
+/// \file
+/// dapetra/mpi/redistribute.hpp: move an array from one DAP distribution to another.
+///
+/// A RedistributionPlan connects two layouts of the same global shape on the
+/// same processes (any dist_type per axis on either side, different process
+/// grids, padding, empty processes; gather-to-one and scatter-from-one are
+/// ordinary cases). It is built once, collectively, and applied to any number
+/// of arrays of that pair, from one DAP buffer into another, in place in the
+/// caller's memory, and in reverse. Only owned elements are sources; the
+/// target's communication padding is left for a halo update unless the plan
+/// was asked to fill it.
+///
+/// Each side lists what it sends and what it receives in increasing global
+/// index order, from the other layout's records: gathered by the layout, or,
+/// for a layout whose 'u' indices stayed on their processes, sent by one
+/// all-to-all to the processes that own them in the other layout (only when
+/// both layouts kept their 'u' indices are they gathered to every process).
+/// Creation is then in proportion to each process's part of the array. Contiguous and evenly strided runs
+/// (blocks, cyclic patterns) are kept as runs, so a plan's size follows the
+/// structure of the two distributions, not the element count.
+///
+/// Faults and threads: as for HaloPlan (dapetra/mpi/halo.hpp). A wrong array
+/// on one process makes apply() throw there and on every process it
+/// exchanges with; calls of one plan are made from one thread.
 #pragma once
 
 #include <atomic>
@@ -34,43 +35,49 @@
 
 namespace dapetra::mpi {
 
+/// Options of a RedistributionPlan; every process must pass the same.
 struct RedistributionOptions {
-  // After apply(), fill the target's communication padding (a halo update of
-  // the target layout, built with the plan).
+  /// After apply(), fill the target's communication padding (a halo update of
+  /// the target layout, built with the plan).
   bool fill_target_padding = false;
 };
 
+/// Moves arrays from one layout to another of the same global shape, built once, collectively.
 class RedistributionPlan {
  public:
-  // Collective over the layouts' processes (the two layouts must span the
-  // same processes; the plan talks on the source layout's communicator).
+  /// Collective over the layouts' processes (the two layouts must span the
+  /// same processes; the plan talks on the source layout's communicator).
   static std::shared_ptr<const RedistributionPlan> create(std::shared_ptr<const DistributedLayout> source,
                                                           std::shared_ptr<const DistributedLayout> target,
                                                           const RedistributionOptions& options = {});
   ~RedistributionPlan();
 
-  // Every owned element of `to` (target layout) takes the value of the same
-  // global element in `from` (source layout). Collective over the processes
-  // this one exchanges with.
+  /// Every owned element of `to` (target layout) takes the value of the same
+  /// global element in `from` (source layout). Collective over the processes
+  /// this one exchanges with.
   template <class Scalar>
   void apply(const DistArray& from, const DistArray& to) const {
     require_plan_scalar<Scalar>();
     move<Scalar>(from, to, true);
   }
-  // The reverse, target layout to source layout.
+  /// The reverse, target layout to source layout.
   template <class Scalar>
   void apply_reverse(const DistArray& from_target, const DistArray& to_source) const {
     require_plan_scalar<Scalar>();
     move<Scalar>(from_target, to_source, false);
   }
 
+  /// The layout arrays move from.
   const DistributedLayout& source_layout() const { return *source_; }
+  /// The layout arrays move to.
   const DistributedLayout& target_layout() const { return *target_; }
-  // Elements this process sends to / receives from other processes, and copies locally.
+  /// Elements this process sends to / receives from other processes, and copies locally.
   std::size_t num_sent() const;
+  /// Elements this process receives from others.
   std::size_t num_received() const;
+  /// Elements this process copies to itself.
   std::size_t num_local() const { return local_count_; }
-  // Runs (contiguous or evenly strided stretches) the plan keeps, all peers together.
+  /// Runs (contiguous or evenly strided stretches) the plan keeps, all peers together.
   std::size_t num_runs() const;
 
  private:
@@ -80,10 +87,10 @@ class RedistributionPlan {
   void move(const DistArray& from, const DistArray& to, bool forward) const;
 
   std::shared_ptr<const DistributedLayout> source_, target_;
-  std::vector<detail::PlanPeer> peers_;    // other processes
-  std::unique_ptr<detail::PlanPeer> self_;  // this process to itself
+  std::vector<detail::PlanPeer> peers_;    ///< other processes
+  std::unique_ptr<detail::PlanPeer> self_;  ///< this process to itself
   std::size_t local_count_ = 0;
-  bool messages_fit_ = true;  // every message under MPI's int count
+  bool messages_fit_ = true;  ///< every message under MPI's int count
   std::shared_ptr<const HaloPlan> target_halo_;
   int tag_ = 0;
   std::unique_ptr<detail::Round> scratch_;
