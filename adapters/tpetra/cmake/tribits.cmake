@@ -6,5 +6,7 @@ file(GLOB dapetra_tpetra_headers ${CMAKE_CURRENT_LIST_DIR}/../include/dapetra/tp
 tribits_add_library(dapetra_tpetra
   HEADERS ${dapetra_tpetra_headers}
   HEADERS_INSTALL_SUBDIR dapetra/tpetra
-  SOURCES src/eti_float.cpp src/layout.cpp src/producer.cpp src/views.cpp)
+  SOURCES src/eti_float.cpp src/layout.cpp src/producer.cpp src/views.cpp
+  ADDED_LIB_TARGET_NAME_OUT tpetra_target)
+target_compile_features(${tpetra_target} PUBLIC cxx_std_17)
 tribits_subpackage_postprocess()
