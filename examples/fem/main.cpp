@@ -81,12 +81,14 @@ bool agreed(const Teuchos::Comm<int>& comm, Step&& step) {
   return false;
 }
 
-// The largest of every process's `value`. Collective.
-double largest(const Teuchos::Comm<int>& comm, double value) {
-  double out = 0;
-  Teuchos::reduceAll<int, double>(comm, Teuchos::REDUCE_MAX, 1, &value, &out);
+// The largest of every process's `values`, elementwise. Collective.
+template <std::size_t N>
+std::array<double, N> largest(const Teuchos::Comm<int>& comm, std::array<double, N> values) {
+  std::array<double, N> out{};
+  Teuchos::reduceAll<int, double>(comm, Teuchos::REDUCE_MAX, static_cast<int>(N), values.data(), out.data());
   return out;
 }
+double largest(const Teuchos::Comm<int>& comm, double value) { return largest<1>(comm, {value})[0]; }
 
 // The processes' pictures combined on rank 0 (see output.hpp). Collective.
 fem::Pixels combined(const fem::Pixels& mine) {
@@ -99,13 +101,15 @@ fem::Pixels combined(const fem::Pixels& mine) {
 // its own cells. Collective; rank 0 writes the files.
 void write_pngs(const fem::MeshPart& part, const fem::Result& r, const std::string& caption, const std::string& png_u,
                 const std::string& png_p, const Teuchos::Comm<int>& comm) {
-  std::array<double, 2> lo{1e300, 1e300}, hi{-1e300, -1e300};
+  // One reduction for the bounding box and the solution's range: maxima of
+  // (-x_min, -y_min, x_max, y_max, -u_min, u_max).
+  std::array<double, 6> m{-1e300, -1e300, -1e300, -1e300, -1e300, -1e300};
   for (const auto& p : part.local.x)
-    for (int d = 0; d < 2; ++d) lo[d] = std::min(lo[d], p[d]), hi[d] = std::max(hi[d], p[d]);
-  for (int d = 0; d < 2; ++d) lo[d] = -largest(comm, -lo[d]), hi[d] = largest(comm, hi[d]);
-  const auto [u_min, u_max] = std::minmax_element(r.u.begin(), r.u.end());
-  const double u_lo = -largest(comm, -*u_min), u_hi = largest(comm, *u_max);
-  const fem::Frame frame = fem::frame_of(lo, hi);
+    for (std::size_t d = 0; d < 2; ++d) m[d] = std::max(m[d], -p[d]), m[d + 2] = std::max(m[d + 2], p[d]);
+  for (double v : r.u) m[4] = std::max(m[4], -v), m[5] = std::max(m[5], v);
+  m = largest(comm, m);
+  const double u_lo = -m[4], u_hi = m[5];
+  const fem::Frame frame = fem::frame_of({-m[0], -m[1]}, {m[2], m[3]});
   const fem::Pixels solution = combined(fem::solution_pixels(frame, part.local, r.u, u_lo, u_hi));
   const fem::Pixels partition = combined(fem::partition_pixels(frame, part.local, comm.getRank()));
   if (comm.getRank() != 0) return;

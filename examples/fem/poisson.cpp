@@ -17,7 +17,6 @@
 #include <chrono>
 #include <map>
 #include <memory>
-#include <unordered_map>
 
 #include <Eigen/Sparse>
 #include <Eigen/SparseCholesky>

@@ -1,13 +1,14 @@
-// The finite-element pipeline: -div(grad u) = f on a triangulated (2-D) or
-// tetrahedral (3-D) mesh with P1 elements and the manufactured solution
-// u = prod sin(pi x_d) (its values imposed on the boundary), through DAP and Tpetra. Nodal arrays are DAP 'u' layouts
-// (owned and shared nodes, owned first); element kernels use Eigen; the
-// right-hand side is assembled by Dapetra's HaloPlan, the matrix by Tpetra
-// Export ADD between the adapter's buffer and owned maps; Belos CG with
-// MueLu's smoothed aggregation (or an Ifpack2 preconditioner) solves into the
-// DAP solution array without copying, and one ghost update brings the shared
-// nodes up to date. Optionally PETSc KSP (CG + GAMG) solves the same system
-// on the same arrays beside it.
+// The finite-element pipeline on one MeshPart (distribute.hpp): -div(grad u)
+// = f on a triangulated (2-D) or tetrahedral (3-D) mesh with P1 elements and
+// the manufactured solution u = prod sin(pi x_d) (its values imposed on the
+// boundary), through DAP and Tpetra. Nodal arrays are DAP 'u' layouts (owned
+// and shared nodes, owned first); element kernels use Eigen; the right-hand
+// side is assembled by Dapetra's HaloPlan, the matrix by local insertion on
+// the adapter's buffer map and Tpetra's exportAndFillCompleteCrsMatrix (ADD)
+// onto the owned map; Belos CG with MueLu's smoothed aggregation (or an
+// Ifpack2 preconditioner) solves into the DAP solution array without copying,
+// and one ghost update brings the shared nodes up to date. Optionally PETSc
+// KSP (CG + GAMG) solves the same system on the same arrays beside it.
 #pragma once
 
 #include <Teuchos_Comm.hpp>

@@ -16,6 +16,7 @@
 #include <cstdio>
 #include <fstream>
 #include <functional>
+#include <numeric>
 #include <string>
 
 #include "dapetra/error.hpp"
@@ -44,20 +45,18 @@ fem::MeshPart from_rank_0(const fem::Mesh& mesh) {
   return partitioned(rank() == 0 ? whole : fem::empty_block_like(whole));
 }
 
-// Every node's value in the input numbering, from its owner (every process gets all).
-std::vector<double> by_input_number(const fem::MeshPart& part, const std::vector<double>& u) {
-  std::vector<double> mine(static_cast<std::size_t>(part.num_nodes), 0.0), all(mine.size(), 0.0);
-  for (std::size_t i = 0; i < part.num_owned; ++i) mine[static_cast<std::size_t>(part.input_nodes[i])] = u[i];
-  Teuchos::reduceAll<int, double>(*world(), Teuchos::REDUCE_SUM, static_cast<int>(mine.size()), mine.data(), all.data());
+// Every owned node's `value` in one array on every process, at position
+// key[i] for the owner's node i (its input number, or its global number).
+template <class T>
+std::vector<T> gathered(const fem::MeshPart& part, const std::vector<T>& value, const std::vector<std::int64_t>& key) {
+  std::vector<T> mine(static_cast<std::size_t>(part.num_nodes), T(0)), all(mine.size(), T(0));
+  for (std::size_t i = 0; i < part.num_owned; ++i) mine[static_cast<std::size_t>(key[i])] = value[i];
+  Teuchos::reduceAll<int, T>(*world(), Teuchos::REDUCE_SUM, static_cast<int>(mine.size()), mine.data(), all.data());
   return all;
 }
-
-// Each global node number's input number (every process gets all).
-std::vector<std::int64_t> input_of_global(const fem::MeshPart& part) {
-  std::vector<long long> mine(static_cast<std::size_t>(part.num_nodes), 0), all(mine.size(), 0);
-  for (std::size_t i = 0; i < part.num_owned; ++i) mine[static_cast<std::size_t>(part.nodes[i])] = part.input_nodes[i];
-  Teuchos::reduceAll<int, long long>(*world(), Teuchos::REDUCE_SUM, static_cast<int>(mine.size()), mine.data(), all.data());
-  return {all.begin(), all.end()};
+// Each global node number's input number.
+std::vector<long long> input_of_global(const fem::MeshPart& part) {
+  return gathered(part, std::vector<long long>(part.input_nodes.begin(), part.input_nodes.end()), part.nodes);
 }
 
 // This process's assembled rows against the serial assembly's (input
@@ -88,7 +87,7 @@ double max_difference(const std::vector<double>& a, const std::vector<double>& b
 
 // The solution against the serial solve of `whole`, and every copy against its owner's value.
 void expect_serial_solution(const fem::MeshPart& part, const fem::Result& r, const fem::Mesh& whole, const std::string& what) {
-  const std::vector<double> u = by_input_number(part, r.u);
+  const std::vector<double> u = gathered(part, r.u, part.input_nodes);  // by input number
   EXPECT_LT(max_difference(u, fem::solve_serial(whole)), 1e-9) << what;
   for (std::size_t i = 0; i < r.u.size(); ++i) EXPECT_DOUBLE_EQ(r.u[i], u[static_cast<std::size_t>(part.input_nodes[i])]) << what;
 }
@@ -291,9 +290,9 @@ TEST(Fem, PetscRefusesAMeshWhoseOwnedNodesAreNotConsecutive) {
   if (!fem::petsc_available()) GTEST_SKIP() << "built without Dapetra's PETSc adapter";
   if (nprocs() < 2) GTEST_SKIP() << "one process owns every node, consecutive in any numbering";
   fem::MeshPart part = generated(fem::MeshSpec::square, 12);
-  // Renumber every node g -> 7 g mod N (a bijection, 7 being prime to 169):
+  // Renumber every node g -> 7 g mod N (a bijection while 7 is prime to N):
   // each rank's owned numbers are no longer one run.
-  ASSERT_EQ(part.num_nodes % 7, 1);
+  ASSERT_EQ(std::gcd(part.num_nodes, std::int64_t{7}), 1);
   for (auto& g : part.nodes) g = 7 * g % part.num_nodes;
   fem::SolveOptions opt;
   opt.petsc = true;

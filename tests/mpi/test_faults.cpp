@@ -165,6 +165,49 @@ TEST(Faults, Redistribution) {
   }
 }
 
+// The same with a 'u' target that kept its indices on their processes (its
+// owners reach the source processes by an all-to-all when the plan is built):
+// index g is held by rank g % P, so every rank sends to every other.
+TEST(Faults, RedistributionToScatteredUnstructured) {
+  const auto comm = world();
+  const int P = comm->size(), r = comm->rank();
+  std::vector<global_index_t> mine;
+  for (global_index_t g = r; g < 40; g += P) mine.push_back(g);
+  const Dim scattered = Dim::unstructured(40, P, r, mine, true);
+  const auto plan = RedistributionPlan::create(ring_layout(), DistributedLayout::create(std::vector<Dim>{scattered}, comm));
+  run_every_fault("apply to scattered 'u'", [&](const DistArray&, const DistArray& a, bool as_float) {
+    DistArray t = owning_array<double>({scattered});
+    as_float ? plan->apply<float>(a, t) : plan->apply<double>(a, t);
+  }, true);
+  run_every_fault("apply_reverse from scattered 'u'", [&](const DistArray&, const DistArray& a, bool as_float) {
+    DistArray t = owning_array<double>({scattered});
+    as_float ? plan->apply_reverse<float>(t, a) : plan->apply_reverse<double>(t, a);
+  }, true);
+}
+
+// A 1-D 'u' layout chooses its own index set (`size` distinct integers), so
+// it may lack an index the other layout has: every process refuses the plan
+// alike, whichever side the 'u' layout is.
+TEST(Faults, RedistributionPlanOverAMissingIndexIsRefusedEverywhere) {
+  const auto comm = world();
+  const int P = comm->size(), r = comm->rank();
+  const global_index_t n = 40;
+  std::vector<global_index_t> mine;
+  for (global_index_t g = r; g < n; g += P) mine.push_back(g == 17 ? n + 5 : g);  // 45 instead of 17
+  const DistArray u = owning_array<double>({Dim::unstructured(n, P, r, mine, true)});
+  const DistArray b = owning_array<double>({Dim::even_block(n, P, r)});
+  const auto ul = DistributedLayout::create(u, comm), bl = DistributedLayout::create(b, comm);
+  for (bool u_is_source : {false, true}) {
+    try {
+      if (u_is_source) RedistributionPlan::create(ul, bl);
+      else RedistributionPlan::create(bl, ul);
+      ADD_FAILURE() << "a plan over a missing index was built";
+    } catch (const ValidationError& e) {
+      EXPECT_NE(std::string(e.what()).find("missing"), std::string::npos) << e.what();
+    }
+  }
+}
+
 // Layouts on two duplicates of the world; rank 0 creates its plans in one
 // order, the others in the other (legal: each communicator sees its own
 // creations in one order). Updates must match up, not hang.

@@ -273,26 +273,3 @@ TEST(Redistribute, ScatteredUnstructuredNodesAgainstClosedFormLayouts) {
         ASSERT_EQ(data_as<double>(back)[i], data_as<double>(a)[i]) << name << ": round trip element " << i;
     }
 }
-
-// A 1-D 'u' layout chooses its own index set (`size` distinct integers), so
-// it may lack an index the other layout has: every process refuses the plan
-// alike, whichever side the 'u' layout is.
-TEST(Redistribute, ScatteredUnstructuredMissingAnIndexIsRefusedEverywhere) {
-  const auto comm = world();
-  const int P = comm->size(), r = comm->rank();
-  const global_index_t n = 40;
-  std::vector<global_index_t> mine;
-  for (global_index_t g = r; g < n; g += P) mine.push_back(g == 17 ? n + 5 : g);  // 45 instead of 17
-  const DistArray u = owning_array<double>({Dim::unstructured(n, P, r, mine, true)});
-  const DistArray b = owning_array<double>({Dim::even_block(n, P, r)});
-  const auto ul = DistributedLayout::create(u, comm), bl = DistributedLayout::create(b, comm);
-  for (bool u_is_source : {false, true}) {
-    try {
-      if (u_is_source) RedistributionPlan::create(ul, bl);
-      else RedistributionPlan::create(bl, ul);
-      ADD_FAILURE() << "a plan over a missing index was built";
-    } catch (const ValidationError& e) {
-      EXPECT_NE(std::string(e.what()).find("missing"), std::string::npos) << e.what();
-    }
-  }
-}
