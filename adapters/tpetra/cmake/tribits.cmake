@@ -1,12 +1,9 @@
-# DapetraTpetra in a TriBITS project (read from CMakeLists.txt there). Inside
-# Trilinos, Tpetra's targets and include paths come from the package itself.
+# DapetraTpetra in a TriBITS project (read from CMakeLists.txt there). Tpetra's
+# include paths and libraries come from the Tpetra package (inside a Trilinos
+# source tree) or the Tpetra TPL (an installed Trilinos).
 tribits_subpackage(Tpetra)
-tribits_include_directories(${CMAKE_CURRENT_LIST_DIR}/../include)
-file(GLOB dapetra_tpetra_headers ${CMAKE_CURRENT_LIST_DIR}/../include/dapetra/tpetra/*.hpp)
-tribits_add_library(dapetra_tpetra
-  HEADERS ${dapetra_tpetra_headers}
-  HEADERS_INSTALL_SUBDIR dapetra/tpetra
-  SOURCES src/eti_float.cpp src/layout.cpp src/producer.cpp src/views.cpp
-  ADDED_LIB_TARGET_NAME_OUT tpetra_target)
-target_compile_features(${tpetra_target} PUBLIC cxx_std_17)
+include(${CMAKE_CURRENT_LIST_DIR}/../../../cmake/tribits/DapetraSubpackage.cmake)
+dapetra_tribits_library(tpetra INCLUDE_DIR ${CMAKE_CURRENT_LIST_DIR}/../include HEADERS_SUBDIR dapetra/tpetra
+  SOURCES src/eti_float.cpp src/layout.cpp src/producer.cpp src/views.cpp)
+dapetra_tribits_tests(tpetra)
 tribits_subpackage_postprocess()

@@ -1,6 +1,7 @@
 /// \file
 /// dapetra/tpetra/compat.hpp: every difference between Trilinos versions that
-/// Dapetra meets, in one place (tested against Debian's 13.2; written for 14-16).
+/// Dapetra meets, in one place (compiled against Debian's 13.2; the names used
+/// for 13.4-16 were read, not compiled: docs/packaging.md).
 #pragma once
 
 #include <Tpetra_Map.hpp>
@@ -8,10 +9,11 @@
 
 namespace dapetra::tpetra::compat {
 
-/// Trilinos 14 renamed Map::getNodeNumElements to getLocalNumElements.
+/// Trilinos 13.4 added Map::getLocalNumElements and deprecated
+/// getNodeNumElements, which 14 removed.
 template <class MapType>
 std::size_t local_num_elements(const MapType& map) {
-#if TRILINOS_MAJOR_VERSION >= 14
+#if TRILINOS_MAJOR_MINOR_VERSION >= 130400
   return map.getLocalNumElements();
 #else
   return map.getNodeNumElements();

@@ -1,0 +1,57 @@
+# The test suite's two verbs for a plain CMake build (tests/CMakeLists.txt).
+# The lists of test programs and tests (tests/<area>/tests.cmake) are
+# written once, in these two verbs; tests/cmake/tribits.cmake gives the same
+# verbs to a TriBITS build, so both run the same suite.
+#
+#   dapetra_test_program(<name> SOURCES <src>... [LIBS <lib>...] [DEFINES <def>...] [DEPENDS <target>...])
+#     a test program linked to LIBS (Dapetra::<x> targets, GTest::gtest, ...)
+#   dapetra_test(<name> NP <n> COMMAND <program> [<arg>...] LABELS <label>... TIMEOUT <s>
+#                [PASS_REGEX <re>] [FAIL_REGEX <re>...] [ENV <var=value>...])
+#     a test: <program> (a dapetra_test_program or an executable's path) under
+#     mpirun at <n> processes, or by itself when <n> is 0.
+#   dapetra_gtest_program_tests(<program> LABELS <label>... TIMEOUT <s>)
+#     one test per GoogleTest case of a single-process program.
+find_package(GTest REQUIRED)
+find_package(MPI REQUIRED COMPONENTS CXX)
+include(GoogleTest)
+set(DAPETRA_MPIEXEC ${MPIEXEC_EXECUTABLE} --allow-run-as-root --oversubscribe ${MPIEXEC_NUMPROC_FLAG})
+
+function(dapetra_test_program name)
+  cmake_parse_arguments(PARSE_ARGV 1 arg "" "" "SOURCES;LIBS;DEFINES;DEPENDS")
+  add_executable(${name} ${arg_SOURCES})
+  target_link_libraries(${name} PRIVATE ${arg_LIBS})
+  target_compile_definitions(${name} PRIVATE ${arg_DEFINES})
+  if(arg_DEPENDS)
+    add_dependencies(${name} ${arg_DEPENDS})
+  endif()
+  dapetra_warnings(${name})
+endfunction()
+
+function(dapetra_test name)
+  cmake_parse_arguments(PARSE_ARGV 1 arg "" "NP;TIMEOUT;PASS_REGEX" "COMMAND;LABELS;FAIL_REGEX;ENV")
+  list(POP_FRONT arg_COMMAND program)
+  if(TARGET ${program})
+    set(program $<TARGET_FILE:${program}>)
+  endif()
+  if(arg_NP GREATER 0)
+    add_test(NAME ${name} COMMAND ${DAPETRA_MPIEXEC} ${arg_NP} ${program} ${arg_COMMAND})
+    set_tests_properties(${name} PROPERTIES PROCESSORS ${arg_NP})
+  else()
+    add_test(NAME ${name} COMMAND ${program} ${arg_COMMAND})
+  endif()
+  set_tests_properties(${name} PROPERTIES LABELS "${arg_LABELS}" TIMEOUT ${arg_TIMEOUT})
+  if(arg_PASS_REGEX)
+    set_tests_properties(${name} PROPERTIES PASS_REGULAR_EXPRESSION "${arg_PASS_REGEX}")
+  endif()
+  if(arg_FAIL_REGEX)
+    set_tests_properties(${name} PROPERTIES FAIL_REGULAR_EXPRESSION "${arg_FAIL_REGEX}")
+  endif()
+  if(arg_ENV)
+    set_tests_properties(${name} PROPERTIES ENVIRONMENT "${arg_ENV}")
+  endif()
+endfunction()
+
+function(dapetra_gtest_program_tests program)
+  cmake_parse_arguments(PARSE_ARGV 1 arg "" "TIMEOUT" "LABELS")
+  gtest_discover_tests(${program} PROPERTIES LABELS "${arg_LABELS}" TIMEOUT ${arg_TIMEOUT} DISCOVERY_TIMEOUT 60)
+endfunction()

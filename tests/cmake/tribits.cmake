@@ -1,0 +1,57 @@
+# The test suite's verbs (see plain.cmake) in a TriBITS build, read by
+# dapetra_tribits_tests() in each subpackage: programs through
+# tribits_add_executable, tests through tribits_add_test under TriBITS' MPI
+# launcher with NUM_MPI_PROCS (TriBITS names them
+# <Subpackage>_<name>_MPI_<n>, and leaves out those above
+# MPI_EXEC_MAX_NUMPROCS). The lists read here start no process of their own
+# (NP 0), which TriBITS' launcher could not run as they are.
+find_package(GTest REQUIRED)
+include(${CMAKE_CURRENT_LIST_DIR}/../../cmake/DapetraWarnings.cmake)
+include(${CMAKE_CURRENT_LIST_DIR}/mpi_tests.cmake)
+get_filename_component(DAPETRA_TESTS_DIR "${CMAKE_CURRENT_LIST_DIR}/.." ABSOLUTE)
+
+function(dapetra_test_program name)
+  cmake_parse_arguments(PARSE_ARGV 1 arg "" "" "SOURCES;LIBS;DEFINES;DEPENDS")
+  list(TRANSFORM arg_SOURCES PREPEND ${DAPETRA_TESTS_DIR}/)
+  tribits_add_executable(${name} NOEXEPREFIX NOEXESUFFIX SOURCES ${arg_SOURCES} ADDED_EXE_TARGET_NAME_OUT target)
+  target_link_libraries(${target} PUBLIC ${arg_LIBS})
+  # TriBITS compiles with the MPI wrappers, whose include paths are not
+  # system ones: leave out MPI's C++ bindings (unused, and not warning-clean).
+  target_compile_definitions(${target} PRIVATE ${arg_DEFINES} OMPI_SKIP_MPICXX MPICH_SKIP_MPICXX)
+  if(arg_DEPENDS)
+    add_dependencies(${target} ${arg_DEPENDS})
+  endif()
+  dapetra_warnings(${target})
+endfunction()
+
+function(dapetra_test name)
+  cmake_parse_arguments(PARSE_ARGV 1 arg "" "NP;TIMEOUT;PASS_REGEX" "COMMAND;LABELS;FAIL_REGEX;ENV")
+  if(NOT arg_NP GREATER 0)
+    message(FATAL_ERROR "dapetra_test(${name}): a test that starts its own processes (NP 0) is not registered under TriBITS")
+  endif()
+  list(POP_FRONT arg_COMMAND program)
+  string(JOIN " " args ${arg_COMMAND})  # TriBITS: one ARGS string per run
+  set(options)
+  if(arg_PASS_REGEX)
+    list(APPEND options PASS_REGULAR_EXPRESSION "${arg_PASS_REGEX}")
+  endif()
+  if(arg_FAIL_REGEX)
+    list(APPEND options FAIL_REGULAR_EXPRESSION ${arg_FAIL_REGEX})
+  endif()
+  if(arg_ENV)
+    list(APPEND options ENVIRONMENT ${arg_ENV})
+  endif()
+  tribits_add_test(${program} NOEXEPREFIX NOEXESUFFIX NAME ${name} NUM_MPI_PROCS ${arg_NP} ARGS "${args}"
+                   TIMEOUT ${arg_TIMEOUT} ${options} ADDED_TESTS_NAMES_OUT added)
+  if(added)
+    set_property(TEST ${added} APPEND PROPERTY LABELS ${arg_LABELS})
+  endif()
+endfunction()
+
+# TriBITS has no GoogleTest discovery: the whole program is one test, with
+# the per-case timeout times ten.
+function(dapetra_gtest_program_tests program)
+  cmake_parse_arguments(PARSE_ARGV 1 arg "" "TIMEOUT" "LABELS")
+  math(EXPR timeout "${arg_TIMEOUT} * 10")
+  dapetra_test(${program} NP 1 COMMAND ${program} LABELS ${arg_LABELS} TIMEOUT ${timeout})
+endfunction()

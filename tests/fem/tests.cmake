@@ -1,0 +1,39 @@
+# The finite-element pipeline under MPI at 1-4 processes (label `mpi`).
+dapetra_test_program(test_fem SOURCES fem/fem_main.cpp fem/test_fem.cpp LIBS dapetra_fem GTest::gtest
+                     DEFINES DAPETRA_FEM_MESHES="${DAPETRA_ROOT}/examples/fem/meshes")
+# Under the sanitizers (5-10 times slower; MueLu's set-up most of all) the
+# convergence studies are left to the plain build, and 2 and 3 processes
+# cover even and uneven splits: the memory checks see every code path.
+set(fem_counts 1 2 3 4)
+set(fem_filter "")
+if(DAPETRA_SANITIZE)
+  set(fem_counts 2 3)
+  set(fem_filter "--gtest_filter=-*Converges*:*StayFlat*")
+endif()
+foreach(np IN LISTS fem_counts)
+  dapetra_test(fem_np${np} NP ${np} COMMAND test_fem ${fem_filter} LABELS mpi TIMEOUT 300)
+endforeach()
+# Faults in distributing the mesh (a part number that is not a rank, empty
+# parts, an unreadable file) reach every process; the timeout catches a hang.
+foreach(np 2 3 4)
+  dapetra_test(fem_fault_np${np} NP ${np} COMMAND test_fem --gtest_filter=MeshParts.Faults* LABELS mpi fault TIMEOUT 120)
+endforeach()
+# dapetra-fem on bad input: one clear message, every process exits, nobody
+# waits (the timeout catches a hang). name | processes | mesh | expected message
+set(bad_inputs
+    "quadrangles|2|bad_mesh_quadrangles.msh|bad_mesh_quadrangles.msh:[0-9]+: element [0-9]+ is a 4-node quadrangle"
+    "truncated|3|bad_mesh_truncated.msh|bad_mesh_truncated.msh:1200: the file ends where .* should follow .truncated"
+    "empty_part|3|two_triangles.txt|2 cells left part [0-9]+ empty"
+    "missing|2|no_such_file.msh|no_such_file.msh: cannot open the mesh file")
+foreach(case IN LISTS bad_inputs)
+  string(REPLACE "|" ";" fields "${case}")
+  list(GET fields 0 name)
+  list(GET fields 1 np)
+  list(GET fields 2 file)
+  list(GET fields 3 expected)
+  dapetra_test(fem_bad_input_${name}_np${np} NP ${np}
+               COMMAND dapetra-fem --mesh ${DAPETRA_TESTS_DIR}/data/${file}
+                       --out ${CMAKE_CURRENT_BINARY_DIR}/fem_bad
+               LABELS mpi fault TIMEOUT 60 PASS_REGEX "dapetra-fem: [^\n]*${expected}"
+               FAIL_REGEX "terminate called" "Signal:" "exited on signal")
+endforeach()

@@ -1,0 +1,20 @@
+# The communication layer's tests (no Trilinos) under MPI.
+find_package(nlohmann_json 3.9 REQUIRED)
+set(spec_data DAPETRA_SPEC_DATA="${DAPETRA_TESTS_DIR}/data/spec_chapter2.json")
+set(sources mpi/mpi_main.cpp mpi/test_halo.cpp mpi/test_halo_properties.cpp mpi/test_redistribute.cpp
+            mpi/test_faults.cpp mpi/test_layout.cpp)
+set(libs Dapetra::mpi GTest::gtest nlohmann_json::nlohmann_json)
+if(TARGET Dapetra::eigen)
+  list(APPEND sources mpi/test_eigen_plans.cpp)
+  list(APPEND libs Dapetra::eigen)
+endif()
+dapetra_test_program(test_mpi SOURCES ${sources} LIBS ${libs} DEFINES ${spec_data})
+dapetra_mpi_tests(test_mpi mpi "Faults.*:Communicators.*")
+dapetra_test(mpi_spec_np8 NP 8 COMMAND test_mpi --gtest_filter=Redistribute.SpecExample2_12* LABELS mpi TIMEOUT 300)
+# README claims checked inside the MPI calls (profiling-interface counters,
+# so its own program: the counters see every MPI call made in it).
+dapetra_test_program(test_mpi_claims SOURCES mpi/mpi_main.cpp mpi/test_claims.cpp
+                     LIBS Dapetra::mpi GTest::gtest nlohmann_json::nlohmann_json DEFINES ${spec_data})
+foreach(np 1 2 3)
+  dapetra_test(mpi_claims_np${np} NP ${np} COMMAND test_mpi_claims LABELS mpi TIMEOUT 300)
+endforeach()

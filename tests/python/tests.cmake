@@ -1,0 +1,22 @@
+# The Python package: pytest under mpirun, every process running every test.
+# DAPETRA_PYTHON_ENV: the environment that finds the built package.
+set(pytest ${Python3_EXECUTABLE} -m pytest -q --color=no -p no:cacheprovider)
+set(python ${DAPETRA_TESTS_DIR}/python)
+foreach(np 1 2 3 4)
+  dapetra_test(python_np${np} NP ${np} COMMAND ${pytest} ${python} LABELS python TIMEOUT 300 ENV ${DAPETRA_PYTHON_ENV})
+endforeach()
+foreach(np 2 3)  # one process's bad input, each in turn: everyone raises, nobody waits
+  dapetra_test(python_fault_np${np} NP ${np} COMMAND ${pytest} ${python}/test_faults.py ${python}/test_errors.py
+               LABELS python fault TIMEOUT 120 ENV ${DAPETRA_PYTHON_ENV})
+endforeach()
+dapetra_test(python_spec_np8 NP 8 COMMAND ${pytest} ${python}/test_spec_examples.py LABELS python TIMEOUT 300
+             ENV ${DAPETRA_PYTHON_ENV})
+# The Python finite-element example reports the C++ pipeline's errors on the same mesh.
+if(TARGET dapetra-fem)
+  dapetra_test(python_fem_example NP 0
+               COMMAND ${Python3_EXECUTABLE} ${python}/fem_against_cpp.py ${MPIEXEC_EXECUTABLE} ${Python3_EXECUTABLE}
+                       ${DAPETRA_ROOT}/examples/python/poisson.py $<TARGET_FILE:dapetra-fem>
+                       ${CMAKE_CURRENT_BINARY_DIR}/python_fem
+               LABELS python TIMEOUT 600 ENV ${DAPETRA_PYTHON_ENV})
+  set_tests_properties(python_fem_example PROPERTIES PROCESSORS 3)
+endif()
