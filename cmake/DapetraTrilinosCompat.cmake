@@ -2,8 +2,8 @@
 # installed package and its TriBITS TPL find modules:
 #   dapetra_trilinos_target(<target> <Package>)       an imported target
 #   dapetra_trilinos_usage(<Package> <libs> <dirs> [FILES])
-#     libraries (imported targets, or with FILES their files: what a TriBITS
-#     TPL can export) and include paths
+#     libraries (imported targets, or with FILES the files behind them: what
+#     a TriBITS TPL can export) and include paths
 # Trilinos 14+ exports <Package>::all_libs with usage requirements; Debian's
 # 13.2 gives plain library names in <Package>_LIBRARIES, include paths in
 # <Package>_INCLUDE_DIRS (MPI's are not propagated: link MPI::MPI_CXX too) and
@@ -12,8 +12,12 @@
 function(dapetra_trilinos_usage package libs_out dirs_out)
   cmake_parse_arguments(PARSE_ARGV 3 arg "FILES" "" "")
   set(libs)
+  set(dirs)
+  set_property(GLOBAL PROPERTY _dapetra_imported_seen "")
   foreach(lib IN LISTS ${package}_LIBRARIES)
-    if((TARGET ${lib} AND NOT arg_FILES) OR IS_ABSOLUTE "${lib}")
+    if(TARGET ${lib} AND arg_FILES)
+      _dapetra_imported_files(${lib} libs dirs)
+    elseif(TARGET ${lib} OR IS_ABSOLUTE "${lib}")
       list(APPEND libs ${lib})
     else()
       find_library(_dapetra_found_${lib} NAMES ${lib} HINTS ${${package}_LIBRARY_DIRS} REQUIRED)
@@ -21,7 +25,6 @@ function(dapetra_trilinos_usage package libs_out dirs_out)
     endif()
   endforeach()
   # Debian's configs name some TPL include paths it does not ship (e.g. scotch's).
-  set(dirs)
   foreach(dir IN LISTS ${package}_INCLUDE_DIRS ${package}_TPL_INCLUDE_DIRS)
     if(EXISTS "${dir}")
       list(APPEND dirs ${dir})
@@ -32,8 +35,55 @@ function(dapetra_trilinos_usage package libs_out dirs_out)
       list(APPEND libs ${lib})
     endif()
   endforeach()
+  list(REMOVE_DUPLICATES libs)
+  list(REMOVE_DUPLICATES dirs)
   set(${libs_out} "${libs}" PARENT_SCOPE)
   set(${dirs_out} "${dirs}" PARENT_SCOPE)
+endfunction()
+
+# The files behind an imported target and behind everything it links, and
+# its include paths: 13.2's per-library targets (IMPORTED_LOCATION_NONE) and
+# the <Package>::all_libs of later versions alike.
+function(_dapetra_imported_files target libs_var dirs_var)
+  set(libs ${${libs_var}})
+  set(dirs ${${dirs_var}})
+  get_property(seen GLOBAL PROPERTY _dapetra_imported_seen)
+  if(target IN_LIST seen)
+    return()
+  endif()
+  set_property(GLOBAL APPEND PROPERTY _dapetra_imported_seen ${target})
+  get_target_property(type ${target} TYPE)
+  if(NOT type STREQUAL "INTERFACE_LIBRARY")
+    get_target_property(configs ${target} IMPORTED_CONFIGURATIONS)
+    set(location location-NOTFOUND)
+    foreach(config IN LISTS configs)
+      get_target_property(location ${target} IMPORTED_LOCATION_${config})
+      if(location)
+        break()
+      endif()
+    endforeach()
+    if(NOT location)
+      get_target_property(location ${target} IMPORTED_LOCATION)
+    endif()
+    if(location)
+      list(APPEND libs ${location})
+    endif()
+  endif()
+  get_target_property(includes ${target} INTERFACE_INCLUDE_DIRECTORIES)
+  if(includes)
+    list(APPEND dirs ${includes})
+  endif()
+  get_target_property(links ${target} INTERFACE_LINK_LIBRARIES)
+  foreach(link IN LISTS links)
+    string(REGEX REPLACE "^\\$<LINK_ONLY:(.*)>$" "\\1" link "${link}")
+    if(TARGET ${link})
+      _dapetra_imported_files(${link} libs dirs)
+    elseif(link AND NOT link MATCHES "\\$<")
+      list(APPEND libs ${link})
+    endif()
+  endforeach()
+  set(${libs_var} "${libs}" PARENT_SCOPE)
+  set(${dirs_var} "${dirs}" PARENT_SCOPE)
 endfunction()
 
 function(dapetra_trilinos_target target package)

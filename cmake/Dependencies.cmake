@@ -7,4 +7,6 @@ tribits_package_define_dependencies(
     Mpi     packages/mpi      PT  REQUIRED
     Tpetra  adapters/tpetra   PT  OPTIONAL
     Petsc   adapters/petsc    PT  OPTIONAL
+    Python  adapters/python   PT  OPTIONAL
+    Fem     examples/fem      PT  OPTIONAL
   )

@@ -5,7 +5,8 @@
 #                           [SOURCES <src>...] [EXTRA_HEADERS <hpp>...])
 #     the library Dapetra::<name> (dapetra_<name>, or a header-only library
 #     without SOURCES), its headers installed under include/<subdir>, C++17
-#     as a usage requirement (TriBITS' default standard is older). The alias
+#     as a usage requirement (TriBITS' default standard is older), position-
+#     independent code (the Python module links it into a shared object). The alias
 #     names the target TriBITS created, whatever the project's library-name
 #     prefix, so tests and the install's Dapetra::<name> never spell it.
 #   dapetra_tribits_tests(<area>...)
@@ -21,6 +22,8 @@ function(dapetra_tribits_library name)
     tribits_add_library(dapetra_${name} HEADERS ${headers} ${arg_EXTRA_HEADERS} HEADERS_INSTALL_SUBDIR ${arg_HEADERS_SUBDIR}
                         SOURCES ${arg_SOURCES} ADDED_LIB_TARGET_NAME_OUT target)
     target_compile_features(${target} PUBLIC cxx_std_17)
+    # Static or shared, the Python module links them into a shared object.
+    set_target_properties(${target} PROPERTIES POSITION_INDEPENDENT_CODE ON)
   else()
     dapetra_tribits_header_only_library(${name} "${arg_INCLUDE_DIR}" "${headers}" ${arg_HEADERS_SUBDIR} target)
   endif()

@@ -1,0 +1,3 @@
+# Belos from an installed Trilinos, as a TriBITS TPL (see DapetraTrilinosTpl.cmake).
+include("${CMAKE_CURRENT_LIST_DIR}/DapetraTrilinosTpl.cmake")
+dapetra_trilinos_tpl(Belos BelosSolverFactory.hpp belos)

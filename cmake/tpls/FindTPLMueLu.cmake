@@ -1,0 +1,3 @@
+# MueLu from an installed Trilinos, as a TriBITS TPL (see DapetraTrilinosTpl.cmake).
+include("${CMAKE_CURRENT_LIST_DIR}/DapetraTrilinosTpl.cmake")
+dapetra_trilinos_tpl(MueLu MueLu.hpp muelu)

@@ -1,0 +1,3 @@
+# Zoltan2 from an installed Trilinos, as a TriBITS TPL (see DapetraTrilinosTpl.cmake).
+include("${CMAKE_CURRENT_LIST_DIR}/DapetraTrilinosTpl.cmake")
+dapetra_trilinos_tpl(Zoltan2 Zoltan2_PartitioningProblem.hpp zoltan2)

@@ -1,0 +1,31 @@
+# DapetraFem in a TriBITS project (read from CMakeLists.txt there): the
+# finite-element example and its tests. Its libraries are test-only (built
+# for dapetra-fem and the tests, never installed); Belos, Ifpack2, MueLu and
+# Zoltan2 come as packages (a Trilinos source tree) or as TPLs (an installed
+# Trilinos, cmake/tpls/), and TriBITS links them to the libraries.
+tribits_subpackage(Fem)
+include(${CMAKE_CURRENT_LIST_DIR}/../../../cmake/tribits/DapetraSubpackage.cmake)
+include(${DAPETRA_ROOT}/cmake/DapetraWarnings.cmake)
+include(${CMAKE_CURRENT_LIST_DIR}/sources.cmake)
+find_package(ZLIB REQUIRED)
+tribits_add_library(dapetra_fem_mesh TESTONLY SOURCES ${DAPETRA_FEM_MESH_SOURCES} ADDED_LIB_TARGET_NAME_OUT mesh)
+target_link_libraries(${mesh} PUBLIC ZLIB::ZLIB)
+if(TARGET Dapetra::petsc)
+  list(APPEND DAPETRA_FEM_SOURCES ${DAPETRA_FEM_PETSC_SOURCES})
+  set(with_petsc 1)
+else()
+  set(with_petsc 0)
+endif()
+tribits_add_library(dapetra_fem TESTONLY SOURCES ${DAPETRA_FEM_SOURCES} ADDED_LIB_TARGET_NAME_OUT fem)
+target_link_libraries(${fem} PUBLIC ${mesh})
+foreach(target ${mesh} ${fem})
+  target_compile_features(${target} PUBLIC cxx_std_17)
+  target_compile_definitions(${target} PUBLIC FEM_WITH_PETSC=${with_petsc} OMPI_SKIP_MPICXX MPICH_SKIP_MPICXX)
+  target_include_directories(${target} PUBLIC ${CMAKE_CURRENT_SOURCE_DIR})
+  dapetra_warnings(${target})
+endforeach()
+add_library(dapetra::fem ALIAS ${fem})
+tribits_add_executable(dapetra-fem NOEXEPREFIX NOEXESUFFIX SOURCES main.cpp ADDED_EXE_TARGET_NAME_OUT exe)
+target_link_libraries(${exe} PUBLIC dapetra::fem)
+dapetra_tribits_tests(fem)
+tribits_subpackage_postprocess()
