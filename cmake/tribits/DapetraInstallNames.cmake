@@ -24,6 +24,9 @@ foreach(entry IN LISTS libraries)  # <name>=<Subpackage>::<target>
     "if(NOT TARGET Dapetra::${name})\n"
     "  add_library(Dapetra::${name} INTERFACE IMPORTED)\n"
     "  set_target_properties(Dapetra::${name} PROPERTIES INTERFACE_LINK_LIBRARIES ${exported})\n"
+    "  if(${subpackage}_TPL_INCLUDE_DIRS)  # TriBITS before 2022: TPL include paths in a variable only\n"
+    "    set_target_properties(Dapetra::${name} PROPERTIES INTERFACE_INCLUDE_DIRECTORIES \"\${${subpackage}_TPL_INCLUDE_DIRS}\")\n"
+    "  endif()\n"
     "endif()\n")
   list(APPEND all Dapetra::${name})
 endforeach()

@@ -35,8 +35,11 @@ endfunction()
 # Trilinos 13-16 era has none, so there the INTERFACE library is made here
 # and joins the subpackage's export set (what TriBITS installs and exports).
 function(dapetra_tribits_header_only_library name include_dir headers subdir target_out)
-  file(STRINGS "${${PROJECT_NAME}_TRIBITS_DIR}/core/package_arch/TribitsAddLibrary.cmake" has_headeronly
-       REGEX "HEADERONLY" LIMIT_COUNT 1)
+  set(add_library_file "${${PROJECT_NAME}_TRIBITS_DIR}/core/package_arch/TribitsAddLibrary.cmake")
+  set(has_headeronly)
+  if(EXISTS "${add_library_file}")  # TriBITS 2022 and later
+    file(STRINGS "${add_library_file}" has_headeronly REGEX "HEADERONLY" LIMIT_COUNT 1)
+  endif()
   if(has_headeronly)
     tribits_add_library(dapetra_${name} HEADERS ${headers} HEADERS_INSTALL_SUBDIR ${subdir} HEADERONLY
                         ADDED_LIB_TARGET_NAME_OUT target)
@@ -54,6 +57,7 @@ function(dapetra_tribits_header_only_library name include_dir headers subdir tar
       target_include_directories(${target} SYSTEM INTERFACE ${TPL_${tpl}_INCLUDE_DIRS})
     endforeach()
     install(TARGETS ${target} EXPORT ${PACKAGE_NAME})
+    global_set(${PACKAGE_NAME}_LIBRARIES ${target})  # what downstream subpackages link
     tribits_install_headers(HEADERS ${headers} INSTALL_SUBDIR ${subdir})
   endif()
   set(${target_out} ${target} PARENT_SCOPE)
