@@ -37,7 +37,7 @@ endfunction()
 function(dapetra_tribits_header_only_library name include_dir headers subdir target_out)
   set(add_library_file "${${PROJECT_NAME}_TRIBITS_DIR}/core/package_arch/TribitsAddLibrary.cmake")
   set(has_headeronly)
-  if(EXISTS "${add_library_file}")  # TriBITS 2022 and later
+  if(EXISTS "${add_library_file}")  # its name in current TriBITS
     file(STRINGS "${add_library_file}" has_headeronly REGEX "HEADERONLY" LIMIT_COUNT 1)
   endif()
   if(has_headeronly)
