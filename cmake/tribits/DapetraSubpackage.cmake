@@ -13,6 +13,7 @@
 #     tests/<area>/tests.cmake through TriBITS' test verbs, when the
 #     subpackage's tests are enabled.
 get_filename_component(DAPETRA_ROOT "${CMAKE_CURRENT_LIST_DIR}/../.." ABSOLUTE)
+include(${DAPETRA_ROOT}/cmake/DapetraWarnings.cmake)
 
 function(dapetra_tribits_library name)
   cmake_parse_arguments(PARSE_ARGV 1 arg "" "INCLUDE_DIR;HEADERS_SUBDIR" "SOURCES;EXTRA_HEADERS")

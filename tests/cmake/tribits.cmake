@@ -6,7 +6,6 @@
 # MPI_EXEC_MAX_NUMPROCS). The lists read here start no process of their own
 # (NP 0), which TriBITS' launcher could not run as they are.
 find_package(GTest REQUIRED)
-include(${CMAKE_CURRENT_LIST_DIR}/../../cmake/DapetraWarnings.cmake)
 include(${CMAKE_CURRENT_LIST_DIR}/mpi_tests.cmake)
 include(${CMAKE_CURRENT_LIST_DIR}/verbs.cmake)
 get_filename_component(DAPETRA_TESTS_DIR "${CMAKE_CURRENT_LIST_DIR}/.." ABSOLUTE)

@@ -4,7 +4,6 @@
 # -DPython3_EXECUTABLE=/usr/bin/python3, whose python3-* packages it needs).
 tribits_subpackage(Python)
 include(${CMAKE_CURRENT_LIST_DIR}/../../../cmake/tribits/DapetraSubpackage.cmake)
-include(${DAPETRA_ROOT}/cmake/DapetraWarnings.cmake)
 include(${DAPETRA_ROOT}/cmake/DapetraPython.cmake)
 if(NOT DAPETRA_PYTHON_FOUND)
   message(FATAL_ERROR "DapetraPython: ${DAPETRA_PYTHON_MISSING}")

@@ -5,7 +5,6 @@
 # Trilinos, cmake/tpls/), and TriBITS links them to the libraries.
 tribits_subpackage(Fem)
 include(${CMAKE_CURRENT_LIST_DIR}/../../../cmake/tribits/DapetraSubpackage.cmake)
-include(${DAPETRA_ROOT}/cmake/DapetraWarnings.cmake)
 include(${CMAKE_CURRENT_LIST_DIR}/sources.cmake)
 find_package(ZLIB REQUIRED)
 tribits_add_library(dapetra_fem_mesh TESTONLY SOURCES ${DAPETRA_FEM_MESH_SOURCES} ADDED_LIB_TARGET_NAME_OUT mesh)
