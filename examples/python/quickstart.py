@@ -12,6 +12,10 @@ u = {"__version__": "0.10.0", "buffer": np.arange(start, stop, dtype=float),
                    "start": start, "stop": stop, "padding": (lo - start, stop - hi)},)}
 plan = dapetra.HaloPlan(dapetra.Layout(u, comm))  # collective; any __distarray__ object works too
 plan.update(u)                                    # in place, GIL released while waiting on MPI
-v = dapetra.tpetra_view(u, comm)                  # a Tpetra vector over u's memory: no copy
-v.scale(2.0); print(v.norm2(), u["buffer"])       # Tpetra's writes are numpy's
+v = dapetra.tpetra_view(u, comm)                  # a Tpetra vector over u's whole buffer: no copy
+v.scale(2.0)                                      # Tpetra's writes are numpy's (ghosts too)
+norm = v.norm2()                                  # collective: each element once, by its owner
+assert np.isclose(norm, np.linalg.norm(2.0 * np.arange(10 * P)))  # NumPy's, of the global array
+mine = v.owned_view().__distarray__()["buffer"]   # this process's owned values, the same memory
+print(f"rank {r}: norm {norm:.2f} of {v.global_length} values; owned {mine[0]:g}..{mine[-1]:g}")
 back = v.__distarray__()                          # Tpetra's memory as the spec's dict, kept alive

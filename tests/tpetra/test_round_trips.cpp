@@ -48,6 +48,81 @@ TEST(RoundTrip, DapToTpetraToDapIsExact) {
 
 namespace {
 
+// Whether this process owns each element of its buffer (local C order), by
+// the test oracle.
+std::vector<bool> owned_by_oracle(const Layout& layout, int rank) {
+  const auto shape = local_shape_of(layout.ranks[static_cast<std::size_t>(rank)].dim_data);
+  global_index_t n = 1;
+  for (auto s : shape) n *= s;
+  std::vector<bool> out;
+  std::vector<global_index_t> at(shape.size(), 0);
+  for (global_index_t flat = 0; flat < n; ++flat) {
+    global_index_t rest = flat;
+    for (int a = static_cast<int>(shape.size()) - 1; a >= 0; --a) {
+      at[static_cast<std::size_t>(a)] = rest % shape[static_cast<std::size_t>(a)];
+      rest /= shape[static_cast<std::size_t>(a)];
+    }
+    out.push_back(dapetra::testing::oracle::owns_element(layout, rank, at));
+  }
+  return out;
+}
+
+}  // namespace
+
+// The owned rows of a buffer vector, taken out (copy, or view where they are
+// one run) and put back, on random layouts: the k-th owned row is the owned
+// map's k-th element, each global element is owned once, and putting back
+// writes the owned rows alone (ownership from the test oracle).
+TEST(RoundTrip, OwnedRowsOutAndBackOnRandomLayouts) {
+  const auto comm = world();
+  const auto seed = dapetra::testing::test_seed(2025);
+  SCOPED_TRACE(seed.replay);
+  std::mt19937_64 rng(seed.value);
+  dapetra::testing::RandomLayoutOptions opt;
+  opt.nprocs = comm->getSize();
+  int scattered = 0;
+  for (int trial = 0; trial < 60; ++trial) {
+    const Layout layout = dapetra::testing::random_layout(rng, opt);
+    const auto& dims = layout.ranks[comm->getRank()].dim_data;
+    const auto flat = dapetra::testing::global_flat_indices(dims);
+    const auto owned = owned_by_oracle(layout, comm->getRank());
+    const DistArray a = owning_array<double>(dims, 0.0);
+    for (std::size_t i = 0; i < flat.size(); ++i) data_as<double>(a)[i] = static_cast<double>(flat[i]);
+    const auto tl = TpetraLayout::create(a, comm);
+    const auto buffer = buffer_view<double>(*tl, a);
+    const auto copy = copy_owned_rows_to_new_vector<double>(*tl, *buffer);
+    std::vector<double> want;
+    for (std::size_t i = 0; i < flat.size(); ++i)
+      if (owned[i]) want.push_back(static_cast<double>(flat[i]));
+    const auto got = copy->getData(0);
+    ASSERT_EQ(static_cast<std::size_t>(got.size()), want.size()) << "trial " << trial;
+    for (std::size_t k = 0; k < want.size(); ++k) {
+      ASSERT_EQ(got[k], want[k]) << "trial " << trial << " owned row " << k;
+      ASSERT_EQ(static_cast<double>(tl->owned_map()->getGlobalElement(static_cast<LO>(k))), want[k]);
+    }
+    scattered += !tl->owned_rows() && !tl->buffer_map_is_owned_map();
+    if (tl->owned_rows()) {
+      const auto view = owned_rows_view<double>(*tl, *buffer);
+      EXPECT_EQ(view->getLocalLength(), want.size());
+      if (!want.empty()) {
+        EXPECT_EQ(view->getData(0).getRawPtr(), data_as<double>(a) + tl->owned_rows()->begin);
+      }
+    } else {
+      EXPECT_THROW(owned_rows_view<double>(*tl, *buffer), ValidationError);
+    }
+    copy->scale(-1.0);
+    copy_owned_vector_to_rows<double>(*copy, *tl, *buffer);
+    for (std::size_t i = 0; i < flat.size(); ++i)
+      ASSERT_EQ(data_as<double>(a)[i], owned[i] ? -static_cast<double>(flat[i]) : static_cast<double>(flat[i]))
+          << "trial " << trial << " element " << i;
+  }
+  if (comm->getSize() > 1) {
+    EXPECT_GT(scattered, 0) << "no layout with scattered owned rows was drawn";
+  }
+}
+
+namespace {
+
 // A map of each kind the producer recognises, built with Tpetra's own constructors.
 std::vector<Teuchos::RCP<const Map>> sample_maps(const Teuchos::RCP<const Comm>& comm, std::mt19937_64& rng) {
   const int P = comm->getSize(), r = comm->getRank();

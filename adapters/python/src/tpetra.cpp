@@ -4,11 +4,13 @@
 // double vectors (the one Scalar Debian's Tpetra is built for).
 #include <pybind11/numpy.h>
 
+#include <Teuchos_CommHelpers.hpp>
 #include <Tpetra_MultiVector.hpp>
 
 #include <chrono>
 
 #include "bindings.hpp"
+#include "dapetra/tpetra/compat.hpp"
 #include "dapetra/tpetra/tpetra.hpp"
 #include "teuchos.hpp"
 
@@ -20,6 +22,8 @@ using Vector = tpetra::MultiVector<double>;
 
 // A Tpetra vector and what keeps its memory valid: for a view, the
 // producer's buffer (`array.buffer.keep_alive`); for a new vector, itself.
+// `layout` is the producer's distribution, whose buffer map the vector is
+// on; an owned part (owned_view, copy_owned) has none: its map is one-to-one.
 struct TpetraVector {
   Teuchos::RCP<Vector> vector;
   std::shared_ptr<const TpetraLayout> layout;
@@ -27,11 +31,13 @@ struct TpetraVector {
 };
 
 // The protocol's dict over the vector's memory: the numpy buffer holds the
-// vector alive through a capsule (so the dict outlives this object).
+// vector (and the producer, for a view) alive through a capsule, so the dict
+// outlives this object.
 py::dict to_python(const TpetraVector& v) {
-  const DistArray a = tpetra::to_distarray<double>(v.vector, *v.layout);
-  auto* owner = new std::shared_ptr<const void>(a.buffer.keep_alive);
-  py::capsule base(owner, [](void* p) { delete static_cast<std::shared_ptr<const void>*>(p); });
+  const DistArray a = v.layout ? tpetra::to_distarray<double>(v.vector, *v.layout) : tpetra::to_distarray<double>(v.vector);
+  using Owners = std::pair<std::shared_ptr<const void>, std::shared_ptr<const void>>;
+  auto* owner = new Owners(a.buffer.keep_alive, v.array.buffer.keep_alive);
+  py::capsule base(owner, [](void* p) { delete static_cast<Owners*>(p); });
   std::vector<py::ssize_t> shape(a.buffer.shape.begin(), a.buffer.shape.end());
   std::vector<py::ssize_t> strides(a.buffer.strides.begin(), a.buffer.strides.end());
   py::array buffer(py::dtype::of<double>(), shape, strides, a.buffer.data, base);
@@ -42,10 +48,57 @@ py::dict to_python(const TpetraVector& v) {
   return d;
 }
 
-double norm2(const TpetraVector& v) {
-  Teuchos::Array<double> norms(v.vector->getNumVectors());
-  v.vector->norm2(norms());
-  return norms[0];
+// Whether the owned rows are one run of the buffer (or the whole of it).
+bool owned_rows_are_a_run(const TpetraVector& v) {
+  return !v.layout || v.layout->buffer_map_is_owned_map() || v.layout->owned_rows();
+}
+
+// The owned rows, each global element once: what reductions count (a
+// buffer holds ghosts, padding and shared copies besides). A view where they
+// are one run, a copy where they are scattered.
+Teuchos::RCP<const Vector> owned_part(const TpetraVector& v) {
+  if (!v.layout) return v.vector;
+  if (owned_rows_are_a_run(v)) return tpetra::owned_rows_view<double>(*v.layout, *v.vector);
+  return tpetra::copy_owned_rows_to_new_vector<double>(*v.layout, *v.vector);
+}
+
+Teuchos::RCP<const tpetra::Map> owned_map(const TpetraVector& v) {
+  return v.layout ? v.layout->owned_map() : v.vector->getMap();
+}
+
+// One value per column: a float for a single column, else a list.
+py::object per_column(const Teuchos::Array<double>& values) {
+  if (values.size() == 1) return py::float_(values[0]);
+  return py::cast(std::vector<double>(values.begin(), values.end()));
+}
+
+// A norm of the owned rows (collective), GIL released while Tpetra reduces.
+template <class Norm>
+py::object owned_norm(const TpetraVector& v, Norm norm) {
+  Teuchos::Array<double> values(v.vector->getNumVectors());
+  {
+    py::gil_scoped_release release;
+    norm(*owned_part(v), values);
+  }
+  return per_column(values);
+}
+
+// Collective. Both vectors' owned maps hold the same elements on every
+// process; one reduction of the local check, so that every process raises
+// alike (Map::isSameAs returns early on some processes only).
+py::object owned_dot(const TpetraVector& v, const TpetraVector& w) {
+  Teuchos::Array<double> values(v.vector->getNumVectors());
+  int same = 0;
+  {
+    py::gil_scoped_release release;
+    const int mine = owned_map(v)->locallySameAs(*owned_map(w)) && v.vector->getNumVectors() == w.vector->getNumVectors();
+    Teuchos::reduceAll<int, int>(*owned_map(v)->getComm(), Teuchos::REDUCE_MIN, mine, Teuchos::outArg(same));
+    if (same) owned_part(v)->dot(*owned_part(w), values());
+  }
+  if (!same)
+    throw ValidationError({Problem{-1, -1, "map", "", "dot() takes two vectors with the same owned map and columns",
+                                   "the vectors are distributed differently on some process"}});
+  return per_column(values);
 }
 
 // Collective over the layout's communicator.
@@ -57,6 +110,21 @@ TpetraVector view_of(const py::object& obj, const py::object& comm) {
   return v;
 }
 
+// The owned rows sharing the vector's memory: a vector on the owned map.
+TpetraVector owned_view(const TpetraVector& v) {
+  if (!owned_rows_are_a_run(v))
+    throw ValidationError({Problem{v.layout->rank(), -1, "dim_data", "",
+                                   "an owned view needs the owned elements contiguous in the buffer",
+                                   "the owned elements are scattered through the buffer; use copy_owned()"}});
+  if (!v.layout) return v;
+  return TpetraVector{tpetra::owned_rows_view<double>(*v.layout, *v.vector), nullptr, v.array};
+}
+
+TpetraVector copy_owned(const TpetraVector& v) {
+  if (!v.layout) return TpetraVector{Teuchos::rcp(new Vector(*v.vector, Teuchos::Copy)), nullptr, {}};
+  return TpetraVector{tpetra::copy_owned_rows_to_new_vector<double>(*v.layout, *v.vector), nullptr, {}};
+}
+
 }  // namespace
 
 void bind_tpetra(py::module_& m) {
@@ -65,27 +133,46 @@ void bind_tpetra(py::module_& m) {
   py::class_<TpetraVector>(m, "TpetraVector", R"(A Tpetra vector (double) with a DAP layout.
 
 Made by tpetra_view(obj) over a producer's own memory (no copy: writes show
-on both sides) or by new_tpetra_vector(obj) in Tpetra's memory.
+on both sides) or by new_tpetra_vector(obj) in Tpetra's memory. Such a vector
+covers the producer's whole buffer (ghosts, padding and shared copies too),
+on the layout's buffer map; fill, scale and update act on all of it.
+Reductions (norms, dot, global_length) count each global element once, by
+its owner. owned_view() is the owned rows alone over the same memory (what a
+solver takes), copy_owned() a copy of them.
 __distarray__() returns the protocol's dict whose buffer is a NumPy array
 over the vector's memory, keeping it alive.)")
-      .def("__distarray__", &to_python)
+      .def("__distarray__", &to_python, "The protocol's dict over this vector's memory (a view; keeps it alive).")
       .def("norm2", [](const TpetraVector& v) {
-        py::gil_scoped_release release;
-        return norm2(v);
-      }, "The 2-norm over all processes (collective; padding and ghost copies counted once, by their owner).")
-      .def("dot", [](const TpetraVector& v, const TpetraVector& w) {
-        py::gil_scoped_release release;
-        Teuchos::Array<double> dots(1);
-        v.vector->dot(*w.vector, dots());
-        return dots[0];
-      }, py::arg("other"), "The dot product over all processes (collective).")
-      .def("fill", [](TpetraVector& v, double value) { v.vector->putScalar(value); }, py::arg("value"))
-      .def("scale", [](TpetraVector& v, double alpha) { v.vector->scale(alpha); }, py::arg("alpha"))
+        return owned_norm(v, [](const Vector& x, Teuchos::Array<double>& n) { x.norm2(n()); });
+      }, "The 2-norm of the owned elements, each global element once (collective).")
+      .def("norm1", [](const TpetraVector& v) {
+        return owned_norm(v, [](const Vector& x, Teuchos::Array<double>& n) { x.norm1(n()); });
+      }, "The 1-norm of the owned elements, each global element once (collective).")
+      .def("norm_inf", [](const TpetraVector& v) {
+        return owned_norm(v, [](const Vector& x, Teuchos::Array<double>& n) { x.normInf(n()); });
+      }, "The largest magnitude among the owned elements (collective).")
+      .def("dot", &owned_dot, py::arg("other"),
+           "The dot product over the owned elements, each global element once (collective). Both vectors have "
+           "the same owned map; otherwise ValidationError on every process.")
+      .def("owned_view", &owned_view,
+           "The owned rows as a vector on the owned map, over the same memory (no copy; not collective). "
+           "ValidationError if they are scattered through the buffer: then copy_owned().")
+      .def("copy_owned", &copy_owned, "A copy of the owned rows, a new vector on the owned map (not collective).")
+      .def("fill", [](TpetraVector& v, double value) { v.vector->putScalar(value); }, py::arg("value"),
+           "Every element of the buffer, owned or not, set to value.")
+      .def("scale", [](TpetraVector& v, double alpha) { v.vector->scale(alpha); }, py::arg("alpha"),
+           "Every element of the buffer multiplied by alpha.")
       .def("update", [](TpetraVector& v, double alpha, const TpetraVector& x, double beta) {
         v.vector->update(alpha, *x.vector, beta);
-      }, py::arg("alpha"), py::arg("x"), py::arg("beta"), "self = alpha * x + beta * self.")
-      .def_property_readonly("global_length", [](const TpetraVector& v) { return v.vector->getGlobalLength(); })
-      .def_property_readonly("local_length", [](const TpetraVector& v) { return v.vector->getLocalLength(); });
+      }, py::arg("alpha"), py::arg("x"), py::arg("beta"), "self = alpha * x + beta * self, element by element.")
+      .def_property_readonly("global_length", [](const TpetraVector& v) { return owned_map(v)->getGlobalNumElements(); },
+                             "Elements of the global array, each once.")
+      .def_property_readonly("owned_length", [](const TpetraVector& v) { return tpetra::compat::local_num_elements(*owned_map(v)); },
+                             "Elements this process owns.")
+      .def_property_readonly("buffer_length", [](const TpetraVector& v) { return v.vector->getLocalLength(); },
+                             "Rows of this process's buffer (owned, ghosts, padding and shared copies).")
+      .def_property_readonly("num_columns", [](const TpetraVector& v) { return v.vector->getNumVectors(); },
+                             "Columns of the MultiVector.");
 
   m.def("tpetra_view", &view_of, py::arg("obj"), py::arg("comm") = py::none(),
         R"(A Tpetra vector over obj's buffer, without copying (collective).

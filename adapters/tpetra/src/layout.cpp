@@ -88,6 +88,7 @@ struct MapBuilder {
   bool owned_at_coords(const std::vector<int>& c, int a, global_index_t i) const;
   Run owned_run(const std::vector<int>& c, const Dim& d, int a) const;
   void find_owned_rows();
+  void list_owned_row_positions();
   GidList list_rows(bool owned_only, std::size_t count) const;
   std::pair<bool, bool> contiguous_and_uniform() const;
   void build_maps();
@@ -230,6 +231,35 @@ void MapBuilder::find_owned_rows() {
   }
   if (contiguous)
     self.owned_rows_ = LocalRange{static_cast<local_index_t>(offset), static_cast<local_index_t>(offset + block)};
+}
+
+// Where the owned rows are not one run: each one's buffer row, walking the
+// rows in memory order (as list_rows does, so the k-th listed is the owned
+// map's k-th row). A row is owned when its position along every row axis is.
+void MapBuilder::list_owned_row_positions() {
+  if (self.owned_rows_ || n_owned == 0) return;
+  auto& out = self.owned_row_list_;
+  out.reserve(static_cast<std::size_t>(n_owned));
+  if (row_axes.empty()) {  // a scalar: its single element
+    out.push_back(0);
+    return;
+  }
+  std::vector<std::vector<char>> own(row_axes.size());
+  for (std::size_t j = 0; j < row_axes.size(); ++j) {
+    const int a = row_axes[j];
+    for (global_index_t i = 0; i < shape[a]; ++i) own[j].push_back(owned_at_coords(coords, a, i));
+  }
+  std::vector<std::size_t> pos(row_axes.size(), 0);
+  for (local_index_t row = 0; row < static_cast<local_index_t>(self.local_rows_); ++row) {
+    bool owned = true;
+    for (std::size_t j = 0; j < row_axes.size() && owned; ++j) owned = own[j][pos[j]] != 0;
+    if (owned) out.push_back(row);
+    std::size_t j = row_axes.size();
+    while (j > 0 && ++pos[j - 1] == own[j - 1].size()) pos[--j] = 0;
+  }
+  if (out.size() != static_cast<std::size_t>(n_owned))
+    throw std::logic_error("dapetra::tpetra: listed " + std::to_string(out.size()) + " owned rows, expected " +
+                           std::to_string(n_owned));
 }
 
 // The flat indices (plus the index base) of this process's rows, owned
@@ -401,6 +431,7 @@ std::shared_ptr<const TpetraLayout> TpetraLayout::create(std::shared_ptr<const m
   b.rows_and_viewability();
   b.linearise();
   b.find_owned_rows();
+  b.list_owned_row_positions();
   b.build_maps();
   return self;
 }

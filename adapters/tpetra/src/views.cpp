@@ -49,9 +49,68 @@ std::vector<std::ptrdiff_t> row_offsets(const TpetraLayout& layout) {
   return out;
 }
 
+// A vector handed to the owned-rows functions lives on the layout's map
+// (local check: these functions do not communicate).
+template <class Scalar>
+void require_on_map(const MultiVector<Scalar>& v, const Map& map, const TpetraLayout& layout, const char* which) {
+  if (!v.getMap()->locallySameAs(map) || v.getNumVectors() != layout.num_vectors())
+    throw mismatch(layout.rank(), "map", std::string("the vector lives on the layout's ") + which +
+                                             " map with its number of columns",
+                   "the vector's map or column count differs");
+}
+
+// The buffer row of the owned map's k-th row: one run from owned_rows(), or
+// listed (owned_row_list()), or every row when the maps coincide.
+class OwnedRows {
+ public:
+  explicit OwnedRows(const TpetraLayout& layout)
+      : list_(layout.owned_rows() || layout.buffer_map_is_owned_map() ? nullptr : layout.owned_row_list().data()),
+        first_(layout.owned_rows() ? static_cast<std::size_t>(layout.owned_rows()->begin) : 0) {}
+  std::size_t operator()(std::size_t k) const { return list_ ? static_cast<std::size_t>(list_[k]) : first_ + k; }
+
+ private:
+  const local_index_t* list_;
+  std::size_t first_;
+};
+
 }  // namespace
 
 namespace detail {
+
+template <class Scalar>
+Teuchos::RCP<MultiVector<Scalar>> owned_rows_view(const TpetraLayout& layout, MultiVector<Scalar>& on_buffer_map) {
+  require_on_map(on_buffer_map, *layout.buffer_map(), layout, "buffer");
+  if (layout.buffer_map_is_owned_map()) return on_buffer_map.offsetViewNonConst(layout.owned_map(), 0);
+  if (!layout.owned_rows())
+    throw mismatch(layout.rank(), "dim_data", "an owned view needs the owned elements contiguous in the buffer",
+                   "the owned elements are scattered through the buffer; use copy_owned_rows_to_new_vector");
+  return on_buffer_map.offsetViewNonConst(layout.owned_map(), static_cast<std::size_t>(layout.owned_rows()->begin));
+}
+
+template <class Scalar>
+Teuchos::RCP<MultiVector<Scalar>> copy_owned_rows_to_new_vector(const TpetraLayout& layout,
+                                                                const MultiVector<Scalar>& on_buffer_map) {
+  require_on_map(on_buffer_map, *layout.buffer_map(), layout, "buffer");
+  auto owned = Teuchos::rcp(new MultiVector<Scalar>(layout.owned_map(), layout.num_vectors(), false));
+  auto to = owned->getLocalViewHost(Tpetra::Access::OverwriteAll);
+  auto from = on_buffer_map.getLocalViewHost(Tpetra::Access::ReadOnly);
+  const OwnedRows row(layout);
+  for (std::size_t j = 0; j < layout.num_vectors(); ++j)
+    for (std::size_t k = 0; k < owned->getLocalLength(); ++k) to(k, j) = from(row(k), j);
+  return owned;
+}
+
+template <class Scalar>
+void copy_owned_vector_to_rows(const MultiVector<Scalar>& on_owned_map, const TpetraLayout& layout,
+                               MultiVector<Scalar>& on_buffer_map) {
+  require_on_map(on_owned_map, *layout.owned_map(), layout, "owned");
+  require_on_map(on_buffer_map, *layout.buffer_map(), layout, "buffer");
+  auto from = on_owned_map.getLocalViewHost(Tpetra::Access::ReadOnly);
+  auto to = on_buffer_map.getLocalViewHost(Tpetra::Access::ReadWrite);
+  const OwnedRows row(layout);
+  for (std::size_t j = 0; j < layout.num_vectors(); ++j)
+    for (std::size_t k = 0; k < on_owned_map.getLocalLength(); ++k) to(row(k), j) = from(k, j);
+}
 
 template <class Scalar>
 Teuchos::RCP<MultiVector<Scalar>> buffer_view(const TpetraLayout& layout, const DistArray& array) {
@@ -108,6 +167,10 @@ void copy_vector_to_buffer(const MultiVector<Scalar>& vector, const TpetraLayout
   template Teuchos::RCP<MultiVector<S>> detail::buffer_view<S>(const TpetraLayout&, const DistArray&);            \
   template Teuchos::RCP<MultiVector<S>> detail::owned_view<S>(const TpetraLayout&, const DistArray&);             \
   template Teuchos::RCP<MultiVector<S>> detail::copy_buffer_to_new_vector<S>(const TpetraLayout&, const DistArray&); \
+  template Teuchos::RCP<MultiVector<S>> detail::owned_rows_view<S>(const TpetraLayout&, MultiVector<S>&);          \
+  template Teuchos::RCP<MultiVector<S>> detail::copy_owned_rows_to_new_vector<S>(const TpetraLayout&,             \
+                                                                                 const MultiVector<S>&);          \
+  template void detail::copy_owned_vector_to_rows<S>(const MultiVector<S>&, const TpetraLayout&, MultiVector<S>&); \
   template void detail::copy_vector_to_buffer<S>(const MultiVector<S>&, const TpetraLayout&, const DistArray&);
 
 DAPETRA_INSTANTIATE_VIEWS(double)

@@ -108,6 +108,10 @@ class TpetraLayout {
   /// The buffer rows that are exactly the owned vector in owned-map order,
   /// when the owned elements are contiguous in memory (e.g. 1-D padded blocks).
   const std::optional<LocalRange>& owned_rows() const { return owned_rows_; }
+  /// The buffer row (in memory order) of each owned-map row, in owned-map
+  /// order: what copy_owned_rows_to_new_vector() reads. Listed at creation
+  /// (4 bytes per owned row) only when owned_rows() is not set; empty otherwise.
+  const std::vector<local_index_t>& owned_row_list() const { return owned_row_list_; }
 
   /// Global shape and C-order strides of the linearised array (column axis left out).
   const std::vector<global_index_t>& map_shape() const { return map_shape_; }
@@ -128,6 +132,7 @@ class TpetraLayout {
   std::size_t leading_dimension_ = 0;
   std::string why_not_viewable_;
   std::optional<LocalRange> owned_rows_;
+  std::vector<local_index_t> owned_row_list_;
   std::vector<global_index_t> map_shape_, map_strides_;
   GO index_base_ = 0;
   Teuchos::RCP<const Map> owned_map_, buffer_map_;

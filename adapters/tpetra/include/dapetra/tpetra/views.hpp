@@ -45,6 +45,45 @@ Teuchos::RCP<MultiVector<Scalar>> owned_view(const TpetraLayout& layout, const D
 
 namespace detail {
 template <class Scalar>
+Teuchos::RCP<MultiVector<Scalar>> owned_rows_view(const TpetraLayout& layout, MultiVector<Scalar>& on_buffer_map);
+template <class Scalar>
+Teuchos::RCP<MultiVector<Scalar>> copy_owned_rows_to_new_vector(const TpetraLayout& layout,
+                                                                const MultiVector<Scalar>& on_buffer_map);
+template <class Scalar>
+void copy_owned_vector_to_rows(const MultiVector<Scalar>& on_owned_map, const TpetraLayout& layout,
+                               MultiVector<Scalar>& on_buffer_map);
+}  // namespace detail
+/// The owned rows of a vector on layout.buffer_map() (a buffer_view(), or a
+/// vector in Tpetra's memory), as a vector on layout.owned_map() sharing its
+/// memory, when they are one run (layout.owned_rows()). Norms, dots and
+/// solvers count each global element once on it, where the buffer vector
+/// counts every held copy. Throws ValidationError when the owned rows are
+/// scattered (then copy_owned_rows_to_new_vector()).
+template <class Scalar>
+Teuchos::RCP<MultiVector<Scalar>> owned_rows_view(const TpetraLayout& layout, MultiVector<Scalar>& on_buffer_map) {
+  require_supported_scalar<Scalar>();
+  return detail::owned_rows_view<Scalar>(layout, on_buffer_map);
+}
+/// The owned rows of a vector on layout.buffer_map(), copied into a new
+/// vector on layout.owned_map(), whatever their places in the buffer.
+template <class Scalar>
+Teuchos::RCP<MultiVector<Scalar>> copy_owned_rows_to_new_vector(const TpetraLayout& layout,
+                                                                const MultiVector<Scalar>& on_buffer_map) {
+  require_supported_scalar<Scalar>();
+  return detail::copy_owned_rows_to_new_vector<Scalar>(layout, on_buffer_map);
+}
+/// The reverse: a vector on layout.owned_map() (a solution, say) copied into
+/// the owned rows of a vector on the buffer map; its other rows (copies held
+/// for other owners, padding) are left as they are, for a halo update to fill.
+template <class Scalar>
+void copy_owned_vector_to_rows(const MultiVector<Scalar>& on_owned_map, const TpetraLayout& layout,
+                               MultiVector<Scalar>& on_buffer_map) {
+  require_supported_scalar<Scalar>();
+  detail::copy_owned_vector_to_rows<Scalar>(on_owned_map, layout, on_buffer_map);
+}
+
+namespace detail {
+template <class Scalar>
 Teuchos::RCP<MultiVector<Scalar>> copy_buffer_to_new_vector(const TpetraLayout& layout, const DistArray& array);
 }
 /// For buffers whose strides do not allow a view: a new MultiVector on the
