@@ -6,6 +6,7 @@
 #include <numeric>
 
 #include "dapetra/distarray.hpp"
+#include "dapetra/mpi/agree.hpp"
 #include "dapetra/mpi/halo.hpp"
 #include "dapetra/mpi/layout.hpp"
 #include "dapetra/mpi/redistribute.hpp"
@@ -78,17 +79,13 @@ enum NodeField { fx, fy, fz, on_boundary, number, owner_rank, node_fields };
 }  // namespace
 
 void agree_on_fault(MPI_Comm comm, const std::string& fault) {
-  const Ranks r(comm);
-  const int mine = fault.empty() ? r.size : r.rank;
-  int first = r.size;
-  MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, comm);
-  if (first == r.size) return;
-  int length = static_cast<int>(fault.size());
-  MPI_Bcast(&length, 1, MPI_INT, first, comm);
-  std::string message = fault;
-  message.resize(static_cast<std::size_t>(length));
-  MPI_Bcast(message.data(), length, MPI_CHAR, first, comm);
-  throw MeshError(message);
+  std::vector<dapetra::Problem> mine;
+  if (!fault.empty()) mine.push_back(dapetra::Problem{Ranks(comm).rank, -1, "", "", "", fault});
+  try {
+    dapetra::mpi::agree(mine, comm);
+  } catch (const dapetra::ValidationError& e) {
+    throw MeshError(e.problems().front().message);  // the lowest faulty rank's
+  }
 }
 
 MeshBlock read_mesh_block(const std::string& path, MPI_Comm comm) {

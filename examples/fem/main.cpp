@@ -23,6 +23,7 @@
 #include <string>
 #include <vector>
 
+#include "dapetra/mpi/agree.hpp"
 #include "dapetra/version.hpp"
 #include "distribute.hpp"
 #include "mesh.hpp"
@@ -62,23 +63,20 @@ double seconds_since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
-// Runs `step` on every process; if it throws on any, every process learns it
-// (one reduction) and rank 0 prints the first message: no process goes on
-// into a collective the others will never reach.
+// Runs `step` on every process; if it throws on any, every process learns
+// it (mpi::agree_on) and rank 0 prints the lowest faulty rank's problem: no
+// process goes on into a collective the others will never reach.
 template <class Step>
-bool agreed(const Teuchos::Comm<int>& comm, Step&& step) {
-  std::string error;
+bool agreed(MPI_Comm comm, Step&& step) {
   try {
-    step();
-  } catch (const std::exception& e) {
-    error = e.what();
+    dapetra::mpi::agree_on(comm, std::forward<Step>(step));
+    return true;
+  } catch (const dapetra::ValidationError& e) {
+    int rank = 0;
+    MPI_Comm_rank(comm, &rank);
+    if (rank == 0) std::fprintf(stderr, "dapetra-fem: %s\n", e.problems().front().to_string().c_str());
+    return false;
   }
-  const int mine = error.empty() ? comm.getSize() : comm.getRank();
-  int first = 0;
-  Teuchos::reduceAll<int, int>(comm, Teuchos::REDUCE_MIN, 1, &mine, &first);
-  if (first == comm.getSize()) return true;
-  if (comm.getRank() == first) std::fprintf(stderr, "dapetra-fem: %s\n", error.c_str());
-  return false;
 }
 
 // The largest of every process's `values`, elementwise. Collective.
@@ -184,16 +182,16 @@ int main(int argc, char** argv) {
     std::vector<int> cell_part;
     fem::MeshPart part;
     auto t0 = std::chrono::steady_clock::now();
-    if (!agreed(*comm, [&] { block = make_block(o, n, rank, nprocs); })) return 1;
+    if (!agreed(MPI_COMM_WORLD, [&] { block = make_block(o, n, rank, nprocs); })) return 1;
     mesh_seconds = seconds_since(t0);
     const char* cell_word = block.dim == 2 ? "triangles" : "tetrahedra";
     say("\nmesh: %lld nodes, %lld %s (%s), %s, %.2f s\n", static_cast<long long>(block.num_nodes),
         static_cast<long long>(block.num_cells), cell_word, describe(o).c_str(),
         o.mesh_file.empty() ? "each process made its own block" : "read on rank 0", mesh_seconds);
     t0 = std::chrono::steady_clock::now();
-    if (!agreed(*comm, [&] { cell_part = fem::partition_cells(block, MPI_COMM_WORLD); })) return 1;
+    if (!agreed(MPI_COMM_WORLD, [&] { cell_part = fem::partition_cells(block, MPI_COMM_WORLD); })) return 1;
     const double zoltan_seconds = seconds_since(t0);
-    if (!agreed(*comm, [&] { part = fem::distribute_mesh(block, cell_part, MPI_COMM_WORLD); })) return 1;
+    if (!agreed(MPI_COMM_WORLD, [&] { part = fem::distribute_mesh(block, cell_part, MPI_COMM_WORLD); })) return 1;
     block = fem::MeshBlock();  // the blocks are no longer needed
     partition_seconds = seconds_since(t0);
     h = largest(*comm, fem::mesh_size(part.local));
@@ -220,11 +218,11 @@ int main(int argc, char** argv) {
   const std::string png_u = (dir / "solution.png").string(), png_p = (dir / "partition.png").string();
   const bool pictures = last_part.local.dim == 2;
   const auto t_out = std::chrono::steady_clock::now();
-  if (!agreed(*comm, [&] {
+  if (!agreed(MPI_COMM_WORLD, [&] {
         if (rank == 0) std::filesystem::create_directories(dir);
       }))
     return 1;
-  const bool written = agreed(*comm, [&] {
+  const bool written = agreed(MPI_COMM_WORLD, [&] {
     fem::write_vtu_piece((dir / ("solution_p" + std::to_string(rank) + ".vtu")).string(), last_part.local, last.u,
                          last_part.owner, rank);
     if (rank != 0) return;
@@ -236,7 +234,7 @@ int main(int argc, char** argv) {
   if (pictures) {
     char caption[96];
     std::snprintf(caption, sizeof caption, "%zu nodes, h = %.3g", last.num_nodes, h);
-    if (!agreed(*comm, [&] { write_pngs(last_part, last, caption, png_u, png_p, *comm); })) return 1;
+    if (!agreed(MPI_COMM_WORLD, [&] { write_pngs(last_part, last, caption, png_u, png_p, *comm); })) return 1;
   }
   say("output: %.2f s\n", seconds_since(t_out));
 

@@ -3,7 +3,8 @@
 # written once, in these two verbs; tests/cmake/tribits.cmake gives the same
 # verbs to a TriBITS build, so both run the same suite.
 #
-#   dapetra_test_program(<name> SOURCES <src>... [LIBS <lib>...] [DEFINES <def>...] [DEPENDS <target>...])
+#   dapetra_test_program(<name> SOURCES <src>... [LIBS <lib>...] [DEFINES <def>...] [DEPENDS <target>...]
+#                        [INCLUDES <dir>...])
 #     a test program linked to LIBS (Dapetra::<x> targets, GTest::gtest, ...)
 #   dapetra_test(<name> NP <n> COMMAND <program> [<arg>...] LABELS <label>... TIMEOUT <s>
 #                [PASS_REGEX <re>] [FAIL_REGEX <re>...] [ENV <var=value>...])

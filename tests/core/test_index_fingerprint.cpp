@@ -5,7 +5,7 @@
 #include <random>
 #include <vector>
 
-#include "dapetra/index_fingerprint.hpp"
+#include "dapetra/wire/index_fingerprint.hpp"
 
 using namespace dapetra;
 

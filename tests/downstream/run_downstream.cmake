@@ -11,6 +11,11 @@ if(MODE STREQUAL "install")
   if(rc)
     message(FATAL_ERROR "cmake --install failed")
   endif()
+  # Public headers only: the mpi layer's wire formats are internal.
+  file(GLOB_RECURSE wire ${prefix}/include/*pack.hpp ${prefix}/include/*fingerprint*.hpp ${prefix}/include/*/wire/*)
+  if(wire)
+    message(FATAL_ERROR "install: internal wire-format headers were installed: ${wire}")
+  endif()
   set(how -DDapetra_DIR=${prefix}/lib/cmake/Dapetra)
   if(PYTHON)  # the installed Python package runs the README's example
     execute_process(COMMAND ${CMAKE_COMMAND} -E env PYTHONPATH=${prefix}/${PYTHON_DIR}

@@ -6,6 +6,7 @@
 #include <string_view>
 
 #include "dapetra/dapetra.hpp"
+#include "dapetra/wire/pack.hpp"
 
 namespace {
 

@@ -8,6 +8,7 @@
 
 #include <functional>
 #include <optional>
+#include <stdexcept>
 #include <string>
 
 #include "dapetra/mpi/mpi.hpp"
@@ -324,4 +325,53 @@ TEST(Communicators, LayoutsShareOneDuplicateThatOutlivesTheCallers) {
     if (g >= d.size - d.padding[1]) g -= interior;
     EXPECT_EQ(v[i], static_cast<double>(g)) << "position " << i;
   }
+}
+
+// mpi::agree: a problem on one process (each in turn) is the same
+// ValidationError on every process, naming that rank; none means nobody
+// throws; several faulty processes are listed in rank order, each distinct
+// problem once; agree_on turns any exception of a step into such a problem.
+TEST(Faults, AgreeGivesEveryProcessTheSameError) {
+  const auto w = world();
+  const int P = w.size(), r = w.rank();
+  EXPECT_FALSE(dapetra::testing::outcome([&] { agree({}, w); }).has_value());
+  for (int bad = 0; bad < P; ++bad) {
+    std::vector<Problem> mine;
+    if (r == bad) mine.push_back({r, 1, "stop", "20", "stop <= size", "stop 20 exceeds size 18"});
+    const auto e = dapetra::testing::outcome([&] { agree(mine, w); });
+    ASSERT_TRUE(e.has_value()) << "faulty rank " << bad;
+    ASSERT_EQ(e->problems().size(), 1u);
+    EXPECT_EQ(e->problems()[0], (Problem{bad, 1, "stop", "20", "stop <= size", "stop 20 exceeds size 18"}));
+  }
+  // Every process faulty, with its own problem and one they all share.
+  const Problem shared{-1, -1, "column_axis", "", "every process names the same column axis", "they differ"};
+  const auto e = dapetra::testing::outcome([&] {
+    agree({Problem{r, -1, "indices", std::to_string(r), "an index of [0, size)", "rank's own"}, shared}, w);
+  });
+  ASSERT_TRUE(e.has_value());
+  ASSERT_EQ(e->problems().size(), static_cast<std::size_t>(P) + 1);
+  for (int q = 0; q < P; ++q) EXPECT_EQ(e->problems()[static_cast<std::size_t>(q == 0 ? 0 : q + 1)].rank, q);
+  EXPECT_EQ(e->problems()[1], shared);  // after rank 0's own, listed once
+}
+
+TEST(Faults, AgreeOnAStepThatThrowsAnythingOnOneProcess) {
+  const auto w = world();
+  const int P = w.size(), r = w.rank();
+  for (int bad = 0; bad < P; ++bad) {
+    bool ran = false;
+    const auto e = dapetra::testing::outcome([&] {
+      agree_on(w, [&] {
+        ran = true;
+        if (r == bad) throw std::runtime_error("cannot open mesh.msh");
+      });
+    });
+    EXPECT_TRUE(ran);
+    ASSERT_TRUE(e.has_value()) << "faulty rank " << bad;
+    ASSERT_EQ(e->problems().size(), 1u);
+    EXPECT_EQ(e->problems()[0].rank, bad);
+    EXPECT_EQ(e->problems()[0].message, "cannot open mesh.msh");
+  }
+  EXPECT_FALSE(dapetra::testing::outcome([&] { agree_on(w, [] {}); }).has_value());
+  EXPECT_TRUE(all_true(true, w));
+  EXPECT_FALSE(all_true(r != P - 1, w));
 }

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "dapetra/dim_math.hpp"
+#include "dapetra/mpi/agree.hpp"
 #include "dapetra/mpi/redistribute.hpp"
 
 namespace dapetra::petsc {
@@ -133,16 +134,11 @@ void refuse_everywhere_unless_fit(const std::string& mine, PetscInt first_owned,
   std::string reason = mine;
   if (reason.empty() && owned > 0 && first_owned != before)
     reason = "owned ranges are not consecutive in rank order (PETSc's ownership ranges)";
-  const int bad = reason.empty() ? 0 : 1;
-  std::vector<int> all(static_cast<std::size_t>(r.size));
-  MPI_Allgather(&bad, 1, MPI_INT, all.data(), 1, MPI_INT, comm);
   std::vector<Problem> problems;
-  for (int q = 0; q < r.size; ++q)
-    if (all[static_cast<std::size_t>(q)])
-      problems.push_back({q, 0, "dim_data", "", "PETSc holds owned elements first, consecutive and in rank order",
-                          (q == r.rank ? reason : "rank " + std::to_string(q) + "'s array cannot be a PETSc Vec as it is") +
-                              "; dapetra::petsc::copy_to_new_vec copies it into a new Vec"});
-  if (!problems.empty()) throw ValidationError(problems);
+  if (!reason.empty())
+    problems.push_back({r.rank, 0, "dim_data", "", "PETSc holds owned elements first, consecutive and in rank order",
+                        reason + "; dapetra::petsc::copy_to_new_vec copies it into a new Vec"});
+  mpi::agree(problems, comm);
 }
 
 }  // namespace

@@ -14,6 +14,7 @@
 #include <numeric>
 
 #include "bindings.hpp"
+#include "dapetra/mpi/agree.hpp"
 #include "dapetra/tpetra/tpetra.hpp"
 #include "teuchos.hpp"
 
@@ -28,18 +29,6 @@ using tpetra::TpetraLayout;
 using Matrix = Tpetra::CrsMatrix<double, LO, GO, Node>;
 using MV = tpetra::MultiVector<double>;
 using OP = Tpetra::Operator<double, LO, GO, Node>;
-
-// A collective call's local input checks, agreed on: every process raises if
-// any process's input is wrong (its own problems, or a pointer to the faulty
-// ones), so none is left waiting inside Tpetra's or Belos' collectives.
-void agree_or_raise(const std::vector<Problem>& mine, const mpi::DistributedLayout& layout) {
-  int ok = mine.empty() ? 1 : 0, all = 0;
-  MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, layout.comm());
-  if (all) return;
-  if (!mine.empty()) throw ValidationError(mine);
-  throw ValidationError({Problem{-1, -1, "", "", "every process passes valid input to a collective call",
-                                 "another process's input was wrong"}});
-}
 
 struct CrsMatrix {
   Teuchos::RCP<Matrix> matrix;
@@ -65,7 +54,7 @@ CrsMatrix make_matrix(const py::object& like, const py::array_t<std::int64_t, py
     problems.push_back({comm->getRank(), -1, "values", std::to_string(values.size()),
                         "rows, cols and values have the same length",
                         std::to_string(rows.size()) + " rows, " + std::to_string(cols.size()) + " cols"});
-  agree_or_raise(problems, *out.layout->distribution());
+  mpi::agree(problems, out.layout->distribution()->comm());
   const std::vector<GO> r = as_global(rows), c = as_global(cols);
   const double* v = values.data();
   py::gil_scoped_release release;
@@ -110,7 +99,7 @@ Teuchos::RCP<OP> preconditioner(const std::string& name, const Teuchos::RCP<cons
 }
 
 // The owned parts of two protocol objects as Tpetra vectors (views), once
-// every process has read and viewed its own (agree_or_raise).
+// every process has read and viewed its own (mpi::agree).
 std::pair<Teuchos::RCP<MV>, Teuchos::RCP<MV>> owned_views(const CrsMatrix& a, const py::object& first,
                                                           const py::object& second, std::vector<Problem> problems) {
   const int rank = a.layout->distribution()->rank();
@@ -125,7 +114,7 @@ std::pair<Teuchos::RCP<MV>, Teuchos::RCP<MV>> owned_views(const CrsMatrix& a, co
       problems = e.problems();
     }
   }
-  agree_or_raise(problems, *a.layout->distribution());
+  mpi::agree(problems, a.layout->distribution()->comm());
   return views;  // the views hold the buffers alive (keep_alive)
 }
 

@@ -4,12 +4,12 @@
 // double vectors (the one Scalar Debian's Tpetra is built for).
 #include <pybind11/numpy.h>
 
-#include <Teuchos_CommHelpers.hpp>
 #include <Tpetra_MultiVector.hpp>
 
 #include <chrono>
 
 #include "bindings.hpp"
+#include "dapetra/mpi/agree.hpp"
 #include "dapetra/tpetra/compat.hpp"
 #include "dapetra/tpetra/tpetra.hpp"
 #include "teuchos.hpp"
@@ -84,20 +84,20 @@ py::object owned_norm(const TpetraVector& v, Norm norm) {
 }
 
 // Collective. Both vectors' owned maps hold the same elements on every
-// process; one reduction of the local check, so that every process raises
-// alike (Map::isSameAs returns early on some processes only).
+// process, agreed on first (Map::isSameAs returns early on some processes
+// only, which would leave the others waiting).
 py::object owned_dot(const TpetraVector& v, const TpetraVector& w) {
   Teuchos::Array<double> values(v.vector->getNumVectors());
-  int same = 0;
+  std::vector<Problem> problems;
+  if (!owned_map(v)->locallySameAs(*owned_map(w)) || v.vector->getNumVectors() != w.vector->getNumVectors())
+    problems.push_back(Problem{owned_map(v)->getComm()->getRank(), -1, "map", "",
+                               "dot() takes two vectors with the same owned map and columns",
+                               "the vectors are distributed differently here"});
   {
     py::gil_scoped_release release;
-    const int mine = owned_map(v)->locallySameAs(*owned_map(w)) && v.vector->getNumVectors() == w.vector->getNumVectors();
-    Teuchos::reduceAll<int, int>(*owned_map(v)->getComm(), Teuchos::REDUCE_MIN, mine, Teuchos::outArg(same));
-    if (same) owned_part(v)->dot(*owned_part(w), values());
+    mpi::agree(problems, raw_comm(*owned_map(v)->getComm()));
+    owned_part(v)->dot(*owned_part(w), values());
   }
-  if (!same)
-    throw ValidationError({Problem{-1, -1, "map", "", "dot() takes two vectors with the same owned map and columns",
-                                   "the vectors are distributed differently on some process"}});
   return per_column(values);
 }
 

@@ -3,7 +3,8 @@
 # source tree) or the Tpetra TPL (an installed Trilinos).
 tribits_subpackage(Tpetra)
 include(${CMAKE_CURRENT_LIST_DIR}/../../../cmake/tribits/DapetraSubpackage.cmake)
+include(${CMAKE_CURRENT_LIST_DIR}/sources.cmake)
 dapetra_tribits_library(tpetra INCLUDE_DIR ${CMAKE_CURRENT_LIST_DIR}/../include HEADERS_SUBDIR dapetra/tpetra
-  SOURCES src/eti_float.cpp src/layout.cpp src/producer.cpp src/views.cpp)
+  SOURCES ${DAPETRA_TPETRA_SOURCES})
 dapetra_tribits_tests(tpetra)
 tribits_subpackage_postprocess()

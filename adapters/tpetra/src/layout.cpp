@@ -48,10 +48,7 @@ bool runs_in_rank_order(const GidList& gids, GO base, const Comm& comm) {
   const auto n = static_cast<long long>(gids.size);
   long long through = 0;
   Teuchos::scan<int, long long>(comm, Teuchos::REDUCE_SUM, 1, &n, &through);
-  const int fits = run && (n == 0 || gids.data[0] - base == through - n) ? 1 : 0;
-  int all = 0;
-  Teuchos::reduceAll<int, int>(comm, Teuchos::REDUCE_MIN, 1, &fits, &all);
-  return all == 1;
+  return all_true(run && (n == 0 || gids.data[0] - base == through - n), comm);
 }
 
 // The owned positions along one axis of one process, as a run when they form one.
@@ -94,25 +91,25 @@ struct MapBuilder {
   void build_maps();
 };
 
-// Every process names the same column axis, undistributed and unpadded: a
-// local check, then one reduction that every process runs (whatever axis it
-// named), so all throw alike.
+// Every process names the same column axis (one reduction of the axes
+// named), undistributed and unpadded (mpi::agree, only when one is named),
+// so all throw alike.
 void MapBuilder::check_column_axis(int axis) {
   self.column_axis_ = axis;
-  const bool ok = axis < 0 || (axis < ndim && dims[axis].proc_grid_size == 1 &&
-                               dims[axis].dist_type == DistType::block && dims[axis].padding[0] == 0 &&
-                               dims[axis].padding[1] == 0);
-  // Minimums of: the first rank with a bad axis, the axis named, minus the axis named.
-  int mine[3] = {ok ? dl.nprocs() : dl.rank(), axis, -axis}, all[3] = {0, 0, 0};
-  Teuchos::reduceAll<int, int>(*self.comm_, Teuchos::REDUCE_MIN, 3, mine, all);
-  if (all[1] != -all[2])
+  int mine[2] = {axis, -axis}, all[2] = {0, 0};  // minimums: the lowest axis named, minus the highest
+  Teuchos::reduceAll<int, int>(*self.comm_, Teuchos::REDUCE_MIN, 2, mine, all);
+  if (all[0] != -all[1])
     throw ValidationError({Problem{-1, -1, "column_axis", "", "every process names the same column axis",
-                                   "the processes name column axes from " + std::to_string(all[1]) + " to " +
-                                       std::to_string(-all[2])}});
-  if (all[0] < dl.nprocs())
-    throw ValidationError({Problem{all[0], axis, "column_axis", std::to_string(axis),
-                                   "the column axis is an axis of the array, undistributed ('b' over one process) and unpadded",
-                                   "rank " + std::to_string(all[0]) + "'s column axis cannot become MultiVector columns"}});
+                                   "the processes name column axes from " + std::to_string(all[0]) + " to " +
+                                       std::to_string(-all[1])}});
+  if (axis < 0) return;
+  std::vector<Problem> problems;
+  if (axis >= ndim || dims[axis].proc_grid_size != 1 || dims[axis].dist_type != DistType::block ||
+      dims[axis].padding[0] != 0 || dims[axis].padding[1] != 0)
+    problems.push_back(Problem{dl.rank(), axis, "column_axis", std::to_string(axis),
+                               "the column axis is an axis of the array, undistributed ('b' over one process) and unpadded",
+                               "this axis cannot become MultiVector columns"});
+  mpi::agree(problems, raw_comm(*self.comm_));
 }
 
 // Rows: every axis but the column axis. Viewable when the rows are compact
@@ -150,12 +147,12 @@ void MapBuilder::rows_and_viewability() {
   }
   // Whether a named column axis works depends on each process's strides:
   // agree on it before any process goes on to build maps.
-  const bool column_ok = col < 0 || self.why_not_viewable_.empty();
-  if (col >= 0 && !all_true(column_ok, *self.comm_))
-    throw ValidationError({Problem{column_ok ? -1 : dl.rank(), col, "column_axis", std::to_string(col),
-                                   "a column axis needs each column contiguous in memory",
-                                   column_ok ? "another process's buffer cannot give contiguous columns"
-                                             : self.why_not_viewable_}});
+  if (col < 0) return;
+  std::vector<Problem> problems;
+  if (!self.why_not_viewable_.empty())
+    problems.push_back(Problem{dl.rank(), col, "column_axis", std::to_string(col),
+                               "a column axis needs each column contiguous in memory", self.why_not_viewable_});
+  mpi::agree(problems, raw_comm(*self.comm_));
 }
 
 // The linearised global array: C order over the non-column axes.

@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "dapetra/mpi/agree.hpp"
 #include "dapetra/tpetra/types.hpp"
 
 namespace dapetra::tpetra::detail {
@@ -20,11 +21,8 @@ inline MPI_Comm raw_comm(const Comm& comm) {
   return mpi ? static_cast<MPI_Comm>(*mpi->getRawMpiComm()) : MPI_COMM_SELF;
 }
 
-inline bool all_true(bool value, const Comm& comm) {
-  int mine = value ? 1 : 0, all = 0;
-  Teuchos::reduceAll<int, int>(comm, Teuchos::REDUCE_MIN, mine, Teuchos::outArg(all));
-  return all == 1;
-}
+// The mpi layer's all_true on a Teuchos communicator (a serial one decides alone).
+inline bool all_true(bool value, const Comm& comm) { return mpi::all_true(value, raw_comm(comm)); }
 
 // Every process's words in a fixed slot of `slot` words (length first); a
 // record too long for the slot arrives as length 0.

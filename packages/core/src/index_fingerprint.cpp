@@ -1,4 +1,4 @@
-#include "dapetra/index_fingerprint.hpp"
+#include "dapetra/wire/index_fingerprint.hpp"
 
 #include <algorithm>
 

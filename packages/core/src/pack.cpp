@@ -1,4 +1,4 @@
-#include "dapetra/pack.hpp"
+#include "dapetra/wire/pack.hpp"
 
 #include <cstring>
 #include <string>

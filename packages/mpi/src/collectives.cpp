@@ -78,12 +78,6 @@ Gathered allgather_words(const std::vector<std::int64_t>& mine, MPI_Comm comm, s
   return out;
 }
 
-bool all_true(bool value, MPI_Comm comm) {
-  int mine = value ? 1 : 0, all = 0;
-  MPI_Allreduce(&mine, &all, 1, MPI_INT, MPI_MIN, comm);
-  return all == 1;
-}
-
 long long sum_all(long long value, MPI_Comm comm) {
   long long total = 0;
   MPI_Allreduce(&value, &total, 1, MPI_LONG_LONG, MPI_SUM, comm);

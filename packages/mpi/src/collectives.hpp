@@ -29,9 +29,6 @@ struct Gathered {
 };
 Gathered allgather_words(const std::vector<std::int64_t>& mine, MPI_Comm comm, std::size_t slot = 64);
 
-// True on every process iff `value` is true on every process.
-bool all_true(bool value, MPI_Comm comm);
-
 // The sum over every process.
 long long sum_all(long long value, MPI_Comm comm);
 

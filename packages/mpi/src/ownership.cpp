@@ -5,6 +5,7 @@
 #include <string>
 
 #include "collectives.hpp"
+#include "dapetra/mpi/agree.hpp"
 #include "dapetra/error.hpp"
 
 namespace dapetra::mpi::detail {
@@ -106,15 +107,6 @@ std::vector<Problem> apply_rule(const Exchanged& in, Stretch& s, int P, const Sh
   return problems;
 }
 
-// Every process learns whether any rule failed before anyone goes on.
-void throw_if_rule_failed_anywhere(std::vector<Problem> problems, MPI_Comm comm) {
-  if (all_true(problems.empty(), comm)) return;
-  if (problems.empty())
-    problems.push_back({-1, 0, "shared_owner", "", "the shared-index owner rule picks a process holding the index",
-                        "another process's indices were given an owner that does not hold them"});
-  throw ValidationError(problems);
-}
-
 // Answers as runs (length, owner, owner's first position), per piece in the
 // order the pieces came. A piece nobody else holds any index of (the bulk of
 // a partition) is answered with one run: its sender owns it where it keeps it.
@@ -186,7 +178,7 @@ Owners holders_by_stretch(const std::vector<std::int64_t>& indices, std::int64_t
   const std::int64_t lo = me * chunk;
   const auto length = static_cast<std::size_t>(std::max<std::int64_t>(0, std::min(chunk, size - lo)));
   Stretch settled = settle_stretch(in, lo, length, P);
-  if (rule) throw_if_rule_failed_anywhere(apply_rule(in, settled, P, *rule, me), comm);
+  if (rule) agree(apply_rule(in, settled, P, *rule, me), comm);
   const Exchanged back = alltoallv_words(answer_pieces(in, settled, P), comm);
   Owners result;
   result.owner.resize(indices.size());
@@ -239,7 +231,7 @@ Owners holders_by_rule(const std::vector<std::int64_t>& indices, const SharedInd
     }
     i = j;
   }
-  throw_if_rule_failed_anywhere(std::move(problems), comm);
+  agree(std::move(problems), comm);
   std::vector<std::vector<std::int64_t>> answers(P);
   for (int p = 0; p < P; ++p)
     answers[p].assign(answer.begin() + in.displs[p], answer.begin() + in.displs[p] + in.counts[p]);

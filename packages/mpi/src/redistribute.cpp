@@ -10,7 +10,8 @@
 #include <stdexcept>
 
 #include "collectives.hpp"
-#include "dapetra/pack.hpp"
+#include "dapetra/mpi/agree.hpp"
+#include "dapetra/wire/pack.hpp"
 #include "exchange.hpp"
 #include "layout_access.hpp"
 #include "runs.hpp"
@@ -316,7 +317,7 @@ std::shared_ptr<const RedistributionPlan> RedistributionPlanBuilder::create(
     return l.dim_data().size() == 1 && l.dim_data()[0].dist_type == DistType::unstructured;
   };
   if (chooses_indices(*source) || chooses_indices(*target)) {
-    if (!detail::all_true(!missing, source->comm()))
+    if (!all_true(!missing, source->comm()))
       throw ValidationError({Problem{-1, 0, "indices", "", "source and target hold the same global indices",
                                      "an index of one layout is missing from the other (1-D 'u' index sets differ)"}});
   } else if (missing) {

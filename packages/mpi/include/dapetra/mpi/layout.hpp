@@ -11,8 +11,8 @@
 /// 'b' and 'c' axes; for 'u' axes from gathered indices, or, when the only
 /// distributed axis is 'u' (the finite-element case), without moving the
 /// indices: a one_to_one claim is confirmed from small per-process summaries
-/// (count, range and a fingerprint of the multiset of indices, see
-/// dapetra/index_fingerprint.hpp), and otherwise a rendezvous settles the owner
+/// (count, range and a fingerprint of the multiset of indices: the
+/// mpi layer's wire formats, docs/architecture.md), and otherwise a rendezvous settles the owner
 /// of every index (the lowest holder by default, or the caller's rule).
 ///
 /// The layout talks on a duplicate of the caller's communicator, never on the

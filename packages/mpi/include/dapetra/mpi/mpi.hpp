@@ -5,6 +5,7 @@
 /// redistribution between any two DAP distributions; MPI only, no Trilinos.
 #pragma once
 
+#include "dapetra/mpi/agree.hpp"
 #include "dapetra/mpi/halo.hpp"
 #include "dapetra/mpi/layout.hpp"
 #include "dapetra/mpi/redistribute.hpp"

@@ -1,5 +1,5 @@
 /// \file
-/// dapetra/index_fingerprint.hpp: an order-free fingerprint of a multiset of
+/// dapetra/wire/index_fingerprint.hpp (internal, not installed): an order-free fingerprint of a multiset of
 /// indices, to prove without moving them that the indices every process holds
 /// are, together, exactly {0, ..., n-1}.
 ///

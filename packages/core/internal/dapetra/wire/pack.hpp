@@ -1,5 +1,5 @@
 /// \file
-/// dapetra/pack.hpp: one process's records as a flat array of 64-bit words.
+/// dapetra/wire/pack.hpp (internal, not installed): one process's records as 64-bit words.
 ///
 /// MPI adapters gather every process's dim_data (and buffer shape, memory
 /// order and locally found problems) so that every process can run the same

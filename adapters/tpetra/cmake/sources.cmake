@@ -1,0 +1,7 @@
+# The Tpetra adapter's sources, for the plain build (CMakeLists.txt) and for TriBITS
+# (cmake/tribits.cmake): written once.
+set(DAPETRA_TPETRA_SOURCES
+  src/eti_float.cpp
+  src/layout.cpp
+  src/producer.cpp
+  src/views.cpp)

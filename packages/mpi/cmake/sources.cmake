@@ -1,0 +1,12 @@
+# The mpi layer's sources, for the plain build (CMakeLists.txt) and for TriBITS
+# (cmake/tribits.cmake): written once.
+set(DAPETRA_MPI_SOURCES
+  src/agree.cpp
+  src/checked.cpp
+  src/collectives.cpp
+  src/comm.cpp
+  src/exchange.cpp
+  src/halo.cpp
+  src/layout.cpp
+  src/ownership.cpp
+  src/redistribute.cpp)
