@@ -7,6 +7,7 @@ set(DAPETRA_MPI_SOURCES
   src/comm.cpp
   src/exchange.cpp
   src/halo.cpp
+  src/index_map.cpp
   src/layout.cpp
   src/ownership.cpp
   src/redistribute.cpp)

@@ -7,6 +7,7 @@
 
 #include "dapetra/mpi/agree.hpp"
 #include "dapetra/mpi/halo.hpp"
+#include "dapetra/mpi/index_map.hpp"
 #include "dapetra/mpi/layout.hpp"
 #include "dapetra/mpi/redistribute.hpp"
 #include "dapetra/mpi/scalar.hpp"

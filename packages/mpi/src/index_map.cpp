@@ -1,0 +1,168 @@
+#include "dapetra/mpi/index_map.hpp"
+
+#include <algorithm>
+#include <cstdint>
+#include <limits>
+
+#include "collectives.hpp"
+#include "dapetra/dim_math.hpp"
+#include "layout_access.hpp"
+
+namespace dapetra::mpi {
+
+// Builds an IndexMap in named steps: each axis on its own (global indices
+// and owners' grid coordinates per position), then the elements, then the
+// one exchange that tells owners who holds their elements' copies.
+struct IndexMapBuilder {
+  IndexMap& self;
+  const DistributedLayout& dl;
+  const std::vector<Dim>& dims;
+  const int ndim;
+  const std::vector<global_index_t> shape;                   // this buffer's, per axis
+  std::vector<std::vector<global_index_t>> along_global;     // per axis and position: global index along it
+  std::vector<std::vector<int>> along_owner;                 // ... and the owner's grid coordinate along it
+
+  IndexMapBuilder(IndexMap& s, const DistributedLayout& d)
+      : self(s), dl(d), dims(d.dim_data()), ndim(static_cast<int>(d.dim_data().size())),
+        shape(local_shape_of(d.dim_data())) {}
+
+  void axes();
+  void elements();
+  void lookup_and_range();
+  void neighbours();
+};
+
+// Along each axis: where owned here, this process's coordinate; along the
+// scattered 'u' axis, the owner the layout settled (it is then the only
+// distributed axis, so its rank's coordinate); else the closed-form owner of
+// the global index along that axis.
+void IndexMapBuilder::axes() {
+  const auto& coords = detail::LayoutAccess::coords(dl);
+  along_global.resize(static_cast<std::size_t>(ndim));
+  along_owner.resize(static_cast<std::size_t>(ndim));
+  for (int a = 0; a < ndim; ++a) {
+    const auto n = static_cast<std::size_t>(shape[a]);
+    auto& g = along_global[a];
+    auto& owner = along_owner[a];
+    g.resize(n);
+    owner.resize(n);
+    if (n > 0) global_indices<global_index_t>(dims[a], g.data());
+    for (std::size_t i = 0; i < n; ++i) {
+      const auto p = static_cast<global_index_t>(i);
+      if (dl.is_owned(a, p))
+        owner[i] = coords[a];
+      else if (a == dl.scattered_axis())
+        owner[i] = dl.grid().coord_of(detail::LayoutAccess::scattered(dl).owner_of(p, dl.rank()), a);
+      else
+        owner[i] = dl.global().axis(a).owner(g[i]);
+    }
+  }
+}
+
+// Every element in C order over the buffer: its global flat index (C order
+// over the global shape; a 1-D 'u' array's own index) and its owner's rank.
+void IndexMapBuilder::elements() {
+  const auto& global_shape = dl.global_shape();
+  const bool own_indices = ndim == 1 && dims[0].dist_type == DistType::unstructured;
+  std::vector<global_index_t> stride(static_cast<std::size_t>(ndim), 1);
+  std::vector<int> grid_stride(static_cast<std::size_t>(ndim), 1);
+  self.global_size_ = 1;
+  for (int a = ndim - 1; a >= 0; --a) {
+    stride[a] = own_indices ? 1 : self.global_size_;
+    self.global_size_ *= global_shape[a];
+    if (a + 1 < ndim) grid_stride[a] = grid_stride[a + 1] * dl.grid().shape()[a + 1];
+  }
+  global_index_t count = 1;
+  for (auto s : shape) count *= s;
+  if (count > std::numeric_limits<local_index_t>::max())
+    throw std::length_error("dapetra::mpi::IndexMap: more elements than a local index counts");
+  self.global_.reserve(static_cast<std::size_t>(count));
+  self.owner_.reserve(static_cast<std::size_t>(count));
+  std::vector<std::size_t> at(static_cast<std::size_t>(ndim), 0);
+  for (global_index_t e = 0; e < count; ++e) {
+    global_index_t g = 0;
+    int owner = 0;
+    for (int a = 0; a < ndim; ++a) {
+      g += along_global[a][at[a]] * stride[a];
+      owner += along_owner[a][at[a]] * grid_stride[a];
+    }
+    self.global_.push_back(g);
+    self.owner_.push_back(owner);
+    self.num_owned_ += owner == dl.rank();
+    for (int a = ndim - 1; a >= 0 && ++at[a] == static_cast<std::size_t>(shape[a]); --a) at[a] = 0;
+  }
+}
+
+void IndexMapBuilder::lookup_and_range() {
+  auto& sorted = self.by_global_;
+  sorted.reserve(self.global_.size());
+  global_index_t lo = std::numeric_limits<global_index_t>::max(), hi = std::numeric_limits<global_index_t>::min();
+  for (std::size_t i = 0; i < self.global_.size(); ++i) {
+    sorted.emplace_back(self.global_[i], static_cast<local_index_t>(i));
+    if (self.owner_[i] == dl.rank()) {
+      lo = std::min(lo, self.global_[i]);
+      hi = std::max(hi, self.global_[i]);
+    }
+  }
+  std::sort(sorted.begin(), sorted.end());
+  // A process owns each of its owned global indices once, so count == span means a range.
+  if (self.num_owned_ == 0)
+    self.owned_range_ = std::make_pair(global_index_t{0}, global_index_t{0});
+  else if (hi - lo + 1 == self.num_owned_)
+    self.owned_range_ = std::make_pair(lo, hi + 1);
+}
+
+// Each ghost's global index goes to its owner (one all-to-all), which
+// records the sender as a holder of that element's copy.
+void IndexMapBuilder::neighbours() {
+  const int P = dl.nprocs(), me = dl.rank();
+  for (int r : self.owner_)
+    if (r != me) self.src_.push_back(r);
+  std::sort(self.src_.begin(), self.src_.end());
+  self.src_.erase(std::unique(self.src_.begin(), self.src_.end()), self.src_.end());
+  self.sharer_begin_.assign(self.global_.size() + 1, 0);
+  if (dl.every_element_owned()) return;  // alike on every process: no exchange
+  std::vector<std::vector<std::int64_t>> to(static_cast<std::size_t>(P));
+  for (std::size_t i = 0; i < self.global_.size(); ++i)
+    if (self.owner_[i] != me) to[static_cast<std::size_t>(self.owner_[i])].push_back(self.global_[i]);
+  const detail::Exchanged in = detail::alltoallv_words(to, dl.comm());
+  std::vector<std::pair<local_index_t, int>> copies;  // (owned element, holder)
+  copies.reserve(in.words.size());
+  for (int p = 0; p < P; ++p)
+    for (int k = in.displs[p]; k < in.displs[p] + in.counts[p]; ++k) {
+      const local_index_t i = self.local_index(in.words[static_cast<std::size_t>(k)]);
+      if (i < 0 || !self.is_owned(i))
+        throw std::logic_error("dapetra::mpi::IndexMap: rank " + std::to_string(p) + " names index " +
+                               std::to_string(in.words[static_cast<std::size_t>(k)]) + " as owned by rank " +
+                               std::to_string(me) + ", which does not own it");
+      copies.emplace_back(i, p);
+    }
+  std::sort(copies.begin(), copies.end());
+  copies.erase(std::unique(copies.begin(), copies.end()), copies.end());
+  for (const auto& [i, p] : copies) {
+    ++self.sharer_begin_[static_cast<std::size_t>(i) + 1];
+    self.sharer_ranks_.push_back(p);
+    self.dest_.push_back(p);
+  }
+  for (std::size_t i = 1; i < self.sharer_begin_.size(); ++i) self.sharer_begin_[i] += self.sharer_begin_[i - 1];
+  std::sort(self.dest_.begin(), self.dest_.end());
+  self.dest_.erase(std::unique(self.dest_.begin(), self.dest_.end()), self.dest_.end());
+}
+
+std::shared_ptr<const IndexMap> IndexMap::create(std::shared_ptr<const DistributedLayout> layout) {
+  std::shared_ptr<IndexMap> self(new IndexMap());
+  self->layout_ = std::move(layout);
+  IndexMapBuilder b(*self, *self->layout_);
+  b.axes();
+  b.elements();
+  b.lookup_and_range();
+  b.neighbours();
+  return self;
+}
+
+local_index_t IndexMap::local_index(global_index_t g) const {
+  const auto it = std::lower_bound(by_global_.begin(), by_global_.end(), std::make_pair(g, local_index_t{-1}));
+  return it != by_global_.end() && it->first == g ? it->second : -1;
+}
+
+}  // namespace dapetra::mpi

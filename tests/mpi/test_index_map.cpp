@@ -1,0 +1,176 @@
+// IndexMap against a brute-force oracle: every process knows every
+// process's records (random layouts drawn alike on every rank, and the
+// spec's chapter-2 examples), and the oracle (spec_oracle.hpp) says who owns
+// each element of each buffer from the spec's definitions alone. Owners,
+// global indices, global-to-local look-ups, owned ranges, src, dest and the
+// holders of each owned element's copies must all agree with it.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <map>
+#include <random>
+#include <set>
+
+#include "../common/seed.hpp"
+#include "../common/spec_oracle.hpp"
+#include "../core/random_layout.hpp"
+#include "dapetra/json.hpp"
+#include "dapetra/mpi/mpi.hpp"
+#include "mpi_test_util.hpp"
+
+using namespace dapetra;
+using namespace dapetra::mpi;
+using dapetra::testing::world;
+namespace oracle = dapetra::testing::oracle;
+
+namespace {
+
+// Every rank's elements (local C order): global flat index and whether that rank owns it.
+struct Truth {
+  std::vector<std::vector<global_index_t>> flat;
+  std::vector<std::vector<bool>> owned;
+  std::map<global_index_t, int> owner;  // global index -> owning rank
+};
+
+Truth truth_of(const Layout& layout) {
+  Truth t;
+  for (int q = 0; q < static_cast<int>(layout.ranks.size()); ++q) {
+    const auto& dims = layout.ranks[static_cast<std::size_t>(q)].dim_data;
+    t.flat.push_back(oracle::global_flat_indices(dims));
+    const auto shape = local_shape_of(dims);
+    std::vector<bool> owned;
+    std::vector<global_index_t> at(shape.size(), 0);
+    for (std::size_t e = 0; e < t.flat.back().size(); ++e) {
+      global_index_t rest = static_cast<global_index_t>(e);
+      for (int a = static_cast<int>(shape.size()) - 1; a >= 0; --a) {
+        at[static_cast<std::size_t>(a)] = rest % shape[static_cast<std::size_t>(a)];
+        rest /= shape[static_cast<std::size_t>(a)];
+      }
+      owned.push_back(oracle::owns_element(layout, q, at));
+      if (owned.back()) t.owner[t.flat.back()[e]] = q;
+    }
+    t.owned.push_back(std::move(owned));
+  }
+  return t;
+}
+
+// Every answer of `map` (this rank's) against the oracle; returns the ghosts seen.
+int expect_agrees(const IndexMap& map, const Layout& layout, const std::string& what) {
+  SCOPED_TRACE(what);
+  const int me = map.layout().rank();
+  const Truth t = truth_of(layout);
+  const auto& flat = t.flat[static_cast<std::size_t>(me)];
+  EXPECT_EQ(map.global_indices(), flat);
+  EXPECT_EQ(map.global_size(), static_cast<global_index_t>(t.owner.size()));
+  std::vector<int> src;
+  std::set<int> dest;
+  global_index_t owned = 0, lo = 0, hi = 0;
+  for (std::size_t i = 0; i < flat.size(); ++i) {
+    const auto li = static_cast<local_index_t>(i);
+    EXPECT_EQ(map.owners()[i], t.owner.at(flat[i])) << "element " << i;
+    EXPECT_EQ(map.is_owned(li), static_cast<bool>(t.owned[static_cast<std::size_t>(me)][i])) << "element " << i;
+    EXPECT_EQ(map.local_index(flat[i]), li);
+    if (map.owners()[i] != me) src.push_back(map.owners()[i]);
+    if (t.owned[static_cast<std::size_t>(me)][i]) {
+      lo = owned == 0 ? flat[i] : std::min(lo, flat[i]);
+      hi = owned == 0 ? flat[i] + 1 : std::max(hi, flat[i] + 1);
+      ++owned;
+    }
+    // The holders of copies: every other rank holding this index without owning it.
+    std::vector<int> want;
+    if (t.owned[static_cast<std::size_t>(me)][i])
+      for (int q = 0; q < static_cast<int>(t.flat.size()); ++q)
+        if (q != me && std::count(t.flat[static_cast<std::size_t>(q)].begin(), t.flat[static_cast<std::size_t>(q)].end(), flat[i]))
+          want.push_back(q);
+    const auto [b, e] = map.sharers(li);
+    EXPECT_EQ(std::vector<int>(b, e), want) << "element " << i;
+    dest.insert(want.begin(), want.end());
+  }
+  EXPECT_EQ(map.num_owned(), owned);
+  EXPECT_EQ(map.num_ghosts() + map.num_owned(), static_cast<local_index_t>(flat.size()));
+  std::sort(src.begin(), src.end());
+  src.erase(std::unique(src.begin(), src.end()), src.end());
+  EXPECT_EQ(map.src(), src);
+  EXPECT_EQ(map.dest(), std::vector<int>(dest.begin(), dest.end()));
+  if (owned == 0) {
+    EXPECT_EQ(map.owned_range(), std::make_optional(std::make_pair(global_index_t{0}, global_index_t{0})));
+  } else if (hi - lo == owned) {
+    EXPECT_EQ(map.owned_range(), std::make_optional(std::make_pair(lo, hi)));
+  } else {
+    EXPECT_FALSE(map.owned_range().has_value());
+  }
+  // Indices held nowhere here are not found (1-D 'u' arrays may hold negative ones).
+  const auto [least, most] = std::minmax_element(flat.begin(), flat.end());
+  for (global_index_t g : {flat.empty() ? 0 : *least - 1, flat.empty() ? 1 : *most + 1}) EXPECT_EQ(map.local_index(g), -1);
+  return static_cast<int>(flat.size()) - static_cast<int>(owned);
+}
+
+}  // namespace
+
+TEST(IndexMap, AgreesWithTheOracleOnRandomLayouts) {
+  const auto comm = world();
+  const auto seed = dapetra::testing::test_seed(4242);  // the same layouts on every rank
+  SCOPED_TRACE(seed.replay);
+  std::mt19937_64 rng(seed.value);
+  dapetra::testing::RandomLayoutOptions opt;
+  opt.nprocs = comm.size();
+  int ghosts = 0, scattered = 0;
+  for (int trial = 0; trial < 80; ++trial) {
+    const Layout layout = dapetra::testing::random_layout(rng, opt);
+    const auto dl = DistributedLayout::create(layout.ranks[static_cast<std::size_t>(comm.rank())].dim_data, comm);
+    scattered += dl->scattered_axis() >= 0;
+    ghosts += expect_agrees(*IndexMap::create(dl), layout, "trial " + std::to_string(trial));
+  }
+  if (comm.size() > 1) {  // the draws must have exercised ghosts and scattered 'u' layouts
+    EXPECT_GT(ghosts, 0);
+    EXPECT_GT(scattered, 0);
+  }
+}
+
+// Scattered 'u' layouts with shared indices, lowest holder and another
+// owner rule: each process holds a run of a ring and the next process's
+// first two indices.
+TEST(IndexMap, SharedUnstructuredIndicesUnderEitherOwnerRule) {
+  const auto comm = world();
+  const int P = comm.size(), r = comm.rank();
+  const global_index_t n = 5 * P;
+  const auto ring = [&](int q) {
+    std::vector<global_index_t> held;
+    for (global_index_t k = 0; k < (P > 1 ? 7 : 5); ++k) held.push_back((5 * q + k) % n);
+    return Dim::unstructured(n, P, q, held, false);
+  };
+  Layout layout;
+  for (int q = 0; q < P; ++q) layout.ranks.push_back(RankEntry{{ring(q)}, std::nullopt});
+  const auto map = IndexMap::create(DistributedLayout::create(std::vector<Dim>{ring(r)}, comm));
+  expect_agrees(*map, layout, "lowest holder");
+  LayoutOptions highest;
+  highest.shared_owner = [](global_index_t, const std::vector<int>& holders) { return holders.back(); };
+  const auto other = IndexMap::create(DistributedLayout::create(std::vector<Dim>{ring(r)}, comm, highest));
+  for (local_index_t i = 0; i < other->local_size(); ++i) {
+    const global_index_t g = other->global_indices()[static_cast<std::size_t>(i)];
+    int last = -1;
+    for (int q = 0; q < P; ++q)
+      if (std::count(layout.ranks[static_cast<std::size_t>(q)].dim_data[0].indices.begin(),
+                     layout.ranks[static_cast<std::size_t>(q)].dim_data[0].indices.end(), g))
+        last = q;
+    EXPECT_EQ(other->owners()[static_cast<std::size_t>(i)], last) << "index " << g;
+  }
+}
+
+TEST(IndexMap, AgreesWithTheOracleOnTheSpecExamples) {
+  const auto comm = world();
+  int ran = 0;
+  const auto examples = dapetra::testing::spec_examples();
+  for (const auto& [id, ex] : examples.items()) {
+    if (static_cast<int>(ex["ranks"].size()) != comm.size()) continue;
+    Layout layout;
+    for (const auto& rank : ex["ranks"])
+      layout.ranks.push_back(RankEntry{dim_data_from_json(rank["dim_data"].dump()), std::nullopt});
+    const auto dl = DistributedLayout::create(layout.ranks[static_cast<std::size_t>(comm.rank())].dim_data, comm);
+    expect_agrees(*IndexMap::create(dl), layout, "example " + id);
+    ++ran;
+  }
+  if (comm.size() == 2 || comm.size() == 3 || comm.size() == 4) {
+    EXPECT_GT(ran, 0);
+  }
+}
