@@ -2,16 +2,17 @@
 
 Any object with ``__distarray__()`` (or the protocol's dict itself) becomes a
 ``Layout``; ``HaloPlan`` and ``RedistributionPlan`` work in place on such
-arrays' buffers. With Tpetra, ``tpetra_view`` makes a Tpetra vector over the
-producer's memory and ``TpetraVector.__distarray__()`` hands Tpetra's memory
-back, neither copying. Creating layouts, plans and vectors is collective over
+arrays' buffers; ``Layout.index_map()`` answers who owns each held element,
+where a global index sits and who the neighbours are. With Tpetra,
+``tpetra_view`` makes a Tpetra vector over the producer's memory and
+``TpetraVector.__distarray__()`` hands Tpetra's memory back, neither copying. Creating layouts, plans and vectors is collective over
 the mpi4py communicator. Errors are ``ValidationError`` (a ``ValueError``)
 with ``.problems``, raised on every process that takes part.
 """
 from . import _dapetra
-from ._dapetra import HaloPlan, Layout, RedistributionPlan, ValidationError
+from ._dapetra import HaloPlan, IndexMap, Layout, RedistributionPlan, ValidationError, __version__
 
-__all__ = ["Layout", "HaloPlan", "RedistributionPlan", "ValidationError"]
+__all__ = ["Layout", "IndexMap", "HaloPlan", "RedistributionPlan", "ValidationError", "__version__"]
 
 if hasattr(_dapetra, "tpetra_view"):
     from ._dapetra import TpetraVector, new_tpetra_vector, tpetra_view

@@ -2,6 +2,7 @@
 #include "bindings.hpp"
 #include "convert.hpp"
 #include "dapetra/error.hpp"
+#include "dapetra/version.hpp"
 
 namespace dapetra::python {
 
@@ -24,6 +25,7 @@ void bind_errors(py::module_& m) {
 PYBIND11_MODULE(_dapetra, m) {
   using namespace dapetra::python;
   m.doc() = "Dapetra: DAP distributed arrays shared with MPI plans and Tpetra without copies";
+  m.attr("__version__") = DAPETRA_VERSION_STRING;
   py::module_::import("mpi4py.MPI");  // MPI is initialised (and finalised) by mpi4py
   bind_errors(m);
   bind_plans(m);

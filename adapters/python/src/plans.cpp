@@ -133,6 +133,63 @@ struct PyRedistributionPlan {
   }
 };
 
+// A read-only NumPy view of a vector the index map owns (the map stays alive with it).
+template <class T>
+py::array read_only_view(const std::vector<T>& v, const py::handle& owner) {
+  py::array out(py::dtype::of<T>(), {static_cast<py::ssize_t>(v.size())}, {static_cast<py::ssize_t>(sizeof(T))},
+                v.data(), owner);
+  out.attr("flags").attr("writeable") = false;
+  return out;
+}
+
+struct PyIndexMap {
+  std::shared_ptr<const mpi::IndexMap> map;
+};
+
+void bind_index_map(py::module_& m) {
+  using Map = PyIndexMap;
+  py::class_<Map>(m, "IndexMap", R"(Ownership, global indices and neighbours of one layout's elements.
+
+Made by Layout.index_map() (collective). Local elements are numbered in C
+order over this process's buffer; an element's global index is its C-order
+flat index over the global shape (a 1-D 'u' array's own index). owners and
+global_indices are read-only NumPy views into the map (no copies).)")
+      .def_property_readonly("local_size", [](const Map& x) { return x.map->local_size(); }, "Elements held here.")
+      .def_property_readonly("num_owned", [](const Map& x) { return x.map->num_owned(); }, "Elements owned here.")
+      .def_property_readonly("num_ghosts", [](const Map& x) { return x.map->num_ghosts(); },
+                             "Elements held here and owned elsewhere.")
+      .def_property_readonly("global_size", [](const Map& x) { return x.map->global_size(); },
+                             "Elements of the global array, each once.")
+      .def_property_readonly("global_indices", [](py::object self) {
+        return read_only_view(self.cast<const Map&>().map->global_indices(), self);
+      }, "The global index of every local element (int64, read-only view).")
+      .def_property_readonly("owners", [](py::object self) {
+        return read_only_view(self.cast<const Map&>().map->owners(), self);
+      }, "The owning rank of every local element (int32, read-only view).")
+      .def("local_index", [](const Map& x, global_index_t g) { return x.map->local_index(g); }, py::arg("g"),
+           "The local index of global index g, or -1 when it is not held here.")
+      .def("local_index", [](const Map& x, const py::array_t<global_index_t, py::array::forcecast>& g) {
+        py::array_t<local_index_t> out(g.size());
+        auto o = out.mutable_unchecked<1>();
+        const global_index_t* in = g.data();
+        for (py::ssize_t k = 0; k < g.size(); ++k) o(k) = x.map->local_index(in[k]);
+        return out;
+      }, py::arg("g"), "The local index of each global index (-1 where not held), as a new array.")
+      .def_property_readonly("owned_range", [](const Map& x) -> py::object {
+        if (!x.map->owned_range()) return py::none();
+        return py::make_tuple(x.map->owned_range()->first, x.map->owned_range()->second);
+      }, "(first, last) when the owned global indices are exactly range(first, last), else None.")
+      .def_property_readonly("src", [](const Map& x) { return x.map->src(); },
+                             "Ranks owning this process's ghosts, ascending.")
+      .def_property_readonly("dest", [](const Map& x) { return x.map->dest(); },
+                             "Ranks holding copies of this process's owned elements, ascending.")
+      .def("sharers", [](const Map& x, local_index_t i) {
+        if (i < 0 || i >= x.map->local_size()) throw py::index_error("no such local element");
+        const auto [b, e] = x.map->sharers(i);
+        return std::vector<int>(b, e);
+      }, py::arg("i"), "The ranks holding copies of local element i, ascending (empty for a ghost).");
+}
+
 mpi::CombineMode mode_of(const std::string& name) {
   if (name == "add") return mpi::CombineMode::add;
   if (name == "insert") return mpi::CombineMode::insert;
@@ -174,7 +231,12 @@ ValidationError. The layout keeps no reference to obj's buffer.)")
             for (global_index_t i = 0; i < local_extent(d); ++i) v(i) = global_index(d, i);
             return out;
           },
-          py::arg("axis"), "The global index of every position of this process's buffer along axis (a new array).");
+          py::arg("axis"), "The global index of every position of this process's buffer along axis (a new array).")
+      .def("index_map", [](const Layout& l) {
+        py::gil_scoped_release release;
+        return PyIndexMap{mpi::IndexMap::create(l.layout)};
+      }, "The layout's IndexMap: owners, global indices, look-ups and neighbours (collective).");
+  bind_index_map(m);
 
   py::class_<PyHaloPlan>(m, "HaloPlan", R"(Fills ghost and padding elements from their owners, in place.
 

@@ -1,0 +1,71 @@
+# Layout.index_map() from Python: owners, global indices, look-ups, owned
+# range and neighbours, checked against answers computed here from every
+# process's records (allgathered), not from the library.
+import numpy as np
+
+import dapetra
+from conftest import array, block
+
+
+def truth(comm, held, owned_here):
+    """Every process's held global indices and owned flags -> owner of each index."""
+    everyone = comm.allgather((np.asarray(held), np.asarray(owned_here)))
+    owner = {}
+    for q, (h, o) in enumerate(everyone):
+        for g in h[o]:
+            assert int(g) not in owner
+            owner[int(g)] = q
+    return everyone, owner
+
+
+def check(comm, d, owned_here):
+    P, r = comm.size, comm.rank
+    held = np.asarray(d["dim_data"][0]["indices"]) if d["dim_data"][0]["dist_type"] == "u" else \
+        np.arange(d["dim_data"][0]["start"], d["dim_data"][0]["stop"])
+    everyone, owner = truth(comm, held, owned_here)
+    m = dapetra.Layout(d, comm).index_map()
+    np.testing.assert_array_equal(m.global_indices, held)
+    np.testing.assert_array_equal(m.owners, [owner[int(g)] for g in held])
+    assert not m.owners.flags.writeable
+    assert m.num_owned == int(np.sum(owned_here)) and m.num_ghosts == len(held) - m.num_owned
+    assert m.global_size == len(owner)
+    np.testing.assert_array_equal(m.local_index(held), np.arange(len(held)))
+    assert m.local_index(-1) == -1 and m.local_index(10**9) == -1
+    assert m.src == sorted({owner[int(g)] for g in held} - {r})
+    for i, g in enumerate(held):
+        want = [q for q in range(P) if q != r and owned_here[i] and g in everyone[q][0]]
+        assert m.sharers(i) == want, (i, g)
+    mine = held[np.asarray(owned_here, dtype=bool)]
+    if len(mine) == 0:
+        assert m.owned_range == (0, 0)
+    elif mine.max() - mine.min() + 1 == len(mine):
+        assert m.owned_range == (mine.min(), mine.max() + 1)
+    else:
+        assert m.owned_range is None
+    return m
+
+
+def test_a_padded_strip(comm):
+    P, r = comm.size, comm.rank
+    d = array([block(10 * P, P, r, 2)])
+    left, right = d["dim_data"][0]["padding"]
+    owned = np.ones(len(d["buffer"]), dtype=bool)
+    owned[:left] = False
+    owned[len(owned) - right:] = False
+    m = check(comm, d, owned)
+    assert m.src == sorted({q for q in (r - 1, r + 1) if 0 <= q < P})
+    assert m.dest == m.src
+
+
+def test_shared_unstructured_nodes(comm):
+    # Process r holds [3r, 3r + 4); index 3r + 3 is shared with r + 1 (lowest holder owns it).
+    P, r = comm.size, comm.rank
+    held = np.arange(3 * r, 3 * r + 4 if r < P - 1 else 3 * r + 3, dtype=np.int64)[::-1].copy()
+    d = {"__version__": "0.10.0", "buffer": np.zeros(len(held)), "dim_data": [
+        {"dist_type": "u", "size": 3 * P, "proc_grid_size": P, "proc_grid_rank": r, "indices": held,
+         "one_to_one": False}]}
+    check(comm, d, (held > 3 * r) | (r == 0))
+
+
+def test_version():
+    assert dapetra.__version__.count(".") == 2
