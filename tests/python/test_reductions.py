@@ -150,3 +150,47 @@ def test_dot_of_differently_distributed_vectors_raises_on_every_process(comm):
     with pytest.raises(dapetra.ValidationError):
         v.dot(w)
     assert all_ranks(comm, True)  # nobody is left waiting
+
+
+def components(comm, k, order):
+    """A field of k components over a padded strip of nodes: (k, nodes) in C
+    order or (nodes, k) in Fortran order; each held entry its global value."""
+    P, r = comm.size, comm.rank
+    nodes = block(6 * P + 1, P, r, 1)
+    comp = {"dist_type": "b", "size": k, "proc_grid_size": 1, "proc_grid_rank": 0, "start": 0, "stop": k}
+    x = np.random.default_rng(SEED + 5).standard_normal((k, nodes["size"]))
+    g = np.arange(nodes["start"], nodes["stop"])
+    if order == "C":
+        d = {"__version__": "0.10.0", "buffer": x[:, g].copy(), "dim_data": [comp, nodes]}
+        return d, x, 0
+    d = {"__version__": "0.10.0", "buffer": np.asfortranarray(x[:, g].T), "dim_data": [nodes, comp]}
+    return d, x, 1
+
+
+def test_a_column_axis_makes_one_multivector_of_the_components(comm):
+    for order in ("C", "F"):
+        d, x, axis = components(comm, 3, order)
+        v = dapetra.tpetra_view(d, comm, column_axis=axis)
+        assert v.num_columns == 3 and v.global_length == x.shape[1], order
+        np.testing.assert_allclose(v.norm2(), np.linalg.norm(x, axis=1), rtol=1e-12, err_msg=order)
+        np.testing.assert_allclose(v.norm1(), np.abs(x).sum(axis=1), rtol=1e-12, err_msg=order)
+        np.testing.assert_allclose(v.dot(v), (x * x).sum(axis=1), rtol=1e-12, err_msg=order)
+        back = v.__distarray__()
+        assert np.shares_memory(back["buffer"], d["buffer"]), order
+        owned = v.owned_view()  # still the same memory, each column's owned rows
+        owned.scale(2.0)
+        np.testing.assert_allclose(owned.norm2(), 2 * np.linalg.norm(x, axis=1), rtol=1e-12, err_msg=order)
+        w = dapetra.new_tpetra_vector(d, comm, column_axis=axis)
+        assert w.num_columns == 3 and w.norm_inf() == [0.0, 0.0, 0.0], order
+
+
+def test_a_column_axis_tpetra_cannot_view_is_refused_on_every_process(comm):
+    d, _, _ = components(comm, 3, "F")
+    c_order = dict(d, buffer=np.ascontiguousarray(d["buffer"]))  # (nodes, k) in C order: columns strided
+    with pytest.raises(dapetra.ValidationError, match="contiguous"):
+        dapetra.tpetra_view(c_order, comm, column_axis=1)
+    with pytest.raises(dapetra.ValidationError, match="column"):
+        dapetra.tpetra_view(d, comm, column_axis=0)  # the distributed axis
+    with pytest.raises(dapetra.ValidationError):
+        dapetra.tpetra_view(d, comm, column_axis="components" if comm.rank == 0 else 1)
+    assert all_ranks(comm, True)

@@ -30,11 +30,12 @@ inline MPI_Comm raw_comm(const tpetra::Comm& comm) {
 // Collective. The array read (a view of obj's buffer) comes back with the layout.
 inline std::shared_ptr<const tpetra::TpetraLayout> tpetra_layout_of(const py::object& obj,
                                                                      const Teuchos::RCP<const tpetra::Comm>& comm,
-                                                                     DistArray* array = nullptr) {
+                                                                     DistArray* array = nullptr,
+                                                                     const tpetra::LayoutOptions& options = {}) {
   Read r = read_distarray(obj, comm->getRank());
   py::gil_scoped_release release;
   if (!r.ok()) mpi::DistributedLayout::refuse(r.problems, raw_comm(*comm));
-  auto layout = tpetra::TpetraLayout::create(r.array, comm);
+  auto layout = tpetra::TpetraLayout::create(r.array, comm, options);
   if (array) *array = std::move(r.array);
   return layout;
 }

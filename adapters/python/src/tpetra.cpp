@@ -3,10 +3,12 @@
 // vectors as __distarray__ objects whose buffer is Tpetra's memory. Only
 // double vectors (the one Scalar Debian's Tpetra is built for).
 #include <pybind11/numpy.h>
+#include <pybind11/stl.h>
 
 #include <Tpetra_MultiVector.hpp>
 
 #include <chrono>
+#include <limits>
 
 #include "bindings.hpp"
 #include "dapetra/mpi/agree.hpp"
@@ -101,10 +103,16 @@ py::object owned_dot(const TpetraVector& v, const TpetraVector& w) {
   return per_column(values);
 }
 
-// Collective over the layout's communicator.
-TpetraVector view_of(const py::object& obj, const py::object& comm) {
+// Collective over the layout's communicator. A column axis (None: none)
+// makes the MultiVector's columns.
+TpetraVector view_of(const py::object& obj, const py::object& comm, const py::object& column_axis) {
+  tpetra::LayoutOptions options;
+  // An axis that is no int still enters the collective creation, as an axis
+  // no array has, so that every process refuses it alike.
+  if (!column_axis.is_none())
+    options.column_axis = py::isinstance<py::int_>(column_axis) ? column_axis.cast<int>() : std::numeric_limits<int>::max();
   TpetraVector v;
-  v.layout = tpetra_layout_of(obj, teuchos_comm(comm), &v.array);
+  v.layout = tpetra_layout_of(obj, teuchos_comm(comm), &v.array, options);
   py::gil_scoped_release release;
   v.vector = tpetra::buffer_view<double>(*v.layout, v.array);
   return v;
@@ -174,13 +182,19 @@ over the vector's memory, keeping it alive.)")
       .def_property_readonly("num_columns", [](const TpetraVector& v) { return v.vector->getNumVectors(); },
                              "Columns of the MultiVector.");
 
-  m.def("tpetra_view", &view_of, py::arg("obj"), py::arg("comm") = py::none(),
+  m.def("tpetra_view", &view_of, py::arg("obj"), py::arg("comm") = py::none(), py::arg("column_axis") = py::none(),
         R"(A Tpetra vector over obj's buffer, without copying (collective).
 
 obj is any __distarray__ object or the dict. Its buffer must be writable,
-of doubles, and laid out so that Tpetra can view it (one contiguous column);
-otherwise ValidationError says why. The producer's buffer stays alive as
-long as the vector does.)");
+of doubles ('d'; Dapetra's Python vectors hold no other type), and laid out
+so that Tpetra can view it; otherwise ValidationError says why on every
+process. column_axis names an undistributed, unpadded axis whose entries
+become the MultiVector's columns (components of a field over nodes): each
+column must be contiguous, so it is the slowest axis in memory, axis 0 of a
+C-ordered array (shape (k, nodes)) or the last axis of a Fortran-ordered
+one (numpy.asfortranarray of (nodes, k)). Without it, every element is a
+row of one column. The producer's buffer stays alive as long as the
+vector does.)");
 
   m.def("_views_timed_in_cpp", [](const py::object& obj, const py::object& comm, int calls) {
           // For the benchmark driver: tpetra_view's work (the collective
@@ -195,15 +209,15 @@ long as the vector does.)");
         },
         py::arg("obj"), py::arg("comm"), py::arg("calls"));
 
-  m.def("new_tpetra_vector", [](const py::object& obj, const py::object& comm) {
+  m.def("new_tpetra_vector", [](const py::object& obj, const py::object& comm, const py::object& column_axis) {
           // The layout of obj (its records and buffer shape), a vector in Tpetra's memory.
-          TpetraVector v = view_of(obj, comm);
+          TpetraVector v = view_of(obj, comm, column_axis);
           TpetraVector fresh;
           fresh.layout = v.layout;
-          fresh.vector = Teuchos::rcp(new Vector(v.layout->buffer_map(), 1));
+          fresh.vector = Teuchos::rcp(new Vector(v.layout->buffer_map(), v.layout->num_vectors()));
           return fresh;
         },
-        py::arg("obj"), py::arg("comm") = py::none(),
+        py::arg("obj"), py::arg("comm") = py::none(), py::arg("column_axis") = py::none(),
         "A new Tpetra vector (zeros) with obj's layout, in Tpetra's own memory (collective).");
 }
 
