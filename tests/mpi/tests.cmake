@@ -18,3 +18,12 @@ dapetra_test_program(test_mpi_claims SOURCES mpi/mpi_main.cpp mpi/test_claims.cp
 foreach(np 1 2 3)
   dapetra_test(mpi_claims_np${np} NP ${np} COMMAND test_mpi_claims LABELS mpi TIMEOUT 300)
 endforeach()
+# A million halo calls with resident memory flat (its own program, so no
+# other test's memory shows); fewer calls under the sanitizers, which slow
+# each call tenfold and keep their own bookkeeping.
+dapetra_test_program(test_mpi_soak SOURCES mpi/mpi_main.cpp mpi/test_soak.cpp
+                     LIBS Dapetra::mpi GTest::gtest nlohmann_json::nlohmann_json DEFINES ${spec_data})
+if(DAPETRA_SANITIZE)
+  set(soak_env DAPETRA_SOAK_CALLS=100000)
+endif()
+dapetra_test(mpi_soak_np2 NP 2 COMMAND test_mpi_soak LABELS mpi TIMEOUT 300 ENV ${soak_env})
