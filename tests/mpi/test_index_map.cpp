@@ -11,6 +11,7 @@
 #include <random>
 #include <set>
 
+#include "../common/outcome.hpp"
 #include "../common/seed.hpp"
 #include "../common/spec_oracle.hpp"
 #include "../core/random_layout.hpp"
@@ -172,5 +173,75 @@ TEST(IndexMap, AgreesWithTheOracleOnTheSpecExamples) {
   }
   if (comm.size() == 2 || comm.size() == 3 || comm.size() == 4) {
     EXPECT_GT(ran, 0);
+  }
+}
+
+// Sub-maps of random layouts, each rank keeping a random subset of its
+// elements (drawn alike on every rank for every rank): the oracle carries
+// ownership over by the rule (an owner that keeps an element owns it, else
+// its lowest keeper) and numbers kept elements consecutively by owner.
+TEST(IndexMap, SubMapsCarryOwnershipOverAndNumberByOwner) {
+  const auto comm = world();
+  const int P = comm.size(), me = comm.rank();
+  const auto seed = dapetra::testing::test_seed(777);
+  SCOPED_TRACE(seed.replay);
+  std::mt19937_64 rng(seed.value);
+  dapetra::testing::RandomLayoutOptions opt;
+  opt.nprocs = P;
+  int moved = 0;
+  for (int trial = 0; trial < 60; ++trial) {
+    SCOPED_TRACE("trial " + std::to_string(trial));
+    const Layout layout = dapetra::testing::random_layout(rng, opt);
+    const Truth t = truth_of(layout);
+    std::vector<std::vector<local_index_t>> keep(static_cast<std::size_t>(P));
+    for (int q = 0; q < P; ++q)
+      for (std::size_t i = 0; i < t.flat[static_cast<std::size_t>(q)].size(); ++i)
+        if (rng() % 3 != 0) keep[static_cast<std::size_t>(q)].push_back(static_cast<local_index_t>(i));
+    // The oracle: keepers of each index, its new owner, the numbering.
+    std::map<global_index_t, std::vector<int>> keepers;
+    for (int q = 0; q < P; ++q)
+      for (local_index_t i : keep[static_cast<std::size_t>(q)]) keepers[t.flat[static_cast<std::size_t>(q)][static_cast<std::size_t>(i)]].push_back(q);
+    std::map<global_index_t, int> new_owner;
+    for (const auto& [g, who] : keepers) {
+      const int old = t.owner.at(g);
+      new_owner[g] = std::count(who.begin(), who.end(), old) ? old : *std::min_element(who.begin(), who.end());
+      moved += new_owner[g] != old;
+    }
+    std::map<global_index_t, global_index_t> number;
+    global_index_t next = 0;
+    for (int q = 0; q < P; ++q)
+      for (local_index_t i : keep[static_cast<std::size_t>(q)]) {
+        const global_index_t g = t.flat[static_cast<std::size_t>(q)][static_cast<std::size_t>(i)];
+        if (new_owner.at(g) == q) number[g] = next++;
+      }
+    const auto parent = IndexMap::create(DistributedLayout::create(layout.ranks[static_cast<std::size_t>(me)].dim_data, comm));
+    const SubIndexMap sub = create_sub_index_map(*parent, keep[static_cast<std::size_t>(me)]);
+    EXPECT_EQ(sub.parent_local, keep[static_cast<std::size_t>(me)]);
+    ASSERT_EQ(sub.map->local_size(), static_cast<local_index_t>(keep[static_cast<std::size_t>(me)].size()));
+    EXPECT_EQ(sub.map->global_size(), next);
+    for (std::size_t k = 0; k < keep[static_cast<std::size_t>(me)].size(); ++k) {
+      const global_index_t g = t.flat[static_cast<std::size_t>(me)][static_cast<std::size_t>(keep[static_cast<std::size_t>(me)][k])];
+      EXPECT_EQ(sub.map->global_indices()[k], number.at(g)) << "kept element " << k;
+      EXPECT_EQ(sub.map->owners()[k], new_owner.at(g)) << "kept element " << k;
+    }
+    // Each process's owned elements are one range, in rank order.
+    ASSERT_TRUE(sub.map->owned_range().has_value());
+  }
+  if (P > 1) {
+    EXPECT_GT(moved, 0) << "no draw moved an element to a new owner";
+  }
+}
+
+TEST(Faults, SubMapWithAKeepListOutOfOrderOnOneProcess) {
+  const auto comm = world();
+  const int P = comm.size(), r = comm.rank();
+  const auto parent = IndexMap::create(DistributedLayout::create(std::vector<Dim>{Dim::even_block(10 * P, P, r, 1)}, comm));
+  for (int bad = 0; bad < P; ++bad) {
+    std::vector<local_index_t> keep{0, 1, 2};
+    if (r == bad) keep = {2, 1};
+    const auto e = dapetra::testing::outcome([&] { create_sub_index_map(*parent, keep); });
+    ASSERT_TRUE(e.has_value()) << "faulty rank " << bad;
+    EXPECT_EQ(e->problems().at(0).rank, bad);
+    EXPECT_EQ(e->problems().at(0).key, "keep");
   }
 }

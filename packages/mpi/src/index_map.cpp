@@ -3,8 +3,10 @@
 #include <algorithm>
 #include <cstdint>
 #include <limits>
+#include <unordered_map>
 
 #include "collectives.hpp"
+#include "dapetra/mpi/agree.hpp"
 #include "dapetra/dim_math.hpp"
 #include "layout_access.hpp"
 
@@ -163,6 +165,120 @@ std::shared_ptr<const IndexMap> IndexMap::create(std::shared_ptr<const Distribut
 local_index_t IndexMap::local_index(global_index_t g) const {
   const auto it = std::lower_bound(by_global_.begin(), by_global_.end(), std::make_pair(g, local_index_t{-1}));
   return it != by_global_.end() && it->first == g ? it->second : -1;
+}
+
+namespace {
+
+using Words = std::vector<std::vector<std::int64_t>>;
+
+std::vector<Problem> check_keep(const IndexMap& parent, const std::vector<local_index_t>& keep) {
+  for (std::size_t k = 0; k < keep.size(); ++k)
+    if (keep[k] < 0 || keep[k] >= parent.local_size() || (k > 0 && keep[k] <= keep[k - 1]))
+      return {Problem{parent.layout().rank(), -1, "keep", std::to_string(keep[k]),
+                      "kept elements are local indices of the parent, ascending",
+                      "entry " + std::to_string(k) + " of " + std::to_string(keep.size())}};
+  return {};
+}
+
+// Sends `ask[p]` to every p and returns, per p, what p answered about each
+// word (answer(p, word) computed where the word arrived). Collective.
+template <class Answer>
+std::vector<std::vector<std::int64_t>> ask_and_answer(const Words& ask, Answer&& answer, MPI_Comm comm) {
+  const int P = static_cast<int>(ask.size());
+  const detail::Exchanged in = detail::alltoallv_words(ask, comm);
+  Words replies(static_cast<std::size_t>(P));
+  for (int p = 0; p < P; ++p)
+    for (int k = in.displs[p]; k < in.displs[p] + in.counts[p]; ++k)
+      replies[p].push_back(answer(p, in.words[static_cast<std::size_t>(k)]));
+  const detail::Exchanged back = detail::alltoallv_words(replies, comm);
+  Words out(static_cast<std::size_t>(P));
+  for (int p = 0; p < P; ++p)
+    out[p].assign(back.words.begin() + back.displs[p], back.words.begin() + back.displs[p] + back.counts[p]);
+  return out;
+}
+
+// The kept elements' new owners: an owner keeping its element owns it
+// still; otherwise the lowest rank that keeps it (every keeper asks the old
+// owner, which sees them all). Collective.
+std::vector<int> new_owners(const IndexMap& parent, const std::vector<local_index_t>& keep, MPI_Comm comm) {
+  const int P = parent.layout().nprocs(), me = parent.layout().rank();
+  const auto& G = parent.global_indices();
+  std::vector<int> owner(keep.size(), me);
+  Words ask(static_cast<std::size_t>(P));
+  std::vector<std::vector<std::size_t>> about(static_cast<std::size_t>(P));
+  std::vector<char> kept(static_cast<std::size_t>(parent.local_size()), 0);
+  for (std::size_t k = 0; k < keep.size(); ++k) {
+    kept[static_cast<std::size_t>(keep[k])] = 1;
+    const int o = parent.owners()[static_cast<std::size_t>(keep[k])];
+    if (o == me) continue;
+    ask[o].push_back(G[static_cast<std::size_t>(keep[k])]);
+    about[o].push_back(k);
+  }
+  // Answers come per asker in rank order, so the first asker of an index is its lowest.
+  std::unordered_map<global_index_t, int> first_asker;
+  const auto replies = ask_and_answer(ask, [&](int p, std::int64_t g) -> std::int64_t {
+    if (kept[static_cast<std::size_t>(parent.local_index(g))]) return me;
+    return first_asker.emplace(g, p).first->second;
+  }, comm);
+  for (int p = 0; p < P; ++p)
+    for (std::size_t j = 0; j < replies[p].size(); ++j) owner[about[p][j]] = static_cast<int>(replies[p][j]);
+  return owner;
+}
+
+}  // namespace
+
+SubIndexMap create_sub_index_map(const IndexMap& parent, const std::vector<local_index_t>& keep) {
+  const DistributedLayout& dl = parent.layout();
+  const MPI_Comm comm = dl.comm();
+  const int P = dl.nprocs(), me = dl.rank();
+  agree(check_keep(parent, keep), comm);
+  const auto& G = parent.global_indices();
+  const std::vector<int> owner = new_owners(parent, keep, comm);
+
+  // Numbers: each owner's kept elements consecutively, owners in rank order.
+  long long mine = std::count(owner.begin(), owner.end(), me), before = 0;
+  std::vector<long long> counts(static_cast<std::size_t>(P));
+  MPI_Allgather(&mine, 1, MPI_LONG_LONG, counts.data(), 1, MPI_LONG_LONG, comm);
+  std::vector<global_index_t> bounds(static_cast<std::size_t>(P) + 1, 0);
+  for (int p = 0; p < P; ++p) bounds[p + 1] = bounds[p] + counts[p];
+  before = bounds[me];
+  std::vector<global_index_t> number(keep.size(), -1);
+  std::vector<std::pair<global_index_t, global_index_t>> numbered;  // (parent global, new) of mine, sorted
+  for (std::size_t k = 0; k < keep.size(); ++k)
+    if (owner[k] == me) {
+      number[k] = before++;
+      numbered.emplace_back(G[static_cast<std::size_t>(keep[k])], number[k]);
+    }
+  std::sort(numbered.begin(), numbered.end());
+
+  // The others' numbers, from their new owners.
+  Words ask(static_cast<std::size_t>(P));
+  std::vector<std::vector<std::size_t>> about(static_cast<std::size_t>(P));
+  for (std::size_t k = 0; k < keep.size(); ++k)
+    if (owner[k] != me) {
+      ask[owner[k]].push_back(G[static_cast<std::size_t>(keep[k])]);
+      about[owner[k]].push_back(k);
+    }
+  const auto replies = ask_and_answer(ask, [&](int p, std::int64_t g) -> std::int64_t {
+    const auto it = std::lower_bound(numbered.begin(), numbered.end(), std::make_pair(g, global_index_t{-1}));
+    if (it == numbered.end() || it->first != g)
+      throw std::logic_error("dapetra::mpi::create_sub_index_map: rank " + std::to_string(p) + " asks rank " +
+                             std::to_string(me) + " for index " + std::to_string(g) + ", which it does not own");
+    return it->second;
+  }, comm);
+  for (int p = 0; p < P; ++p)
+    for (std::size_t j = 0; j < replies[p].size(); ++j) number[about[p][j]] = replies[p][j];
+
+  // The new layout: its owners are the ranges' (no rule needed beyond them).
+  LayoutOptions options;
+  options.shared_owner = [bounds](global_index_t g, const std::vector<int>&) {
+    return static_cast<int>(std::upper_bound(bounds.begin(), bounds.end(), g) - bounds.begin()) - 1;
+  };
+  const Dim u = Dim::unstructured(bounds[P], P, me, number, false);
+  SubIndexMap out;
+  out.map = IndexMap::create(DistributedLayout::create(std::vector<Dim>{u}, comm, options));
+  out.parent_local = keep;
+  return out;
 }
 
 }  // namespace dapetra::mpi

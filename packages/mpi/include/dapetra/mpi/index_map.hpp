@@ -89,4 +89,25 @@ class IndexMap {
   std::vector<int> sharer_ranks_;
 };
 
+/// A sub-map and where its elements came from (what create_sub_index_map returns).
+struct SubIndexMap {
+  /// The kept elements' map, over a 1-D 'u' layout of their new global indices.
+  std::shared_ptr<const IndexMap> map;
+  /// For each of its local elements, the local index it had in the parent.
+  std::vector<local_index_t> parent_local;
+};
+
+/// Collective over parent.layout().comm(): the elements each process keeps
+/// (`keep`: local indices of the parent, ascending, owned or ghosts) as a
+/// new map. Ownership is carried over: an owner that keeps an element owns
+/// it still; a ghost whose owner dropped it goes to the lowest rank keeping
+/// it. Kept elements are numbered anew, consecutively by owner in rank order
+/// (each owner's in its local order), so each process's owned elements are
+/// one range and the owners follow from the ranges. Modelled on DOLFINx's
+/// create_sub_index_map with owner changes allowed. A `keep` that is out of
+/// range or not ascending on any process throws the same ValidationError on
+/// every process. Cost: two all-to-alls of the kept ghosts' indices, a scan,
+/// and the new layout's creation.
+SubIndexMap create_sub_index_map(const IndexMap& parent, const std::vector<local_index_t>& keep);
+
 }  // namespace dapetra::mpi
