@@ -12,7 +12,10 @@ with ``.problems``, raised on every process that takes part.
 from . import _dapetra
 from ._dapetra import HaloPlan, IndexMap, Layout, RedistributionPlan, ValidationError, __version__
 
-__all__ = ["Layout", "IndexMap", "HaloPlan", "RedistributionPlan", "ValidationError", "__version__"]
+from .distributions import DistArray, empty, from_ndarray, gather, owned_view, unstructured, zeros
+
+__all__ = ["Layout", "IndexMap", "HaloPlan", "RedistributionPlan", "ValidationError", "__version__",
+           "DistArray", "empty", "zeros", "unstructured", "from_ndarray", "gather", "owned_view"]
 
 if hasattr(_dapetra, "tpetra_view"):
     from ._dapetra import TpetraVector, new_tpetra_vector, tpetra_view

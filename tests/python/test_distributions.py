@@ -1,0 +1,89 @@
+# Distributions made in one line: the builders' records pass Layout's checks
+# (every rule, all processes together), and the round trip scatter -> halo
+# update -> Tpetra -> gather matches NumPy on one process.
+import numpy as np
+import pytest
+
+import dapetra
+from conftest import all_ranks
+
+
+def global_values(shape, seed=3):
+    return np.random.default_rng(seed).standard_normal(shape)
+
+
+CASES = [
+    dict(shape=(23,)),
+    dict(shape=(23,), halo=2),
+    dict(shape=(23,), halo=1, periodic=True),
+    dict(shape=(29,), dist="c", block_size=4),  # a partial last block
+    dict(shape=(9, 7), halo=1),
+    dict(shape=(9, 7), dist="bc", block_size=(1, 2), halo=(1, 0)),
+    dict(shape=(6, 5, 4), dist="cbb"),
+]
+
+
+@pytest.mark.parametrize("case", CASES, ids=[str(c) for c in CASES])
+def test_scatter_then_gather_is_the_array(comm, case):
+    case = dict(case)
+    shape = case.pop("shape")
+    a = dapetra.zeros(shape, comm, **case)
+    layout = dapetra.Layout(a, comm)  # every rule checked, on every process together
+    gshape = a.global_shape
+    x = global_values(gshape)
+    dapetra.from_ndarray(x if comm.rank == 0 else None, a, comm)
+    back = dapetra.gather(a, comm)
+    if comm.rank == 0:
+        np.testing.assert_array_equal(back, x)
+    else:
+        assert back is None
+    assert comm.allreduce(layout.num_owned) == x.size
+    view = dapetra.owned_view(a)
+    assert np.shares_memory(view, a.buffer) or view.size == 0
+    assert comm.allreduce(view.size) == x.size
+
+
+def test_a_round_trip_scatter_halo_tpetra_gather_matches_numpy(comm):
+    if not hasattr(dapetra, "tpetra_view"):
+        pytest.skip("built without Tpetra")
+    n = 40
+    a = dapetra.zeros((n,), comm, halo=1)
+    x = global_values((n,))
+    dapetra.from_ndarray(x if comm.rank == 0 else None, a, comm)
+    dapetra.owned_view(a)[...] *= 3.0  # owners change their values; ghosts are stale
+    dapetra.HaloPlan(dapetra.Layout(a, comm)).update(a)
+    v = dapetra.tpetra_view(a, comm)
+    assert v.norm2() == pytest.approx(np.linalg.norm(3.0 * x), rel=1e-12)
+    # Every held element, ghosts too, now holds its owner's (new) value.
+    rec = a.dim_data[0]
+    np.testing.assert_array_equal(a.buffer, 3.0 * x[rec["start"]:rec["stop"]])
+    back = dapetra.gather(a, comm)
+    if comm.rank == 0:
+        np.testing.assert_array_equal(back, 3.0 * x)
+
+
+def test_unstructured_pieces_with_shared_indices(comm):
+    P, r = comm.size, comm.rank
+    n = 4 * P + 1
+    held = np.arange(4 * r, 4 * r + 5)  # shares its last index with the next process
+    u = dapetra.unstructured(held, n, comm, values_per_index=(2,))
+    x = global_values((n, 2))
+    dapetra.from_ndarray(x if r == 0 else None, u, comm)
+    np.testing.assert_array_equal(u.buffer, x[held])
+    back = dapetra.gather(u, comm)
+    if r == 0:
+        np.testing.assert_array_equal(back, x)
+    with pytest.raises(ValueError, match="index_map"):
+        dapetra.owned_view(u)
+
+
+def test_a_halo_wider_than_a_share_is_refused_on_every_process(comm):
+    with pytest.raises(ValueError, match="halo"):
+        dapetra.empty((comm.size,), comm, halo=2)
+    assert all_ranks(comm, True)
+
+
+def test_the_builders_send_nothing_and_cost_an_empty(comm):
+    a = dapetra.empty((10**6,), comm, halo=1)
+    assert a.buffer.flags.c_contiguous and a.buffer.dtype == np.float64
+    assert "DistArray('b'" in repr(a)
