@@ -2,6 +2,7 @@
 # range and neighbours, checked against answers computed here from every
 # process's records (allgathered), not from the library.
 import numpy as np
+import pytest
 
 import dapetra
 from conftest import array, block
@@ -69,3 +70,43 @@ def test_shared_unstructured_nodes(comm):
 
 def test_version():
     assert dapetra.__version__.count(".") == 2
+
+
+def ring(comm):
+    """Process r holds [5r, 5r + 7) of a ring of 5P: its next neighbour's first two are copies."""
+    P, r = comm.size, comm.rank
+    n = 5 * P
+    held = (5 * r + np.arange(7 if P > 1 else 5)) % n
+    return {"__version__": "0.10.0", "buffer": np.zeros(len(held)), "dim_data": [
+        {"dist_type": "u", "size": n, "proc_grid_size": P, "proc_grid_rank": r, "indices": held.astype(np.int64),
+         "one_to_one": False}]}, held
+
+
+def holders_of(comm, held):
+    everyone = comm.allgather(held)
+    return {int(g): [q for q in range(comm.size) if g in everyone[q]] for g in held}
+
+
+def test_owner_rules_from_python(comm):
+    d, held = ring(comm)
+    who = holders_of(comm, held)
+    for owner, pick in (("lowest", min), ("highest", max), (lambda g, h: h[len(h) // 2], lambda h: h[len(h) // 2])):
+        m = dapetra.Layout(d, comm, owner=owner).index_map()
+        np.testing.assert_array_equal(m.owners, [pick(who[int(g)]) for g in held])
+
+
+def test_a_bad_owner_rule_raises_on_every_process(comm):
+    d, _ = ring(comm)
+    if comm.size == 1:
+        return  # nothing is shared
+    for bad in range(comm.size):
+        def rule(g, holders):
+            if comm.rank == bad:
+                raise RuntimeError("no owner here")
+            return holders[0]
+        with pytest.raises(dapetra.ValidationError):
+            dapetra.Layout(d, comm, owner=rule)
+    with pytest.raises(dapetra.ValidationError):
+        dapetra.Layout(d, comm, owner=lambda g, holders: -5)  # not a holder
+    with pytest.raises(dapetra.ValidationError, match="owner"):
+        dapetra.Layout(d, comm, owner="middle" if comm.rank == comm.size - 1 else "lowest")

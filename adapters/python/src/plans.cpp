@@ -3,8 +3,10 @@
 #include <pybind11/numpy.h>
 #include <pybind11/stl.h>
 
+#include <algorithm>
 #include <chrono>
 #include <map>
+#include <optional>
 #include <mpi4py/mpi4py.h>
 
 #include "bindings.hpp"
@@ -91,13 +93,49 @@ struct Layout {
   py::object comm;  // the mpi4py communicator it was created on
 };
 
-Layout make_layout(const py::object& obj, const py::object& comm_obj) {
+// A Python callable as the C++ owner rule. It runs inside the collective
+// creation with the GIL released, so it takes the GIL; whatever it raises
+// becomes rank -1, a choice the creation refuses on every process (never an
+// exception on one process alone). Its reference is dropped under the GIL.
+SharedIndexOwner python_rule(const py::object& f) {
+  std::shared_ptr<py::object> held(new py::object(f), [](py::object* p) {
+    if (!Py_IsInitialized()) return;  // at interpreter exit, leak rather than touch Python
+    py::gil_scoped_acquire gil;
+    delete p;
+  });
+  return [held](global_index_t g, const std::vector<int>& holders) -> int {
+    py::gil_scoped_acquire gil;
+    try {
+      return (*held)(g, holders).cast<int>();
+    } catch (const std::exception&) {
+      PyErr_Clear();
+      return -1;
+    }
+  };
+}
+
+// owner=: 'lowest' (the default), 'highest', or a callable(index, holders)
+// returning a rank among holders. Anything else is a problem of this
+// process's input, refused collectively like any other.
+std::optional<SharedIndexOwner> owner_rule(const py::object& owner, std::vector<Problem>& problems, int rank) {
+  if (owner.is_none() || (py::isinstance<py::str>(owner) && owner.cast<std::string>() == "lowest")) return lowest_holder;
+  if (py::isinstance<py::str>(owner) && owner.cast<std::string>() == "highest")
+    return SharedIndexOwner([](global_index_t, const std::vector<int>& h) { return *std::max_element(h.begin(), h.end()); });
+  if (PyCallable_Check(owner.ptr())) return python_rule(owner);
+  problems.push_back({rank, -1, "owner", py::str(owner).cast<std::string>(),
+                      "owner is 'lowest', 'highest' or a callable(index, holders) -> rank", "not an owner rule"});
+  return std::nullopt;
+}
+
+Layout make_layout(const py::object& obj, const py::object& comm_obj, const py::object& owner) {
   const MPI_Comm comm = comm_of(comm_obj);
-  const Read r = read_distarray(obj, rank_in(comm));
+  Read r = read_distarray(obj, rank_in(comm));
+  mpi::LayoutOptions options;
+  if (auto rule = owner_rule(owner, r.problems, rank_in(comm))) options.shared_owner = *rule;
   Layout out{nullptr, comm_obj};
   py::gil_scoped_release release;
-  if (!r.ok()) DistributedLayout::refuse(r.problems, comm);
-  out.layout = DistributedLayout::create(r.array, comm);
+  if (!r.ok()) DistributedLayout::refuse(r.problems, comm, options);
+  out.layout = DistributedLayout::create(r.array, comm, options);
   return out;
 }
 
@@ -208,8 +246,14 @@ Layout(obj, comm=None) is collective: every process passes its own protocol
 object (anything with __distarray__(), or the dict) and the same mpi4py
 communicator (default MPI.COMM_WORLD). All processes' records are checked
 together; if any process's input is wrong, every process raises the same
-ValidationError. The layout keeps no reference to obj's buffer.)")
-      .def(py::init(&make_layout), py::arg("obj"), py::arg("comm") = py::none())
+ValidationError. The layout keeps no reference to obj's buffer.
+
+owner picks the owner of a 'u' index held by several processes: 'lowest'
+(the default), 'highest', or a callable(index, holders) -> rank, one of the
+holders (sorted ranks); every process passes the same rule. It may be called
+on any process, for indices that process does not hold; a rule that raises
+or picks a non-holder makes every process raise ValidationError.)")
+      .def(py::init(&make_layout), py::arg("obj"), py::arg("comm") = py::none(), py::arg("owner") = py::none())
       .def_property_readonly("comm", [](const Layout& l) { return l.comm; })
       .def_property_readonly("rank", [](const Layout& l) { return l.layout->rank(); })
       .def_property_readonly("nprocs", [](const Layout& l) { return l.layout->nprocs(); })
