@@ -194,3 +194,13 @@ def test_a_column_axis_tpetra_cannot_view_is_refused_on_every_process(comm):
     with pytest.raises(dapetra.ValidationError):
         dapetra.tpetra_view(d, comm, column_axis="components" if comm.rank == 0 else 1)
     assert all_ranks(comm, True)
+
+
+def test_a_float_buffer_is_refused_with_the_reason(comm):
+    # Dapetra's Python vectors hold doubles (Debian's Tpetra 13.2 instantiates no float);
+    # plans still move float arrays.
+    P, r = comm.size, comm.rank
+    d = array([block(12, P, r)], dtype=np.float32)
+    with pytest.raises(dapetra.ValidationError, match="format"):
+        dapetra.tpetra_view(d, comm)
+    dapetra.HaloPlan(dapetra.Layout(d, comm)).update(d)
