@@ -86,6 +86,25 @@ inline bool owns_element(const Layout& layout, int rank, const std::vector<globa
   return true;
 }
 
+// Whether `rank` owns each element of its buffer, in local C order.
+inline std::vector<bool> owned_elements(const Layout& layout, int rank) {
+  const auto& dims = layout.ranks[static_cast<std::size_t>(rank)].dim_data;
+  std::vector<global_index_t> shape;
+  global_index_t n = 1;
+  for (const Dim& d : dims) n *= shape.emplace_back(spec_extent(d));
+  std::vector<bool> out;
+  std::vector<global_index_t> at(shape.size(), 0);
+  for (global_index_t flat = 0; flat < n; ++flat) {
+    global_index_t rest = flat;
+    for (int a = static_cast<int>(shape.size()) - 1; a >= 0; --a) {
+      at[static_cast<std::size_t>(a)] = rest % shape[static_cast<std::size_t>(a)];
+      rest /= shape[static_cast<std::size_t>(a)];
+    }
+    out.push_back(owns_element(layout, rank, at));
+  }
+  return out;
+}
+
 // The global C-order flat index of every element of one buffer, in local C order.
 inline std::vector<global_index_t> global_flat_indices(const std::vector<Dim>& dims) {
   std::vector<global_index_t> shape;

@@ -38,18 +38,9 @@ Truth truth_of(const Layout& layout) {
   for (int q = 0; q < static_cast<int>(layout.ranks.size()); ++q) {
     const auto& dims = layout.ranks[static_cast<std::size_t>(q)].dim_data;
     t.flat.push_back(oracle::global_flat_indices(dims));
-    const auto shape = local_shape_of(dims);
-    std::vector<bool> owned;
-    std::vector<global_index_t> at(shape.size(), 0);
-    for (std::size_t e = 0; e < t.flat.back().size(); ++e) {
-      global_index_t rest = static_cast<global_index_t>(e);
-      for (int a = static_cast<int>(shape.size()) - 1; a >= 0; --a) {
-        at[static_cast<std::size_t>(a)] = rest % shape[static_cast<std::size_t>(a)];
-        rest /= shape[static_cast<std::size_t>(a)];
-      }
-      owned.push_back(oracle::owns_element(layout, q, at));
-      if (owned.back()) t.owner[t.flat.back()[e]] = q;
-    }
+    std::vector<bool> owned = oracle::owned_elements(layout, q);
+    for (std::size_t e = 0; e < owned.size(); ++e)
+      if (owned[e]) t.owner[t.flat.back()[e]] = q;
     t.owned.push_back(std::move(owned));
   }
   return t;

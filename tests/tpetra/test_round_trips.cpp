@@ -46,29 +46,6 @@ TEST(RoundTrip, DapToTpetraToDapIsExact) {
   }
 }
 
-namespace {
-
-// Whether this process owns each element of its buffer (local C order), by
-// the test oracle.
-std::vector<bool> owned_by_oracle(const Layout& layout, int rank) {
-  const auto shape = local_shape_of(layout.ranks[static_cast<std::size_t>(rank)].dim_data);
-  global_index_t n = 1;
-  for (auto s : shape) n *= s;
-  std::vector<bool> out;
-  std::vector<global_index_t> at(shape.size(), 0);
-  for (global_index_t flat = 0; flat < n; ++flat) {
-    global_index_t rest = flat;
-    for (int a = static_cast<int>(shape.size()) - 1; a >= 0; --a) {
-      at[static_cast<std::size_t>(a)] = rest % shape[static_cast<std::size_t>(a)];
-      rest /= shape[static_cast<std::size_t>(a)];
-    }
-    out.push_back(dapetra::testing::oracle::owns_element(layout, rank, at));
-  }
-  return out;
-}
-
-}  // namespace
-
 // The owned rows of a buffer vector, taken out (copy, or view where they are
 // one run) and put back, on random layouts: the k-th owned row is the owned
 // map's k-th element, each global element is owned once, and putting back
@@ -85,7 +62,7 @@ TEST(RoundTrip, OwnedRowsOutAndBackOnRandomLayouts) {
     const Layout layout = dapetra::testing::random_layout(rng, opt);
     const auto& dims = layout.ranks[comm->getRank()].dim_data;
     const auto flat = dapetra::testing::global_flat_indices(dims);
-    const auto owned = owned_by_oracle(layout, comm->getRank());
+    const auto owned = dapetra::testing::oracle::owned_elements(layout, comm->getRank());
     const DistArray a = owning_array<double>(dims, 0.0);
     for (std::size_t i = 0; i < flat.size(); ++i) data_as<double>(a)[i] = static_cast<double>(flat[i]);
     const auto tl = TpetraLayout::create(a, comm);
