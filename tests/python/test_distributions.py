@@ -83,7 +83,7 @@ def test_a_halo_wider_than_a_share_is_refused_on_every_process(comm):
     assert all_ranks(comm, True)
 
 
-def test_the_builders_send_nothing_and_cost_an_empty(comm):
+def test_a_builder_gives_a_c_ordered_buffer_and_says_what_it_is(comm):
     a = dapetra.empty((10**6,), comm, halo=1)
     assert a.buffer.flags.c_contiguous and a.buffer.dtype == np.float64
     assert "DistArray('b'" in repr(a)

@@ -17,6 +17,14 @@ if(TARGET Dapetra::tpetra)
                  LABELS python TIMEOUT 120 ENV ${DAPETRA_PYTHON_ENV})
   endforeach()
 endif()
+# The refusals of the newer calls (owner rules, dot, column axes, builders),
+# one process's input wrong at a time: everyone raises, nobody waits.
+foreach(np 2 3)
+  dapetra_test(python_fault_calls_np${np} NP ${np}
+               COMMAND ${pytest} ${python}/test_index_map.py ${python}/test_reductions.py ${python}/test_distributions.py
+                       -k every_process
+               LABELS python fault TIMEOUT 120 ENV ${DAPETRA_PYTHON_ENV})
+endforeach()
 dapetra_test(python_spec_np8 NP 8 COMMAND ${pytest} ${python}/test_spec_examples.py LABELS python TIMEOUT 300
              ENV ${DAPETRA_PYTHON_ENV})
 # The Python finite-element example reports the C++ pipeline's errors on the same mesh.

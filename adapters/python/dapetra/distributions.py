@@ -8,8 +8,8 @@ index array. Each returns a ``DistArray``: the buffer, the records, and
 ``tpetra_view``) and any other protocol consumer takes it as it is.
 
 None of the builders communicates: each process computes its own records
-from the global shape and its rank, as the protocol intends, so they cost
-what ``numpy.empty`` costs. ``from_ndarray`` (scatter from one process) and
+from the global shape and its rank, as the protocol intends, and allocates
+its buffer with ``numpy.empty``. ``from_ndarray`` (scatter from one process) and
 ``gather`` (to one process) are collective and copy, as their names say;
 ``owned_view`` is a view.
 """
@@ -81,7 +81,7 @@ def _block_record(n, P, k, halo, periodic):
     hi = lo + n // P + (k < n % P)
     left = edge if k == 0 else halo
     right = edge if k == P - 1 else halo
-    start, stop = (lo - left if k > 0 else lo - edge), (hi + right if k < P - 1 else hi + edge)
+    start, stop = lo - left, hi + right
     # Judged from what every process knows alike (the smallest share), so
     # that all refuse together: no process may go on to a collective alone.
     if halo > (n // P if P > 1 else n):

@@ -10,6 +10,7 @@
 
 #include "convert.hpp"
 #include "dapetra/mpi/layout.hpp"
+#include "dapetra/tpetra/comm.hpp"
 #include "dapetra/tpetra/layout.hpp"
 
 namespace dapetra::python {
@@ -21,12 +22,6 @@ inline Teuchos::RCP<const tpetra::Comm> teuchos_comm(const py::object& comm) {
   return Teuchos::rcp(new Teuchos::MpiComm<int>(Teuchos::opaqueWrapper(*raw)));
 }
 
-// The MPI communicator under a Teuchos one (MPI_COMM_SELF for a serial one).
-inline MPI_Comm raw_comm(const tpetra::Comm& comm) {
-  const auto* mpi = dynamic_cast<const Teuchos::MpiComm<int>*>(&comm);
-  return mpi ? static_cast<MPI_Comm>(*mpi->getRawMpiComm()) : MPI_COMM_SELF;
-}
-
 // Collective. The array read (a view of obj's buffer) comes back with the layout.
 inline std::shared_ptr<const tpetra::TpetraLayout> tpetra_layout_of(const py::object& obj,
                                                                      const Teuchos::RCP<const tpetra::Comm>& comm,
@@ -34,7 +29,7 @@ inline std::shared_ptr<const tpetra::TpetraLayout> tpetra_layout_of(const py::ob
                                                                      const tpetra::LayoutOptions& options = {}) {
   Read r = read_distarray(obj, comm->getRank());
   py::gil_scoped_release release;
-  if (!r.ok()) mpi::DistributedLayout::refuse(r.problems, raw_comm(*comm));
+  if (!r.ok()) mpi::DistributedLayout::refuse(r.problems, tpetra::mpi_comm_of(*comm));
   auto layout = tpetra::TpetraLayout::create(r.array, comm, options);
   if (array) *array = std::move(r.array);
   return layout;

@@ -97,7 +97,7 @@ py::object owned_dot(const TpetraVector& v, const TpetraVector& w) {
                                "the vectors are distributed differently here"});
   {
     py::gil_scoped_release release;
-    mpi::agree(problems, raw_comm(*owned_map(v)->getComm()));
+    mpi::agree(problems, tpetra::mpi_comm_of(*owned_map(v)->getComm()));
     owned_part(v)->dot(*owned_part(w), values());
   }
   return per_column(values);

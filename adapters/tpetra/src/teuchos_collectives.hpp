@@ -11,15 +11,12 @@
 #include <vector>
 
 #include "dapetra/mpi/agree.hpp"
+#include "dapetra/tpetra/comm.hpp"
 #include "dapetra/tpetra/types.hpp"
 
 namespace dapetra::tpetra::detail {
 
-// The MPI communicator under a Teuchos one (MPI_COMM_SELF for a serial one).
-inline MPI_Comm raw_comm(const Comm& comm) {
-  const auto* mpi = dynamic_cast<const Teuchos::MpiComm<int>*>(&comm);
-  return mpi ? static_cast<MPI_Comm>(*mpi->getRawMpiComm()) : MPI_COMM_SELF;
-}
+inline MPI_Comm raw_comm(const Comm& comm) { return mpi_comm_of(comm); }
 
 // The mpi layer's all_true on a Teuchos communicator (a serial one decides alone).
 inline bool all_true(bool value, const Comm& comm) { return mpi::all_true(value, raw_comm(comm)); }
