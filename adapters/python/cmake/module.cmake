@@ -7,7 +7,6 @@
 # installs both under <prefix>/${DAPETRA_PYTHON_INSTALL_DIR}. Needs what
 # cmake/DapetraPython.cmake found.
 function(dapetra_python_package dir)
-  find_package(nlohmann_json 3.9 REQUIRED)
   set(src ${CMAKE_CURRENT_FUNCTION_LIST_DIR}/../src)
   pybind11_add_module(dapetra_python ${src}/module.cpp ${src}/convert.cpp ${src}/plans.cpp)
   # Default symbol visibility, not pybind11's hidden one: Trilinos keeps
@@ -16,7 +15,7 @@ function(dapetra_python_package dir)
   set_target_properties(dapetra_python PROPERTIES OUTPUT_NAME _dapetra LIBRARY_OUTPUT_DIRECTORY ${dir}/dapetra
                         CXX_VISIBILITY_PRESET default VISIBILITY_INLINES_HIDDEN OFF)
   target_include_directories(dapetra_python PRIVATE ${DAPETRA_MPI4PY_INCLUDE})
-  target_link_libraries(dapetra_python PRIVATE Dapetra::mpi nlohmann_json::nlohmann_json)
+  target_link_libraries(dapetra_python PRIVATE Dapetra::mpi)
   if(TARGET Dapetra::tpetra)
     target_sources(dapetra_python PRIVATE ${src}/tpetra.cpp)
     target_compile_definitions(dapetra_python PRIVATE DAPETRA_PYTHON_TPETRA)

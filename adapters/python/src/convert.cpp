@@ -5,15 +5,13 @@
 #include <algorithm>
 #include <cstring>
 #include <iterator>
-#include <nlohmann/json.hpp>
 #include <string>
 
 #include "dapetra/json.hpp"
+#include "dapetra/record_reader.hpp"
 
 namespace dapetra::python {
 namespace {
-
-using nlohmann::json;
 
 Problem problem(int rank, int dim, std::string key, std::string value, std::string rule, std::string message) {
   return Problem{rank, dim, std::move(key), std::move(value), std::move(rule), std::move(message)};
@@ -24,187 +22,116 @@ std::string brief(const py::handle& h) {
   return s.size() > 60 ? s.substr(0, 57) + "..." : s;
 }
 
-// A record's keys but 'indices' as JSON, for the core's reader (which names
-// every wrong type or missing key). Python bool before int: bool is an int.
-bool to_json(const py::handle& v, json& out) {
-  if (v.is_none()) return out = nullptr, true;
-  if (py::isinstance<py::bool_>(v)) return out = v.cast<bool>(), true;
-  if (py::isinstance<py::int_>(v) || py::hasattr(v, "__index__")) {
-    if (py::isinstance<py::float_>(v)) return out = v.cast<double>(), true;
-    try {
-      out = py::reinterpret_steal<py::int_>(PyNumber_Index(v.ptr())).cast<long long>();
-      return true;
-    } catch (const std::exception&) {  // out of range for int64
-      PyErr_Clear();
-      return out = v.cast<double>(), true;  // the reader refuses it as too large
+bool is_numpy_bool(PyObject* v) { return !std::strcmp(Py_TYPE(v)->tp_name, "numpy.bool_"); }
+
+// A Python object as the core's record reader sees it: ints and anything
+// with __index__ (NumPy integers) are integers, bool and numpy.bool_ are
+// booleans, lists, tuples and 1-D buffers (NumPy arrays, read without a
+// Python-level loop where they hold int32 or int64) are lists.
+class PyValue final : public RecordValue {
+ public:
+  explicit PyValue(PyObject* o) : o_(o) {}
+
+  Kind kind() const override {
+    // Most values are plain ints: tested first (bool is an int, so before that).
+    if (PyBool_Check(o_)) return Kind::boolean;
+    if (PyLong_Check(o_)) return Kind::integer;
+    if (o_ == Py_None) return Kind::null;
+    if (PyFloat_Check(o_)) return Kind::number;
+    if (PyUnicode_Check(o_)) return Kind::string;
+    if (PyDict_Check(o_)) return Kind::object;
+    if (PyList_Check(o_) || PyTuple_Check(o_)) return Kind::list;
+    if (is_numpy_bool(o_)) return Kind::boolean;
+    // NumPy arrays have __index__ too (for one element): buffers before it.
+    if (PyObject_CheckBuffer(o_) && !PyBytes_Check(o_) && !PyByteArray_Check(o_)) {
+      if (ndim() != 0) return Kind::list;
+      return PyIndex_Check(o_) ? Kind::integer : Kind::number;  // NumPy scalars
     }
+    if (PyIndex_Check(o_)) return Kind::integer;
+    return Kind::other;
   }
-  if (py::isinstance<py::float_>(v)) return out = v.cast<double>(), true;
-  if (py::isinstance<py::str>(v)) return out = v.cast<std::string>(), true;
-  if (py::isinstance<py::list>(v) || py::isinstance<py::tuple>(v)) {
-    out = json::array();
-    for (const py::handle& item : v) {
-      json j;
-      if (!to_json(item, j)) return false;
-      out.push_back(std::move(j));
+  bool boolean() const override { return PyObject_IsTrue(o_) == 1; }
+  std::optional<global_index_t> integer() const override {
+    const bool plain = PyLong_Check(o_);
+    PyObject* index = plain ? o_ : PyNumber_Index(o_);
+    if (!index) return PyErr_Clear(), std::nullopt;
+    int overflow = 0;
+    const long long v = PyLong_AsLongLongAndOverflow(index, &overflow);
+    if (!plain) Py_DECREF(index);
+    if (PyErr_Occurred()) return PyErr_Clear(), std::nullopt;
+    if (overflow) return std::nullopt;
+    return v;
+  }
+  std::string text() const override {
+    const char* t = PyUnicode_AsUTF8(o_);
+    if (!t) return PyErr_Clear(), std::string();
+    return t;
+  }
+  void for_each_item(const std::function<bool(const RecordValue&)>& f) const override {
+    if (PyList_Check(o_) || PyTuple_Check(o_)) {
+      const Py_ssize_t n = PySequence_Fast_GET_SIZE(o_);
+      for (Py_ssize_t i = 0; i < n; ++i)
+        if (!f(PyValue(PySequence_Fast_GET_ITEM(o_, i)))) return;
+      return;
     }
-    return true;
+    for (const py::handle& item : py::reinterpret_borrow<py::iterable>(o_))
+      if (!f(PyValue(item.ptr()))) return;
   }
-  return false;
-}
-
-// 'indices': any buffer of integers (numpy arrays without a copy of their
-// own), or a list or tuple of ints.
-bool read_indices(const py::handle& v, std::vector<global_index_t>& out) {
-  if (py::isinstance<py::list>(v) || py::isinstance<py::tuple>(v)) {
-    out.clear();
-    out.reserve(py::len(v));
-    for (const py::handle& item : v) {
-      if (py::isinstance<py::bool_>(item) || !(py::isinstance<py::int_>(item) || py::hasattr(item, "__index__")) ||
-          py::isinstance<py::float_>(item))
-        return false;
-      out.push_back(item.cast<global_index_t>());
-    }
-    return true;
-  }
-  if (!PyObject_CheckBuffer(v.ptr())) return false;
-  const py::buffer_info info = py::reinterpret_borrow<py::buffer>(v).request();
-  if (info.ndim != 1) return false;
-  const std::string f = normalized_format(info.format, static_cast<std::size_t>(info.itemsize));
-  const auto* base = static_cast<const char*>(info.ptr);
-  out.resize(static_cast<std::size_t>(info.shape[0]));
-  for (std::size_t i = 0; i < out.size(); ++i) {
-    const char* at = base + static_cast<std::ptrdiff_t>(i) * info.strides[0];
-    if (f == "q") out[i] = *reinterpret_cast<const std::int64_t*>(at);
-    else if (f == "i") out[i] = *reinterpret_cast<const std::int32_t*>(at);
-    else return false;
-  }
-  return true;
-}
-
-// The common case read directly (plan calls read a record on every call,
-// and the JSON route costs microseconds): a dict with exactly the spec's
-// keys for its dist_type, plain ints and bools. Anything else returns false
-// and takes the JSON route, whose reader names what is wrong.
-bool int_of(PyObject* v, global_index_t& out) {
-  if (PyBool_Check(v) || !PyIndex_Check(v) || PyFloat_Check(v)) return false;
-  int overflow = 0;
-  PyObject* index = PyNumber_Index(v);
-  if (!index) return PyErr_Clear(), false;
-  out = PyLong_AsLongLongAndOverflow(index, &overflow);
-  Py_DECREF(index);
-  if (PyErr_Occurred()) return PyErr_Clear(), false;
-  return overflow == 0;
-}
-
-bool bool_of(PyObject* v, bool& out) {
-  if (PyBool_Check(v)) return out = v == Py_True, true;
-  if (!std::strcmp(Py_TYPE(v)->tp_name, "numpy.bool_")) return out = PyObject_IsTrue(v) == 1, true;
-  return false;
-}
-
-bool read_dim_directly(const py::dict& d, const std::vector<global_index_t>& shape, int axis, Dim& out) {
-  if (d.empty()) {  // the empty-dictionary alias
-    if (axis >= static_cast<int>(shape.size())) return false;
-    return out = Dim::undistributed(shape[axis]), true;
-  }
-  PyObject* type = PyDict_GetItemString(d.ptr(), "dist_type");
-  const char* t = type && PyUnicode_Check(type) ? PyUnicode_AsUTF8(type) : nullptr;
-  if (!t || !t[0] || t[1] || (t[0] != 'b' && t[0] != 'c' && t[0] != 'u')) return false;
-  out.dist_type = t[0] == 'b' ? DistType::block : t[0] == 'c' ? DistType::cyclic : DistType::unstructured;
-  // The keys each dist_type may have (the core's JSON reader has the same lists).
-  const auto allowed = [&](const char* k) {
-    static constexpr const char* common[] = {"dist_type", "size", "proc_grid_size", "proc_grid_rank"};
-    for (const char* c : common)
-      if (!std::strcmp(k, c)) return true;
-    static constexpr const char* b[] = {"start", "stop", "padding", "periodic"};
-    static constexpr const char* c[] = {"start", "block_size"};
-    static constexpr const char* u[] = {"indices", "one_to_one"};
-    if (t[0] == 'b') return std::any_of(std::begin(b), std::end(b), [&](const char* x) { return !std::strcmp(k, x); });
-    if (t[0] == 'c') return std::any_of(std::begin(c), std::end(c), [&](const char* x) { return !std::strcmp(k, x); });
-    return std::any_of(std::begin(u), std::end(u), [&](const char* x) { return !std::strcmp(k, x); });
-  };
-  std::size_t required = 4 + (t[0] == 'b' ? 2 : 1);
-  global_index_t grid_size = 0, grid_rank = 0;
-  PyObject *key = nullptr, *v = nullptr;
-  Py_ssize_t at = 0;
-  while (PyDict_Next(d.ptr(), &at, &key, &v)) {
-    const char* k = PyUnicode_Check(key) ? PyUnicode_AsUTF8(key) : nullptr;
-    if (!k || !allowed(k)) return false;
-    const auto is = [k](const char* name) { return std::strcmp(k, name) == 0; };
-    bool ok = true;
-    if (is("dist_type")) --required;
-    else if (is("size")) ok = int_of(v, out.size), --required;
-    else if (is("proc_grid_size")) ok = int_of(v, grid_size), --required;
-    else if (is("proc_grid_rank")) ok = int_of(v, grid_rank), --required;
-    else if (is("start")) ok = int_of(v, out.start), --required;
-    else if (is("stop")) ok = int_of(v, out.stop), --required;
-    else if (is("block_size")) ok = int_of(v, out.block_size);
-    else if (is("periodic")) ok = bool_of(v, out.periodic);
-    else if (is("one_to_one")) ok = bool_of(v, out.one_to_one);
-    else if (is("indices")) ok = read_indices(v, out.indices), --required;
-    else if (is("padding")) {
-      ok = (PyTuple_Check(v) || PyList_Check(v)) && PySequence_Size(v) == 2;
-      for (Py_ssize_t i = 0; ok && i < 2; ++i) {
-        PyObject* item = PySequence_GetItem(v, i);
-        ok = item && int_of(item, out.padding[static_cast<std::size_t>(i)]);
-        Py_XDECREF(item);
+  void for_each_member(const std::function<void(std::string_view, const RecordValue&)>& f) const override {
+    PyObject *key = nullptr, *v = nullptr;
+    Py_ssize_t at = 0;
+    while (PyDict_Next(o_, &at, &key, &v)) {
+      Py_ssize_t n = 0;
+      const char* k = PyUnicode_Check(key) ? PyUnicode_AsUTF8AndSize(key, &n) : nullptr;
+      if (k) {
+        f(std::string_view(k, static_cast<std::size_t>(n)), PyValue(v));
+      } else {  // named as Python writes it, and refused as no key of the spec
+        PyErr_Clear();
+        f(python::brief(key), PyValue(v));
       }
     }
-    if (!ok) return false;
   }
-  if (required != 0 || grid_size < 0 || grid_size > INT32_MAX || grid_rank < 0 || grid_rank > INT32_MAX) return false;
-  out.proc_grid_size = static_cast<int>(grid_size);
-  out.proc_grid_rank = static_cast<int>(grid_rank);
-  return true;
-}
+  bool packed_integers(std::vector<global_index_t>& out) const override {
+    if (PyList_Check(o_) || PyTuple_Check(o_) || !PyObject_CheckBuffer(o_)) return false;
+    Py_buffer view;
+    if (PyObject_GetBuffer(o_, &view, PyBUF_STRIDES | PyBUF_FORMAT) != 0) return PyErr_Clear(), false;
+    const std::string f = normalized_format(view.format ? view.format : "B", static_cast<std::size_t>(view.itemsize));
+    const bool packed = view.ndim == 1 && (f == "q" || f == "i");
+    if (packed) {
+      const auto* base = static_cast<const char*>(view.buf);
+      out.resize(static_cast<std::size_t>(view.shape[0]));
+      for (std::size_t i = 0; i < out.size(); ++i) {
+        const char* at = base + static_cast<std::ptrdiff_t>(i) * view.strides[0];
+        out[i] = f == "q" ? *reinterpret_cast<const std::int64_t*>(at) : *reinterpret_cast<const std::int32_t*>(at);
+      }
+    }
+    PyBuffer_Release(&view);
+    return packed;
+  }
+  std::string brief() const override { return python::brief(o_); }
+  std::string type_name() const override {
+    if (kind() != Kind::other) return RecordValue::type_name();
+    return std::string("a value of type ") + Py_TYPE(o_)->tp_name;
+  }
+
+ private:
+  int ndim() const {
+    Py_buffer view;
+    if (PyObject_GetBuffer(o_, &view, PyBUF_ND) != 0) return PyErr_Clear(), -1;
+    const int n = view.ndim;
+    PyBuffer_Release(&view);
+    return n;
+  }
+
+  PyObject* o_;
+};
 
 // One record. Problems name this rank and axis.
 void read_dim(const py::handle& item, int rank, int axis, const std::vector<global_index_t>& shape, Read& r) {
-  if (Dim d; py::isinstance<py::dict>(item) && read_dim_directly(py::reinterpret_borrow<py::dict>(item), shape, axis, d)) {
-    r.array.dim_data.push_back(std::move(d));
-    return;
-  }
-  if (!py::isinstance<py::dict>(item)) {
-    r.problems.push_back(problem(rank, axis, "dim_data", brief(item), "each dim_data entry is a dict",
-                                 "entry " + std::to_string(axis) + " is not a dict"));
-    return;
-  }
-  json record = json::object();
-  std::vector<global_index_t> indices;
-  bool has_indices = false;
-  for (const auto& [k, v] : py::reinterpret_borrow<py::dict>(item)) {
-    if (!py::isinstance<py::str>(k)) {
-      r.problems.push_back(problem(rank, axis, brief(k), "", "dimension keys are strings", "a key that is not a string"));
-      continue;
-    }
-    const auto key = k.cast<std::string>();
-    if (key == "indices") {
-      has_indices = true;
-      if (!read_indices(v, indices))
-        r.problems.push_back(problem(rank, axis, "indices", brief(v),
-                                     "indices is a one-dimensional sequence or buffer of integers",
-                                     "indices could not be read as integers"));
-      record["indices"] = json::array();
-      continue;
-    }
-    json value;
-    if (!to_json(v, value)) {
-      r.problems.push_back(problem(rank, axis, key, brief(v), "dimension values are ints, bools, strings or pairs",
-                                   "a value of type " + std::string(py::str(v.get_type().attr("__name__")))));
-      continue;
-    }
-    record[key] = std::move(value);
-  }
-  if (!r.problems.empty()) return;
-  try {
-    const std::vector<global_index_t> one{axis < static_cast<int>(shape.size()) ? shape[axis] : 0};
-    std::vector<Dim> dims = dim_data_from_json(json::array({record}).dump(), &one, rank);
-    if (has_indices) dims[0].indices = std::move(indices);
-    r.array.dim_data.push_back(std::move(dims[0]));
-  } catch (const ValidationError& e) {
-    for (Problem p : e.problems()) r.problems.push_back((p.dim = axis, p));
-  }
+  std::optional<global_index_t> extent;
+  if (axis < static_cast<int>(shape.size())) extent = shape[static_cast<std::size_t>(axis)];
+  if (auto d = read_dim_record(PyValue(item.ptr()), RecordPlace{rank, axis}, extent, r.problems))
+    r.array.dim_data.push_back(std::move(*d));
 }
 
 void read_buffer(const py::handle& b, int rank, Read& r) {

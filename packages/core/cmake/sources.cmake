@@ -12,4 +12,5 @@ set(DAPETRA_CORE_SOURCES
   src/layout.cpp
   src/pack.cpp
   src/process_grid.cpp
+  src/record_reader.cpp
   src/validate.cpp)

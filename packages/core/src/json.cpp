@@ -7,7 +7,9 @@
 #include <set>
 #include <sstream>
 
+#include "dapetra/record_reader.hpp"
 #include "dapetra/validate.hpp"
+#include "record_reading.hpp"
 
 namespace dapetra {
 namespace {
@@ -21,149 +23,52 @@ std::string brief(const json& j) {
   return s.size() > 60 ? s.substr(0, 57) + "..." : s;
 }
 
-std::string type_name(const json& j) {
-  if (j.is_number_float()) return "a non-integer number";
-  if (j.is_number_integer()) return "an integer";
-  return std::string("a ") + j.type_name();
-}
-
-// Reads typed values out of JSON objects, recording a Problem for every
-// missing key, wrong type or out-of-range number instead of throwing.
-struct Reader {
-  std::vector<Problem>& out;
-  int rank = -1;
-  int dim = -1;
-  bool failed = false;
-
-  void fail(const std::string& key, const std::string& value, const std::string& rule, const std::string& msg) {
-    out.push_back(Problem{rank, dim, key, value, rule, msg});
-    failed = true;
+// A JSON node as the record reader sees it.
+class JsonValue final : public RecordValue {
+ public:
+  explicit JsonValue(const json& j) : j_(j) {}
+  Kind kind() const override {
+    switch (j_.type()) {
+      case json::value_t::null: return Kind::null;
+      case json::value_t::boolean: return Kind::boolean;
+      case json::value_t::number_integer:
+      case json::value_t::number_unsigned: return Kind::integer;
+      case json::value_t::number_float: return Kind::number;
+      case json::value_t::string: return Kind::string;
+      case json::value_t::array: return Kind::list;
+      case json::value_t::object: return Kind::object;
+      default: return Kind::other;
+    }
   }
-
-  bool integer(const json& j, const std::string& key, global_index_t lo, global_index_t hi, global_index_t& v) {
-    if (!j.is_number_integer()) {
-      fail(key, brief(j), key + " is an integer", "found " + type_name(j));
-      return false;
-    }
-    if (j.is_number_unsigned() && j.get<std::uint64_t>() > static_cast<std::uint64_t>(hi)) {
-      fail(key, brief(j), key + " fits in " + std::to_string(hi), "number out of range");
-      return false;
-    }
-    v = j.get<global_index_t>();
-    if (v < lo || v > hi) {
-      fail(key, brief(j), key + " in [" + std::to_string(lo) + ", " + std::to_string(hi) + "]", "number out of range");
-      return false;
-    }
-    return true;
+  bool boolean() const override { return j_.get<bool>(); }
+  std::optional<global_index_t> integer() const override {
+    if (j_.is_number_unsigned() && j_.get<std::uint64_t>() > static_cast<std::uint64_t>(std::numeric_limits<global_index_t>::max()))
+      return std::nullopt;
+    return j_.get<global_index_t>();
   }
-
-  // An integer member; `required` decides whether absence is a problem.
-  template <class T>
-  void member(const json& obj, const std::string& key, bool required, T& v) {
-    const auto it = obj.find(key);
-    if (it == obj.end()) {
-      if (required) fail(key, "", "'" + key + "' is present", "missing key");
-      return;
-    }
-    global_index_t x = 0;
-    if (integer(*it, key, std::numeric_limits<T>::min(), std::numeric_limits<T>::max(), x)) v = static_cast<T>(x);
+  std::string text() const override { return j_.get<std::string>(); }
+  void for_each_item(const std::function<bool(const RecordValue&)>& f) const override {
+    for (const json& x : j_)
+      if (!f(JsonValue(x))) return;
   }
-
-  void flag(const json& obj, const std::string& key, bool& v) {
-    const auto it = obj.find(key);
-    if (it == obj.end()) return;
-    if (!it->is_boolean()) return fail(key, brief(*it), key + " is true or false", "found " + type_name(*it));
-    v = it->get<bool>();
+  void for_each_member(const std::function<void(std::string_view, const RecordValue&)>& f) const override {
+    for (const auto& item : j_.items()) f(item.key(), JsonValue(item.value()));
   }
+  std::string brief() const override { return dapetra::brief(j_); }
 
-  bool int_list(const json& j, const std::string& key, global_index_t lo, std::vector<global_index_t>& v) {
-    if (!j.is_array()) {
-      fail(key, brief(j), key + " is a list of integers", "found " + type_name(j));
-      return false;
-    }
-    v.clear();
-    v.reserve(j.size());
-    for (const json& x : j) {
-      global_index_t g = 0;
-      if (!integer(x, key, lo, std::numeric_limits<global_index_t>::max(), g)) return false;
-      v.push_back(g);
-    }
-    return true;
-  }
+ private:
+  const json& j_;
 };
 
-const std::set<std::string>& allowed_keys(DistType t) {
-  static const std::set<std::string> b{"dist_type", "size", "proc_grid_size", "proc_grid_rank", "start", "stop", "padding", "periodic"};
-  static const std::set<std::string> c{"dist_type", "size", "proc_grid_size", "proc_grid_rank", "start", "block_size"};
-  static const std::set<std::string> u{"dist_type", "size", "proc_grid_size", "proc_grid_rank", "indices", "one_to_one"};
-  return t == DistType::block ? b : t == DistType::cyclic ? c : u;
-}
+std::string type_name(const json& j) { return JsonValue(j).type_name(); }
 
-// Parses one dimension dictionary; returns false (with problems recorded) if
-// it could not be read.
-bool read_dim(const json& j, Reader& rd, const std::vector<global_index_t>* local_shape, Dim& d) {
-  const std::size_t before = rd.out.size();
-  if (!j.is_object()) {
-    rd.fail("", brief(j), "a dimension dictionary is a JSON object", "found " + type_name(j));
-    return false;
-  }
-  if (j.empty()) {  // the empty-dictionary alias, section 1.6.3
-    if (!local_shape || rd.dim >= static_cast<int>(local_shape->size())) {
-      rd.fail("", "{}", "the empty dimension dictionary needs the buffer shape (local_shape)",
-              "cannot expand {} without local_shape");
-      return false;
-    }
-    d = Dim::undistributed((*local_shape)[rd.dim]);
-    return true;
-  }
-  const auto t = j.find("dist_type");
-  if (t == j.end()) {
-    rd.fail("dist_type", "", "'dist_type' is present", "missing key");
-    return false;
-  }
-  const std::string s = t->is_string() ? t->get<std::string>() : "";
-  if (s != "b" && s != "c" && s != "u") {
-    rd.fail("dist_type", brief(*t), "dist_type is 'b', 'c' or 'u'", "unknown distribution type");
-    return false;
-  }
-  d = Dim{};
-  d.dist_type = static_cast<DistType>(s[0]);
-  for (const auto& item : j.items())
-    if (!allowed_keys(d.dist_type).count(item.key()))
-      rd.fail(item.key(), brief(item.value()), "only the spec's keys for dist_type '" + s + "'",
-              "unknown key for this dist_type");
-  rd.member(j, "size", true, d.size);
-  rd.member(j, "proc_grid_size", true, d.proc_grid_size);
-  rd.member(j, "proc_grid_rank", true, d.proc_grid_rank);
-  switch (d.dist_type) {
-    case DistType::block: {
-      rd.member(j, "start", true, d.start);
-      rd.member(j, "stop", true, d.stop);
-      rd.flag(j, "periodic", d.periodic);
-      if (const auto p = j.find("padding"); p != j.end()) {
-        std::vector<global_index_t> pad;
-        if (rd.int_list(*p, "padding", std::numeric_limits<global_index_t>::min(), pad)) {
-          if (pad.size() != 2)
-            rd.fail("padding", brief(*p), "padding is a pair of integers", "found " + std::to_string(pad.size()) + " values");
-          else
-            d.padding = {pad[0], pad[1]};
-        }
-      }
-      break;
-    }
-    case DistType::cyclic:
-      rd.member(j, "start", true, d.start);
-      rd.member(j, "block_size", false, d.block_size);
-      break;
-    case DistType::unstructured:
-      if (const auto p = j.find("indices"); p == j.end())
-        rd.fail("indices", "", "'indices' is present", "missing key");
-      else
-        rd.int_list(*p, "indices", std::numeric_limits<global_index_t>::min(), d.indices);
-      rd.flag(j, "one_to_one", d.one_to_one);
-      break;
-  }
-  return rd.out.size() == before;
+// One dimension record; false (with problems recorded) if it could not be read.
+bool read_dim(const json& j, RecordPlace where, const std::vector<global_index_t>* local_shape, std::vector<Problem>& out, Dim& d) {
+  std::optional<global_index_t> extent;
+  if (local_shape && where.dim < static_cast<int>(local_shape->size())) extent = (*local_shape)[static_cast<std::size_t>(where.dim)];
+  auto read = read_dim_record(JsonValue(j), where, extent, out);
+  if (read) d = std::move(*read);
+  return read.has_value();
 }
 
 ordered_json dim_to_json(const Dim& d) {
@@ -266,10 +171,7 @@ std::vector<Dim> dim_data_from_json(std::string_view text, const std::vector<glo
       out.push_back(Problem{rank, -1, "dim_data", brief(j), "dim_data is a list of dimension dictionaries", "found " + type_name(j)});
     } else {
       dims.resize(j.size());
-      for (std::size_t d = 0; d < j.size(); ++d) {
-        Reader rd{out, rank, static_cast<int>(d)};
-        read_dim(j[d], rd, local_shape, dims[d]);
-      }
+      for (std::size_t d = 0; d < j.size(); ++d) read_dim(j[d], RecordPlace{rank, static_cast<int>(d)}, local_shape, out, dims[d]);
     }
   }
   throw_if_any(out);
@@ -280,7 +182,7 @@ ParsedLayout parse_layout(std::string_view text) {
   ParsedLayout p;
   json j;
   if (!parse_text(text, j, p.problems, -1)) return p;
-  Reader top{p.problems};
+  detail::FieldReader top{p.problems, RecordPlace{}};
   if (!j.is_object()) {
     top.fail("", brief(j), "a layout file is a JSON object", "found " + type_name(j));
     return p;
@@ -305,7 +207,7 @@ ParsedLayout parse_layout(std::string_view text) {
   for (std::size_t r = 0; r < ranks->size(); ++r) {
     const json& e = (*ranks)[r];
     RankEntry& entry = p.layout.ranks[r];
-    Reader rd{p.problems, static_cast<int>(r)};
+    detail::FieldReader rd{p.problems, RecordPlace{static_cast<int>(r), -1}};
     const auto whole_rank_unreadable = [&] { p.unreadable.emplace_back(static_cast<int>(r), -1); };
     if (!e.is_object()) {
       rd.fail("", brief(e), "a rank entry is an object with dim_data", "found " + type_name(e));
@@ -317,7 +219,7 @@ ParsedLayout parse_layout(std::string_view text) {
         rd.fail(item.key(), brief(item.value()), "a rank entry has keys dim_data and local_shape", "unknown key");
     if (const auto s = e.find("local_shape"); s != e.end()) {
       std::vector<global_index_t> shape;
-      if (rd.int_list(*s, "local_shape", 0, shape)) entry.local_shape = shape;
+      if (rd.integer_list(JsonValue(*s), "local_shape", 0, shape)) entry.local_shape = shape;
     }
     const auto dd = e.find("dim_data");
     if (dd == e.end() || !dd->is_array()) {
@@ -328,11 +230,9 @@ ParsedLayout parse_layout(std::string_view text) {
     }
     entry.dim_data.resize(dd->size());
     const std::vector<global_index_t>* shape = entry.local_shape ? &*entry.local_shape : nullptr;
-    for (std::size_t d = 0; d < dd->size(); ++d) {
-      Reader dr{p.problems, static_cast<int>(r), static_cast<int>(d)};
-      if (!read_dim((*dd)[d], dr, shape, entry.dim_data[d]))
+    for (std::size_t d = 0; d < dd->size(); ++d)
+      if (!read_dim((*dd)[d], RecordPlace{static_cast<int>(r), static_cast<int>(d)}, shape, p.problems, entry.dim_data[d]))
         p.unreadable.emplace_back(static_cast<int>(r), static_cast<int>(d));
-    }
   }
   return p;
 }

@@ -11,5 +11,6 @@
 #include "dapetra/json.hpp"
 #include "dapetra/layout.hpp"
 #include "dapetra/process_grid.hpp"
+#include "dapetra/record_reader.hpp"
 #include "dapetra/validate.hpp"
 #include "dapetra/version.hpp"
