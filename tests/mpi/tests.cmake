@@ -27,3 +27,9 @@ if(DAPETRA_SANITIZE)
   set(soak_env DAPETRA_SOAK_CALLS=100000)
 endif()
 dapetra_test(mpi_soak_np2 NP 2 COMMAND test_mpi_soak LABELS mpi TIMEOUT 300 ENV ${soak_env})
+# Plans used from several threads at once (MPI_THREAD_MULTIPLE; its own program, with its own MPI_Init_thread).
+dapetra_test_program(test_mpi_threads SOURCES mpi/test_threads.cpp LIBS Dapetra::mpi GTest::gtest nlohmann_json::nlohmann_json
+                     DEFINES ${spec_data})
+foreach(np 2 3)
+  dapetra_test(mpi_threads_np${np} NP ${np} COMMAND test_mpi_threads LABELS mpi TIMEOUT 300)
+endforeach()

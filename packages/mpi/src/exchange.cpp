@@ -6,6 +6,27 @@
 
 namespace dapetra::mpi::detail {
 
+namespace {
+// Returned by leases, taken by the next; grown buffers stay grown.
+thread_local std::vector<std::unique_ptr<Round>> free_rounds;
+}  // namespace
+
+ScratchLease::ScratchLease() {
+  if (free_rounds.empty()) {
+    round_ = std::make_unique<Round>();
+  } else {
+    round_ = std::move(free_rounds.back());
+    free_rounds.pop_back();
+  }
+}
+
+ScratchLease::~ScratchLease() {
+  try {
+    free_rounds.push_back(std::move(round_));
+  } catch (const std::bad_alloc&) {  // the buffers are freed instead of kept
+  }
+}
+
 void Round::reset(std::size_t in_bytes, std::size_t out_bytes, std::size_t messages) {
   const std::size_t in_need = in_bytes + messages * (Round::header + 16);
   const std::size_t out_need = out_bytes + messages * (Round::header + 16);

@@ -11,10 +11,8 @@
 #include <mpi.h>
 
 #include <algorithm>
-#include <atomic>
 #include <cstdint>
 #include <memory>
-#include <optional>
 #include <vector>
 
 #include "checked.hpp"
@@ -79,25 +77,20 @@ inline bool fits_one_message(std::size_t count, std::size_t item) {
          static_cast<long long>(slot_bytes(count * item)) <= max_message_bytes;
 }
 
-// The plan's own buffers when free, else the caller's temporary ones.
+// Message buffers for a blocking call, kept per thread and reused by every
+// plan's calls on it, so a plan holds no mutable state and threads never
+// share buffers. A call made while the thread holds a lease (a
+// redistribution's padding fill) takes a second set.
 class ScratchLease {
  public:
-  ScratchLease(Round& shared, std::atomic<bool>& busy) : busy_(busy) {
-    owned_ = !busy_.exchange(true, std::memory_order_acquire);
-    round_ = owned_ ? &shared : &temporary_.emplace();
-  }
-  ~ScratchLease() {
-    if (owned_) busy_.store(false, std::memory_order_release);
-  }
+  ScratchLease();
+  ~ScratchLease();
   ScratchLease(const ScratchLease&) = delete;
   ScratchLease& operator=(const ScratchLease&) = delete;
   Round& round() { return *round_; }
 
  private:
-  std::atomic<bool>& busy_;
-  bool owned_ = false;
-  std::optional<Round> temporary_;  // only when the plan's own buffers are busy
-  Round* round_ = nullptr;
+  std::unique_ptr<Round> round_;
 };
 
 // One round over a plan's peers. Forward, each peer's `send` runs go out

@@ -11,6 +11,7 @@
 #include "collectives.hpp"
 #include "exchange.hpp"
 #include "layout_access.hpp"
+#include "plan_parts.hpp"
 #include "runs.hpp"
 
 namespace dapetra::mpi {
@@ -388,7 +389,8 @@ std::shared_ptr<const HaloPlan> HaloPlanBuilder::create(std::shared_ptr<const Di
   std::shared_ptr<HaloPlan> self(new HaloPlan());
   self->layout_ = layout_ptr;
   const DistributedLayout& layout = *layout_ptr;
-  self->tag_ = detail::LayoutAccess::next_tag(layout);
+  detail::HaloParts& parts = *self->parts_;
+  parts.tag = detail::LayoutAccess::next_tag(layout);
   std::vector<AxisPlan> axes;
   for (int a : layout.memory_order()) axes.push_back(plan_axis(layout, a, layout.dim_data()[a], true));
   // With gathered records each process works out what it sends alone
@@ -400,18 +402,18 @@ std::shared_ptr<const HaloPlan> HaloPlanBuilder::create(std::shared_ptr<const Di
   std::vector<RunList> sends = closed_form ? (holds_nothing(axes) ? std::vector<RunList>(static_cast<std::size_t>(layout.nprocs()))
                                                     : sends_in_closed_form(layout))
                                            : answer_requests(layout, axes, radix, ghosts.wanted);
-  self->local_copies_ = std::move(ghosts.local_copies);
+  parts.local_copies = std::move(ghosts.local_copies);
   std::size_t largest = 0;  // elements in one message
   for (int p = 0; p < layout.nprocs(); ++p) {
     if (sends[p].count == 0 && ghosts.fill[p].count == 0) continue;
     detail::PlanPeer peer{p, std::move(sends[p].runs), std::move(ghosts.fill[p].runs), sends[p].count,
                           ghosts.fill[p].count};
-    self->num_sent_ += peer.send_count;
-    self->num_received_ += peer.recv_count;
+    parts.num_sent += peer.send_count;
+    parts.num_received += peer.recv_count;
     largest = std::max({largest, peer.send_count, peer.recv_count});
-    self->peers_.push_back(std::move(peer));
+    parts.peers.push_back(std::move(peer));
   }
-  self->messages_fit_ = detail::fits_one_message(largest, layout.itemsize());
+  parts.messages_fit = detail::fits_one_message(largest, layout.itemsize());
   return self;
 }
 
@@ -419,9 +421,11 @@ std::shared_ptr<const HaloPlan> HaloPlan::create(std::shared_ptr<const Distribut
   return HaloPlanBuilder::create(std::move(layout));
 }
 
-HaloPlan::HaloPlan() : scratch_(std::make_unique<detail::Round>()) {}
+HaloPlan::HaloPlan() : parts_(std::make_unique<detail::HaloParts>()) {}
 HaloPlan::~HaloPlan() = default;
-std::size_t HaloPlan::num_neighbours() const { return peers_.size(); }
+std::size_t HaloPlan::num_ghosts() const { return parts_->num_received + parts_->local_copies.size(); }
+std::size_t HaloPlan::num_sends() const { return parts_->num_sent; }
+std::size_t HaloPlan::num_neighbours() const { return parts_->peers.size(); }
 
 struct HaloExchange::State {
   detail::Round round;
@@ -477,32 +481,37 @@ void unpack_combine(const std::vector<StridedRun>& runs, char* base, const char*
 
 }  // namespace
 
+namespace detail {
+
 template <class Scalar>
-detail::FaultNote HaloPlan::check(const DistArray& array) const {
-  const detail::Fault fault = detail::check_array<Scalar>(*layout_, array, true);
-  if (fault != detail::Fault::none) return {fault, layout_->rank()};
-  if (!messages_fit_) return {detail::Fault::message_size, layout_->rank()};
+FaultNote HaloParts::check(const DistributedLayout& layout, const DistArray& array) const {
+  const Fault fault = check_array<Scalar>(layout, array, true);
+  if (fault != Fault::none) return {fault, layout.rank()};
+  if (!messages_fit) return {Fault::message_size, layout.rank()};
   return {};
 }
 
 template <class Scalar>
-void HaloPlan::finish_update(detail::Round& round, char* base) const {
-  detail::unpack_round<Scalar>(round, peers_, true, base);
-  for (const auto& [from, to] : local_copies_) at<Scalar>(base, to) = at<Scalar>(base, from);
+void HaloParts::finish_update(const Round& round, char* base) const {
+  unpack_round<Scalar>(round, peers, true, base);
+  for (const auto& [from, to] : local_copies) at<Scalar>(base, to) = at<Scalar>(base, from);
 }
 
 template <class Scalar>
-detail::FaultNote HaloPlan::run_update(char* base, detail::FaultNote note) const {
-  detail::ScratchLease lease(*scratch_, scratch_busy_);
-  detail::post_round<Scalar>(lease.round(), peers_, true, layout_->itemsize(), tag_, layout_->comm(), note, base);
+FaultNote HaloParts::run_update(const DistributedLayout& layout, char* base, FaultNote note) const {
+  ScratchLease lease;
+  post_round<Scalar>(lease.round(), peers, true, layout.itemsize(), tag, layout.comm(), note, base);
   note = lease.round().wait(note);
   if (note.ok()) finish_update<Scalar>(lease.round(), base);
   return note;
 }
 
+}  // namespace detail
+
 template <class Scalar>
 void HaloPlan::update_impl(const DistArray& array) const {
-  const detail::FaultNote note = run_update<Scalar>(static_cast<char*>(array.buffer.data), check<Scalar>(array));
+  const detail::FaultNote note =
+      parts_->run_update<Scalar>(*layout_, static_cast<char*>(array.buffer.data), parts_->check<Scalar>(*layout_, array));
   if (!note.ok()) detail::throw_fault(note, "HaloPlan::update");
 }
 
@@ -511,8 +520,8 @@ void HaloPlan::begin_update_impl(const DistArray& array, HaloExchange& exchange)
   if (!exchange.state_) exchange.state_ = std::make_unique<HaloExchange::State>();
   HaloExchange::State& x = *exchange.state_;
   if (x.in_flight) throw std::logic_error("dapetra::mpi::HaloPlan::begin_update: this HaloExchange is already in flight");
-  x.note = check<Scalar>(array);
-  detail::post_round<Scalar>(x.round, peers_, true, layout_->itemsize(), tag_, layout_->comm(), x.note,
+  x.note = parts_->check<Scalar>(*layout_, array);
+  detail::post_round<Scalar>(x.round, parts_->peers, true, layout_->itemsize(), parts_->tag, layout_->comm(), x.note,
                              static_cast<const char*>(array.buffer.data));
   x.plan = this;
   x.data = array.buffer.data;
@@ -527,30 +536,31 @@ void HaloPlan::end_update_impl(const DistArray& array, HaloExchange& exchange) c
   x.in_flight = false;
   detail::FaultNote note = x.round.wait(x.note);
   if (note.ok() && array.buffer.data != x.data) note = {detail::Fault::other_array, layout_->rank()};
-  if (note.ok()) note = check<Scalar>(array);
+  if (note.ok()) note = parts_->check<Scalar>(*layout_, array);
   if (!note.ok()) detail::throw_fault(note, "HaloPlan::end_update");
-  finish_update<Scalar>(x.round, static_cast<char*>(array.buffer.data));
+  parts_->finish_update<Scalar>(x.round, static_cast<char*>(array.buffer.data));
 }
 
 template <class Scalar>
 void HaloPlan::assemble_impl(const DistArray& array, CombineMode mode, bool then_update) const {
+  const detail::HaloParts& parts = *parts_;
   char* base = static_cast<char*>(array.buffer.data);
-  detail::FaultNote note = check<Scalar>(array);
+  detail::FaultNote note = parts.check<Scalar>(*layout_, array);
   {
-    detail::ScratchLease lease(*scratch_, scratch_busy_);
+    detail::ScratchLease lease;
     detail::Round& round = lease.round();
-    detail::post_round<Scalar>(round, peers_, false, layout_->itemsize(), tag_ + 1, layout_->comm(), note, base);
+    detail::post_round<Scalar>(round, parts.peers, false, layout_->itemsize(), parts.tag + 1, layout_->comm(), note, base);
     note = round.wait(note);
     if (note.ok()) {
       std::size_t k = 0;
-      for (const detail::PlanPeer& peer : peers_)
+      for (const detail::PlanPeer& peer : parts.peers)
         if (peer.send_count > 0) unpack_combine<Scalar>(peer.send, base, round.payload(k++), mode);
-      for (const auto& [from, to] : local_copies_) combine(at<Scalar>(base, from), at<Scalar>(base, to), mode);
+      for (const auto& [from, to] : parts.local_copies) combine(at<Scalar>(base, from), at<Scalar>(base, to), mode);
     }
   }
   // The second round runs whatever happened in the first, so a process that
   // learned of a fault passes it on instead of leaving its peers waiting.
-  if (then_update) note = run_update<Scalar>(base, note);
+  if (then_update) note = parts.run_update<Scalar>(*layout_, base, note);
   if (!note.ok()) detail::throw_fault(note, "HaloPlan::assemble");
 }
 
@@ -559,8 +569,7 @@ void HaloPlan::assemble_impl(const DistArray& array, CombineMode mode, bool then
   template void HaloPlan::begin_update_impl<S>(const DistArray&, HaloExchange&) const;         \
   template void HaloPlan::end_update_impl<S>(const DistArray&, HaloExchange&) const;           \
   template void HaloPlan::assemble_impl<S>(const DistArray&, CombineMode, bool) const;         \
-  template detail::FaultNote HaloPlan::run_update<S>(char*, detail::FaultNote) const;          \
-  template detail::FaultNote HaloPlan::check<S>(const DistArray&) const;
+  template detail::FaultNote detail::HaloParts::run_update<S>(const DistributedLayout&, char*, detail::FaultNote) const;
 
 DAPETRA_FOR_EACH_PLAN_SCALAR(DAPETRA_INSTANTIATE_HALO)
 

@@ -14,6 +14,7 @@
 #include "dapetra/wire/pack.hpp"
 #include "exchange.hpp"
 #include "layout_access.hpp"
+#include "plan_parts.hpp"
 #include "runs.hpp"
 
 namespace dapetra::mpi {
@@ -288,7 +289,7 @@ std::shared_ptr<const RedistributionPlan> RedistributionPlanBuilder::create(
   std::shared_ptr<RedistributionPlan> self(new RedistributionPlan());
   self->source_ = source;
   self->target_ = target;
-  self->tag_ = detail::LayoutAccess::next_tag(*source);
+  self->parts_->tag = detail::LayoutAccess::next_tag(*source);
   const Records source_records = records_for(*source, *target), target_records = records_for(*target, *source);
 
   std::vector<detail::PlanPeer> by_rank(static_cast<std::size_t>(source->nprocs()));
@@ -324,7 +325,7 @@ std::shared_ptr<const RedistributionPlan> RedistributionPlanBuilder::create(
     throw std::logic_error("dapetra: redistribution found an element no process owns in a validated layout");
   }
   keep_peers(*self, std::move(by_rank));
-  if (options.fill_target_padding) self->target_halo_ = HaloPlan::create(target);
+  if (options.fill_target_padding) self->parts_->target_halo = HaloPlan::create(target);
   return self;
 }
 
@@ -335,14 +336,14 @@ void RedistributionPlanBuilder::keep_peers(RedistributionPlan& self, std::vector
     detail::PlanPeer& peer = by_rank[p];
     peer.rank = p;
     if (p == me) {
-      self.local_count_ = peer.send_count;
-      *self.self_ = std::move(peer);
+      self.parts_->local_count = peer.send_count;
+      self.parts_->self = std::move(peer);
     } else if (peer.send_count > 0 || peer.recv_count > 0) {
       largest = std::max({largest, peer.send_count, peer.recv_count});
-      self.peers_.push_back(std::move(peer));
+      self.parts_->peers.push_back(std::move(peer));
     }
   }
-  self.messages_fit_ = detail::fits_one_message(largest, self.source_->itemsize());
+  self.parts_->messages_fit = detail::fits_one_message(largest, self.source_->itemsize());
 }
 
 std::shared_ptr<const RedistributionPlan> RedistributionPlan::create(std::shared_ptr<const DistributedLayout> source,
@@ -351,25 +352,25 @@ std::shared_ptr<const RedistributionPlan> RedistributionPlan::create(std::shared
   return RedistributionPlanBuilder::create(std::move(source), std::move(target), options);
 }
 
-RedistributionPlan::RedistributionPlan()
-    : self_(std::make_unique<detail::PlanPeer>()), scratch_(std::make_unique<detail::Round>()) {}
+RedistributionPlan::RedistributionPlan() : parts_(std::make_unique<detail::RedistributionParts>()) {}
 RedistributionPlan::~RedistributionPlan() = default;
+std::size_t RedistributionPlan::num_local() const { return parts_->local_count; }
 
 std::size_t RedistributionPlan::num_sent() const {
   std::size_t n = 0;
-  for (const detail::PlanPeer& p : peers_) n += p.send_count;
+  for (const detail::PlanPeer& p : parts_->peers) n += p.send_count;
   return n;
 }
 
 std::size_t RedistributionPlan::num_received() const {
   std::size_t n = 0;
-  for (const detail::PlanPeer& p : peers_) n += p.recv_count;
+  for (const detail::PlanPeer& p : parts_->peers) n += p.recv_count;
   return n;
 }
 
 std::size_t RedistributionPlan::num_runs() const {
-  std::size_t n = self_->send.size() + self_->recv.size();
-  for (const detail::PlanPeer& p : peers_) n += p.send.size() + p.recv.size();
+  std::size_t n = parts_->self.send.size() + parts_->self.recv.size();
+  for (const detail::PlanPeer& p : parts_->peers) n += p.send.size() + p.recv.size();
   return n;
 }
 
@@ -377,27 +378,30 @@ template <class Scalar>
 void RedistributionPlan::move(const DistArray& from, const DistArray& to, bool forward) const {
   const DistributedLayout& from_layout = forward ? *source_ : *target_;
   const DistributedLayout& to_layout = forward ? *target_ : *source_;
+  const detail::RedistributionParts& parts = *parts_;
   detail::FaultNote note;
   if (const auto f = detail::check_array<Scalar>(from_layout, from, false); f != detail::Fault::none)
     note = {f, source_->rank()};
   else if (const auto g = detail::check_array<Scalar>(to_layout, to, true); g != detail::Fault::none)
     note = {g, source_->rank()};
-  else if (!messages_fit_)
+  else if (!parts.messages_fit)
     note = {detail::Fault::message_size, source_->rank()};
   const char* src = static_cast<const char*>(from.buffer.data);
   char* dst = static_cast<char*>(to.buffer.data);
   {
-    detail::ScratchLease lease(*scratch_, scratch_busy_);
+    detail::ScratchLease lease;
     detail::Round& round = lease.round();
-    detail::post_round<Scalar>(round, peers_, forward, source_->itemsize(), forward ? tag_ : tag_ + 1, source_->comm(),
-                               note, src);
+    detail::post_round<Scalar>(round, parts.peers, forward, source_->itemsize(), forward ? parts.tag : parts.tag + 1,
+                               source_->comm(), note, src);
     // What stays on this process moves while the messages travel.
-    if (note.ok()) zip_copy<Scalar>(forward ? self_->send : self_->recv, src, forward ? self_->recv : self_->send, dst);
+    if (note.ok())
+      zip_copy<Scalar>(forward ? parts.self.send : parts.self.recv, src, forward ? parts.self.recv : parts.self.send, dst);
     note = round.wait(note);
-    if (note.ok()) detail::unpack_round<Scalar>(round, peers_, forward, dst);
+    if (note.ok()) detail::unpack_round<Scalar>(round, parts.peers, forward, dst);
   }
   // The padding fill runs whatever happened above, passing a fault on.
-  if (forward && target_halo_) note = target_halo_->run_update<Scalar>(dst, note);
+  if (forward && parts.target_halo)
+    note = parts.target_halo->parts_->run_update<Scalar>(*target_, dst, note);
   if (!note.ok()) detail::throw_fault(note, forward ? "RedistributionPlan::apply" : "RedistributionPlan::apply_reverse");
 }
 

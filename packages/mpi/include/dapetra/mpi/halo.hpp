@@ -29,14 +29,15 @@
 /// process and on every process that exchanges messages with it in that call,
 /// naming the faulty rank; nobody waits forever.
 ///
-/// Threads and concurrency: a plan is immutable. Exchanges of one plan that
-/// are in flight at once (split phase, each with its own HaloExchange) must
-/// be begun in the same order on every process, so start them from one thread;
-/// different plans may be used from different threads at once (with
-/// MPI_THREAD_MULTIPLE).
+/// Threads and concurrency: a plan is immutable, and the state of an
+/// exchange belongs to the caller: a split-phase exchange's to its
+/// HaloExchange, a blocking call's to message buffers kept per thread (reused
+/// across calls and plans). Exchanges of one plan that are in flight at once
+/// (split phase, each with its own HaloExchange) must be begun in the same
+/// order on every process, so start them from one thread; different plans may
+/// be used from different threads at once (with MPI_THREAD_MULTIPLE).
 #pragma once
 
-#include <atomic>
 #include <memory>
 #include <vector>
 
@@ -47,9 +48,7 @@
 namespace dapetra::mpi {
 
 namespace detail {
-class Round;
-struct FaultNote;
-struct PlanPeer;
+struct HaloParts;
 }  // namespace detail
 
 /// How assemble() combines the contributions of the copies with the owner's
@@ -122,9 +121,9 @@ class HaloPlan {
   /// The layout the plan was built for.
   const DistributedLayout& layout() const { return *layout_; }
   /// Elements written by update() on this process (ghost copies, padding).
-  std::size_t num_ghosts() const { return num_received_ + local_copies_.size(); }
+  std::size_t num_ghosts() const;
   /// Elements this process sends per update.
-  std::size_t num_sends() const { return num_sent_; }
+  std::size_t num_sends() const;
   /// Processes this one exchanges messages with.
   std::size_t num_neighbours() const;
 
@@ -140,24 +139,9 @@ class HaloPlan {
   void end_update_impl(const DistArray& array, HaloExchange& exchange) const;
   template <class Scalar>
   void assemble_impl(const DistArray& array, CombineMode mode, bool then_update) const;
-  /// The steps every call is made of.
-  template <class Scalar>
-  detail::FaultNote check(const DistArray& array) const;
-  template <class Scalar>
-  void finish_update(detail::Round& round, char* base) const;
-  template <class Scalar>
-  detail::FaultNote run_update(char* base, detail::FaultNote note) const;
 
   std::shared_ptr<const DistributedLayout> layout_;
-  std::vector<detail::PlanPeer> peers_;
-  std::vector<std::pair<std::ptrdiff_t, std::ptrdiff_t>> local_copies_;  ///< (from, to) on this process
-  std::size_t num_sent_ = 0, num_received_ = 0;
-  bool messages_fit_ = true;  ///< every message under MPI's int count
-  int tag_ = 0;
-  /// Message buffers of blocking calls, reused; a call finding them busy
-  /// (another thread's) uses its own.
-  std::unique_ptr<detail::Round> scratch_;
-  mutable std::atomic<bool> scratch_busy_{false};
+  std::unique_ptr<detail::HaloParts> parts_;
 };
 
 }  // namespace dapetra::mpi

@@ -24,7 +24,6 @@
 /// exchanges with; calls of one plan are made from one thread.
 #pragma once
 
-#include <atomic>
 #include <memory>
 #include <vector>
 
@@ -34,6 +33,10 @@
 #include "dapetra/mpi/scalar.hpp"
 
 namespace dapetra::mpi {
+
+namespace detail {
+struct RedistributionParts;
+}  // namespace detail
 
 /// Options of a RedistributionPlan; every process must pass the same.
 struct RedistributionOptions {
@@ -76,7 +79,7 @@ class RedistributionPlan {
   /// Elements this process receives from others.
   std::size_t num_received() const;
   /// Elements this process copies to itself.
-  std::size_t num_local() const { return local_count_; }
+  std::size_t num_local() const;
   /// Runs (contiguous or evenly strided stretches) the plan keeps, all peers together.
   std::size_t num_runs() const;
 
@@ -87,14 +90,7 @@ class RedistributionPlan {
   void move(const DistArray& from, const DistArray& to, bool forward) const;
 
   std::shared_ptr<const DistributedLayout> source_, target_;
-  std::vector<detail::PlanPeer> peers_;    ///< other processes
-  std::unique_ptr<detail::PlanPeer> self_;  ///< this process to itself
-  std::size_t local_count_ = 0;
-  bool messages_fit_ = true;  ///< every message under MPI's int count
-  std::shared_ptr<const HaloPlan> target_halo_;
-  int tag_ = 0;
-  std::unique_ptr<detail::Round> scratch_;
-  mutable std::atomic<bool> scratch_busy_{false};
+  std::unique_ptr<detail::RedistributionParts> parts_;
 };
 
 }  // namespace dapetra::mpi
