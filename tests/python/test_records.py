@@ -103,3 +103,30 @@ def test_indices_that_are_not_integers_are_refused(comm, indices):
     with pytest.raises(dapetra.ValidationError) as info:
         dapetra.Layout(d, comm)
     assert any(p["key"] == "indices" and "indices is" in p["rule"] for p in info.value.problems), info.value.problems
+
+
+class _IterationRaises(np.ndarray):
+    def __iter__(self):
+        raise RuntimeError("no iteration here")
+
+
+class _ReprRaises:
+    def __repr__(self):
+        raise RuntimeError("no repr here")
+
+
+@pytest.mark.parametrize("spoil", ["indices whose iteration raises", "a value whose repr raises"])
+def test_a_python_error_while_reading_on_one_process_refuses_on_every_process(comm, spoil):
+    P, r = comm.size, comm.rank
+    for faulty in range(P):
+        mine = [g for g in range(12) if g % P == r]
+        rec = {"dist_type": "u", "size": 12, "proc_grid_size": P, "proc_grid_rank": r, "indices": mine}
+        if r == faulty:
+            if spoil.startswith("indices"):
+                rec["indices"] = np.array(mine, dtype=float).view(_IterationRaises)
+            else:
+                rec["size"] = _ReprRaises()
+        d = {"__version__": "0.10.0", "buffer": np.zeros(len(mine)), "dim_data": [rec]}
+        with pytest.raises(dapetra.ValidationError) as info:
+            dapetra.Layout(d, comm)
+        assert any(p["rank"] == faulty for p in info.value.problems), info.value.problems

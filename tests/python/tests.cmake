@@ -17,11 +17,13 @@ if(TARGET Dapetra::tpetra)
                  LABELS python TIMEOUT 120 ENV ${DAPETRA_PYTHON_ENV})
   endforeach()
 endif()
-# The refusals of the newer calls (owner rules, dot, column axes, builders),
+# The refusals of the newer calls (owner rules, dot, column axes, builders,
+# records that raise while being read),
 # one process's input wrong at a time: everyone raises, nobody waits.
 foreach(np 2 3)
   dapetra_test(python_fault_calls_np${np} NP ${np}
                COMMAND ${pytest} ${python}/test_index_map.py ${python}/test_reductions.py ${python}/test_distributions.py
+                       ${python}/test_records.py
                        -k every_process
                LABELS python fault TIMEOUT 120 ENV ${DAPETRA_PYTHON_ENV})
 endforeach()

@@ -17,12 +17,37 @@ Problem problem(int rank, int dim, std::string key, std::string value, std::stri
   return Problem{rank, dim, std::move(key), std::move(value), std::move(rule), std::move(message)};
 }
 
+// Quoted for a message; a __repr__ that raises must not turn one process's
+// refusal into an exception the others never see.
 std::string brief(const py::handle& h) {
-  std::string s = py::str(py::repr(h));
+  std::string s;
+  try {
+    s = py::str(py::repr(h));
+  } catch (py::error_already_set&) {
+    s = std::string("<") + Py_TYPE(h.ptr())->tp_name + " object whose repr() raised>";
+  }
   return s.size() > 60 ? s.substr(0, 57) + "..." : s;
 }
 
 bool is_numpy_bool(PyObject* v) { return !std::strcmp(Py_TYPE(v)->tp_name, "numpy.bool_"); }
+
+// An item that iterating its container failed to produce: the reader
+// refuses it as a value of the wrong type, naming why.
+class Unreadable final : public RecordValue {
+ public:
+  explicit Unreadable(std::string why) : why_(std::move(why)) {}
+  Kind kind() const override { return Kind::other; }
+  bool boolean() const override { return false; }
+  std::optional<global_index_t> integer() const override { return std::nullopt; }
+  std::string text() const override { return {}; }
+  void for_each_item(const std::function<bool(const RecordValue&)>&) const override {}
+  void for_each_member(const std::function<void(std::string_view, const RecordValue&)>&) const override {}
+  std::string brief() const override { return why_.size() > 60 ? why_.substr(0, 57) + "..." : why_; }
+  std::string type_name() const override { return "an item that could not be read (" + brief() + ")"; }
+
+ private:
+  std::string why_;
+};
 
 // A Python object as the core's record reader sees it: ints and anything
 // with __index__ (NumPy integers) are integers, bool and numpy.bool_ are
@@ -74,8 +99,12 @@ class PyValue final : public RecordValue {
         if (!f(PyValue(PySequence_Fast_GET_ITEM(o_, i)))) return;
       return;
     }
-    for (const py::handle& item : py::reinterpret_borrow<py::iterable>(o_))
-      if (!f(PyValue(item.ptr()))) return;
+    try {
+      for (const py::handle& item : py::reinterpret_borrow<py::iterable>(o_))
+        if (!f(PyValue(item.ptr()))) return;
+    } catch (py::error_already_set& e) {  // becomes this process's problem, not an exception here alone
+      f(Unreadable(e.what()));
+    }
   }
   void for_each_member(const std::function<void(std::string_view, const RecordValue&)>& f) const override {
     PyObject *key = nullptr, *v = nullptr;
