@@ -205,6 +205,13 @@ TEST(Faults, RedistributionPlanOverAMissingIndexIsRefusedEverywhere) {
       ADD_FAILURE() << "a plan over a missing index was built";
     } catch (const ValidationError& e) {
       EXPECT_NE(std::string(e.what()).find("missing"), std::string::npos) << e.what();
+      // Each process that found a missing index is named: the holder of 45
+      // (17 % P) or the owner of 17 in the block layout.
+      ASSERT_FALSE(e.problems().empty());
+      for (const Problem& p : e.problems()) {
+        EXPECT_GE(p.rank, 0) << e.what();
+        EXPECT_EQ(p.key, "indices");
+      }
     }
   }
 }

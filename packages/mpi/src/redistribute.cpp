@@ -318,9 +318,11 @@ std::shared_ptr<const RedistributionPlan> RedistributionPlanBuilder::create(
     return l.dim_data().size() == 1 && l.dim_data()[0].dist_type == DistType::unstructured;
   };
   if (chooses_indices(*source) || chooses_indices(*target)) {
-    if (!all_true(!missing, source->comm()))
-      throw ValidationError({Problem{-1, 0, "indices", "", "source and target hold the same global indices",
-                                     "an index of one layout is missing from the other (1-D 'u' index sets differ)"}});
+    std::vector<Problem> mine;
+    if (missing)
+      mine.push_back(Problem{source->rank(), 0, "indices", "", "source and target hold the same global indices",
+                             "an index this process owns in one layout is missing from the other (1-D 'u' index sets differ)"});
+    agree(mine, source->comm());
   } else if (missing) {
     throw std::logic_error("dapetra: redistribution found an element no process owns in a validated layout");
   }
