@@ -7,6 +7,7 @@
 #include <random>
 #include <vector>
 
+#include "../common/seed.hpp"
 #include "dapetra/layout.hpp"
 #include "dapetra/process_grid.hpp"
 
@@ -119,5 +120,21 @@ inline Layout random_layout(std::mt19937_64& rng, const RandomLayoutOptions& opt
   }
   return layout;
 }
+
+// The random layouts of one test for `nprocs` processes, drawn alike on every
+// rank from the test's fixed seed (with DAPETRA_TEST_SEED mixed in; `seed.replay`
+// says how to draw them again). `rng` and `options` stay open for tests that
+// draw other things or vary the options between trials.
+struct RandomLayouts {
+  RandomLayouts(std::uint64_t fixed_seed, int nprocs) : seed(test_seed(fixed_seed)), rng(seed.value) {
+    options.nprocs = nprocs;
+  }
+  // `sizes`, when given, fixes the number of axes and their global sizes.
+  Layout next(const std::vector<global_index_t>* sizes = nullptr) { return random_layout(rng, options, sizes); }
+
+  Seed seed;
+  std::mt19937_64 rng;
+  RandomLayoutOptions options;
+};
 
 }  // namespace dapetra::testing

@@ -8,9 +8,7 @@
 // not from the layout under test.
 #include <gtest/gtest.h>
 
-#include <random>
 
-#include "../common/seed.hpp"
 #include "../common/spec_oracle.hpp"
 #include "../core/random_layout.hpp"
 #include "dapetra/mpi/mpi.hpp"
@@ -34,18 +32,15 @@ double reference(const std::vector<global_index_t>& g, const std::vector<global_
 
 TEST(HaloProperties, RandomLayoutsFillEveryGhostWithItsSource) {
   const auto comm = world();
-  const auto seed = dapetra::testing::test_seed(31337);  // the same layouts on every rank
-  SCOPED_TRACE(seed.replay);
-  std::mt19937_64 rng(seed.value);
-  dapetra::testing::RandomLayoutOptions opt;
-  opt.nprocs = comm->size();
+  dapetra::testing::RandomLayouts draws(31337, comm->size());  // the same layouts on every rank
+  SCOPED_TRACE(draws.seed.replay);
   int checked_ghosts = 0;
   for (int trial = 0; trial < 120; ++trial) {
     // Mostly small arrays; every third trial larger ones, past the plan's
     // thresholds (runs of more than 8 elements are copied by memmove, records
     // longer than 63 words are gathered by MPI_Allgatherv).
-    opt.max_size = trial % 3 == 2 ? 70 : 9;
-    const Layout layout = dapetra::testing::random_layout(rng, opt);
+    draws.options.max_size = trial % 3 == 2 ? 70 : 9;
+    const Layout layout = draws.next();
     const auto& dims = layout.ranks[comm->rank()].dim_data;
     const int nd = static_cast<int>(dims.size());
     std::vector<global_index_t> sizes;

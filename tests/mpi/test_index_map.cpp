@@ -8,11 +8,9 @@
 
 #include <algorithm>
 #include <map>
-#include <random>
 #include <set>
 
 #include "../common/outcome.hpp"
-#include "../common/seed.hpp"
 #include "../common/spec_oracle.hpp"
 #include "../core/random_layout.hpp"
 #include "dapetra/json.hpp"
@@ -101,14 +99,11 @@ int expect_agrees(const IndexMap& map, const Layout& layout, const std::string& 
 
 TEST(IndexMap, AgreesWithTheOracleOnRandomLayouts) {
   const auto comm = world();
-  const auto seed = dapetra::testing::test_seed(4242);  // the same layouts on every rank
-  SCOPED_TRACE(seed.replay);
-  std::mt19937_64 rng(seed.value);
-  dapetra::testing::RandomLayoutOptions opt;
-  opt.nprocs = comm.size();
+  dapetra::testing::RandomLayouts draws(4242, comm.size());  // the same layouts on every rank
+  SCOPED_TRACE(draws.seed.replay);
   int ghosts = 0, scattered = 0;
   for (int trial = 0; trial < 80; ++trial) {
-    const Layout layout = dapetra::testing::random_layout(rng, opt);
+    const Layout layout = draws.next();
     const auto dl = DistributedLayout::create(layout.ranks[static_cast<std::size_t>(comm.rank())].dim_data, comm);
     scattered += dl->scattered_axis() >= 0;
     ghosts += expect_agrees(*IndexMap::create(dl), layout, "trial " + std::to_string(trial));
@@ -177,20 +172,17 @@ TEST(IndexMap, AgreesWithTheOracleOnTheSpecExamples) {
 TEST(IndexMap, SubMapsCarryOwnershipOverAndNumberByOwner) {
   const auto comm = world();
   const int P = comm.size(), me = comm.rank();
-  const auto seed = dapetra::testing::test_seed(777);
-  SCOPED_TRACE(seed.replay);
-  std::mt19937_64 rng(seed.value);
-  dapetra::testing::RandomLayoutOptions opt;
-  opt.nprocs = P;
+  dapetra::testing::RandomLayouts draws(777, P);  // the same layouts on every rank
+  SCOPED_TRACE(draws.seed.replay);
   int moved = 0;
   for (int trial = 0; trial < 60; ++trial) {
     SCOPED_TRACE("trial " + std::to_string(trial));
-    const Layout layout = dapetra::testing::random_layout(rng, opt);
+    const Layout layout = draws.next();
     const Truth t = truth_of(layout);
     std::vector<std::vector<local_index_t>> keep(static_cast<std::size_t>(P));
     for (int q = 0; q < P; ++q)
       for (std::size_t i = 0; i < t.flat[static_cast<std::size_t>(q)].size(); ++i)
-        if (rng() % 3 != 0) keep[static_cast<std::size_t>(q)].push_back(static_cast<local_index_t>(i));
+        if (draws.rng() % 3 != 0) keep[static_cast<std::size_t>(q)].push_back(static_cast<local_index_t>(i));
     // The oracle: keepers of each index, its new owner, the numbering.
     std::map<global_index_t, std::vector<int>> keepers;
     for (int q = 0; q < P; ++q)

@@ -8,11 +8,9 @@
 #include <complex>
 #include <type_traits>
 
-#include <random>
 
 #include "../core/random_layout.hpp"
 #include "dapetra/mpi/mpi.hpp"
-#include "../common/seed.hpp"
 #include "../common/spec_oracle.hpp"
 #include "mpi_test_util.hpp"
 
@@ -86,19 +84,16 @@ TEST(Redistribute, GatherToOneAndScatterBack) {
 
 TEST(Redistribute, RandomPairsRoundTripBitExact) {
   const auto comm = world();
-  const auto seed = dapetra::testing::test_seed(4242);  // the same layouts on every rank
-  SCOPED_TRACE(seed.replay);
-  std::mt19937_64 rng(seed.value);
-  dapetra::testing::RandomLayoutOptions opt;
-  opt.nprocs = comm->size();
-  opt.sparse_1d_indices = false;
+  dapetra::testing::RandomLayouts draws(4242, comm->size());  // the same layouts on every rank
+  SCOPED_TRACE(draws.seed.replay);
+  draws.options.sparse_1d_indices = false;
   std::size_t moved = 0;
   for (int trial = 0; trial < 60; ++trial) {
-    const Layout ls = dapetra::testing::random_layout(rng, opt);
+    const Layout ls = draws.next();
     std::vector<global_index_t> sizes;
     if (!ls.ranks[0].dim_data.empty())
       for (const Dim& d : ls.ranks[0].dim_data) sizes.push_back(d.size);
-    const Layout lt = dapetra::testing::random_layout(rng, opt, &sizes);
+    const Layout lt = draws.next(&sizes);
     const auto& ds = ls.ranks[comm->rank()].dim_data;
     const auto& dt = lt.ranks[comm->rank()].dim_data;
     DistArray s = owning_array<double>(ds, -7.0), t = owning_array<double>(dt, -5.0), back = owning_array<double>(ds, -3.0);

@@ -22,13 +22,10 @@ using dapetra::testing::world;
 // the buffer is the same memory, and every buffer element's GID is its flat index.
 TEST(RoundTrip, DapToTpetraToDapIsExact) {
   const auto comm = world();
-  const auto seed = dapetra::testing::test_seed(2024);  // the same sequence on every rank
-  SCOPED_TRACE(seed.replay);
-  std::mt19937_64 rng(seed.value);
-  dapetra::testing::RandomLayoutOptions opt;
-  opt.nprocs = comm->getSize();
+  dapetra::testing::RandomLayouts draws(2024, comm->getSize());  // the same layouts on every rank
+  SCOPED_TRACE(draws.seed.replay);
   for (int trial = 0; trial < 60; ++trial) {
-    const Layout layout = dapetra::testing::random_layout(rng, opt);
+    const Layout layout = draws.next();
     const auto& dims = layout.ranks[comm->getRank()].dim_data;
     const DistArray a = owning_array<double>(dims, 1.0);
     const auto tl = TpetraLayout::create(a, comm);
@@ -53,14 +50,11 @@ TEST(RoundTrip, DapToTpetraToDapIsExact) {
 // writes the owned rows alone (ownership from the test oracle).
 TEST(RoundTrip, OwnedRowsOutAndBackOnRandomLayouts) {
   const auto comm = world();
-  const auto seed = dapetra::testing::test_seed(2025);
-  SCOPED_TRACE(seed.replay);
-  std::mt19937_64 rng(seed.value);
-  dapetra::testing::RandomLayoutOptions opt;
-  opt.nprocs = comm->getSize();
+  dapetra::testing::RandomLayouts draws(2025, comm->getSize());  // the same layouts on every rank
+  SCOPED_TRACE(draws.seed.replay);
   int scattered = 0;
   for (int trial = 0; trial < 60; ++trial) {
-    const Layout layout = dapetra::testing::random_layout(rng, opt);
+    const Layout layout = draws.next();
     const auto& dims = layout.ranks[comm->getRank()].dim_data;
     const auto flat = dapetra::testing::global_flat_indices(dims);
     const auto owned = dapetra::testing::oracle::owned_elements(layout, comm->getRank());
