@@ -87,3 +87,12 @@ def test_a_builder_gives_a_c_ordered_buffer_and_says_what_it_is(comm):
     a = dapetra.empty((10**6,), comm, halo=1)
     assert a.buffer.flags.c_contiguous and a.buffer.dtype == np.float64
     assert "DistArray('b'" in repr(a)
+
+
+@pytest.mark.parametrize("wrong", ["too short", "too long"])
+def test_a_wrong_array_on_the_root_is_refused_on_every_process(comm, wrong):
+    u = dapetra.zeros((6 * comm.size,), comm, halo=1)
+    n = 6 * comm.size + (-1 if wrong == "too short" else 1)
+    for root in range(comm.size):
+        with pytest.raises(ValueError, match=f"rank {root}"):
+            dapetra.from_ndarray(np.arange(n, dtype=float), u, comm, root=root)

@@ -174,11 +174,26 @@ def from_ndarray(array, like, comm=None, root=0):
     wanted = comm.gather(np.asarray(imap.global_indices), root=root)
     values = None
     if comm.rank == root:
-        flat = np.ascontiguousarray(array).reshape(-1)
-        values = [flat[w] for w in wanted]
+        # A wrong array is refused on every process: the others wait in scatter.
+        try:
+            values = _pieces_of(array, wanted, like)
+        except (ValueError, IndexError, TypeError) as e:
+            values = [f"from_ndarray: the array on rank {root} does not fit: {e}"] * comm.size
     mine = comm.scatter(values, root=root)
+    if isinstance(mine, str):
+        raise ValueError(mine)
     buffer[...] = mine.reshape(buffer.shape)
     return like
+
+
+def _pieces_of(array, wanted, like):
+    """Each process's held values out of the whole global array."""
+    d = like.__distarray__() if hasattr(like, "__distarray__") else like
+    shape = tuple(int(r["size"]) for r in d["dim_data"])
+    flat = np.ascontiguousarray(array).reshape(-1)
+    if flat.size != int(np.prod(shape)):
+        raise ValueError(f"{flat.size} values for a global array of shape {shape}")
+    return [flat[w] for w in wanted]
 
 
 def gather(obj, comm=None, root=0):
