@@ -151,7 +151,7 @@ void bench_unstructured(Report& report, const Teuchos::RCP<const Comm>& comm, MP
   // Each node belongs to the process whose strip holds it (what the owned
   // prefix says; the 'u' record only says who holds what): the same
   // communication pattern as the hand-written exchange and Tpetra's owned Map.
-  tpetra::LayoutOptions options;
+  tpetra::TpetraLayoutOptions options;
   options.shared_owner = [nx, ny, P](global_index_t g, const std::vector<int>& holders) {
     const global_index_t y = g / nx;
     for (int h : holders)
@@ -159,7 +159,7 @@ void bench_unstructured(Report& report, const Teuchos::RCP<const Comm>& comm, MP
     return holders.front();
   };
   const auto layout = TpetraLayout::create(a, comm, options);
-  mpi::LayoutOptions mpi_options;
+  mpi::DistributedLayoutOptions mpi_options;
   mpi_options.shared_owner = options.shared_owner;
   const auto plan = HaloPlan::create(layout->distribution());
   const std::string size = " owned/rank=" + std::to_string(s.owned) + " np=" + std::to_string(P);
@@ -306,7 +306,7 @@ void bench_unstructured(Report& report, const Teuchos::RCP<const Comm>& comm, MP
   };
   // Both sides then choose owners by one rule: createOneToOne (Trilinos 13.2)
   // gives a shared index to its highest holder, so ours is told the same.
-  mpi::LayoutOptions highest;
+  mpi::DistributedLayoutOptions highest;
   highest.shared_owner = [](global_index_t, const std::vector<int>& holders) { return holders.back(); };
   const auto ours_default = [&] { return HaloPlan::create(DistributedLayout::create(a, raw, highest)); };
   const auto unknown = bench::paired_median_seconds(raw, 5, [&] { ours_default(); }, [&] { tpetra_unknown(); });

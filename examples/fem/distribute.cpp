@@ -8,7 +8,7 @@
 #include "dapetra/distarray.hpp"
 #include "dapetra/mpi/agree.hpp"
 #include "dapetra/mpi/halo.hpp"
-#include "dapetra/mpi/layout.hpp"
+#include "dapetra/mpi/distributed_layout.hpp"
 #include "dapetra/mpi/redistribute.hpp"
 
 namespace fem {

@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "dapetra/distarray.hpp"
-#include "dapetra/mpi/layout.hpp"
+#include "dapetra/mpi/distributed_layout.hpp"
 
 namespace fem {
 

@@ -17,7 +17,7 @@
 #include <vector>
 
 #include "dapetra/dim.hpp"
-#include "dapetra/layout.hpp"
+#include "dapetra/global_layout.hpp"
 
 namespace dapetra::testing::oracle {
 
@@ -67,7 +67,7 @@ inline bool owns(const std::vector<Dim>& along, int k, global_index_t i) {
 
 // The records along axis a of every grid rank (from the rank at grid
 // coordinate k along a and 0 elsewhere: C order, so rank k * stride).
-inline std::vector<Dim> records_along(const Layout& layout, int a) {
+inline std::vector<Dim> records_along(const LayoutRecords& layout, int a) {
   const auto& first = layout.ranks.front().dim_data;
   int stride = 1;
   for (std::size_t b = static_cast<std::size_t>(a) + 1; b < first.size(); ++b) stride *= first[b].proc_grid_size;
@@ -79,7 +79,7 @@ inline std::vector<Dim> records_along(const Layout& layout, int a) {
 
 // Whether `rank` owns its buffer element at local multi-index `at` (owned
 // along every axis).
-inline bool owns_element(const Layout& layout, int rank, const std::vector<global_index_t>& at) {
+inline bool owns_element(const LayoutRecords& layout, int rank, const std::vector<global_index_t>& at) {
   const auto& dims = layout.ranks[static_cast<std::size_t>(rank)].dim_data;
   for (std::size_t a = 0; a < dims.size(); ++a)
     if (!owns(records_along(layout, static_cast<int>(a)), dims[a].proc_grid_rank, at[a])) return false;
@@ -87,7 +87,7 @@ inline bool owns_element(const Layout& layout, int rank, const std::vector<globa
 }
 
 // Whether `rank` owns each element of its buffer, in local C order.
-inline std::vector<bool> owned_elements(const Layout& layout, int rank) {
+inline std::vector<bool> owned_elements(const LayoutRecords& layout, int rank) {
   const auto& dims = layout.ranks[static_cast<std::size_t>(rank)].dim_data;
   std::vector<global_index_t> shape;
   global_index_t n = 1;

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "../common/seed.hpp"
-#include "dapetra/layout.hpp"
+#include "dapetra/global_layout.hpp"
 #include "dapetra/process_grid.hpp"
 
 namespace dapetra::testing {
@@ -90,7 +90,7 @@ inline std::vector<Dim> random_axis(std::mt19937_64& rng, int P, global_index_t 
 }
 
 // `sizes`, when given, fixes the number of axes and their global sizes.
-inline Layout random_layout(std::mt19937_64& rng, const RandomLayoutOptions& opt = {},
+inline LayoutRecords random_layout(std::mt19937_64& rng, const RandomLayoutOptions& opt = {},
                             const std::vector<global_index_t>* sizes = nullptr) {
   const int min_ndim = opt.nprocs > 1 ? 1 : 0;
   const int ndim = sizes ? static_cast<int>(sizes->size())
@@ -110,7 +110,7 @@ inline Layout random_layout(std::mt19937_64& rng, const RandomLayoutOptions& opt
   for (int d = 0; d < ndim; ++d)
     axes[d] = random_axis(rng, shape[d], opt.max_size, ndim > 1 || !opt.sparse_1d_indices, sizes ? (*sizes)[d] : -1);
   const ProcessGrid grid(shape);
-  Layout layout;
+  LayoutRecords layout;
   for (int r = 0; r < grid.size(); ++r) {
     const std::vector<int> c = grid.coords_of(r);
     RankEntry e;
@@ -130,7 +130,7 @@ struct RandomLayouts {
     options.nprocs = nprocs;
   }
   // `sizes`, when given, fixes the number of axes and their global sizes.
-  Layout next(const std::vector<global_index_t>* sizes = nullptr) { return random_layout(rng, options, sizes); }
+  LayoutRecords next(const std::vector<global_index_t>* sizes = nullptr) { return random_layout(rng, options, sizes); }
 
   Seed seed;
   std::mt19937_64 rng;

@@ -44,7 +44,7 @@ TEST(Json, DimDataRoundTrip) {
 TEST(Json, RandomLayoutsRoundTrip) {
   std::mt19937_64 rng(7);
   for (int t = 0; t < 200; ++t) {
-    const Layout l = dapetra::testing::random_layout(rng);
+    const LayoutRecords l = dapetra::testing::random_layout(rng);
     const ParsedLayout p = parse_layout(layout_to_json(l, t % 2 ? 2 : -1));
     ASSERT_TRUE(p.ok()) << p.problems.front().to_string();
     ASSERT_EQ(p.layout.ranks.size(), l.ranks.size());

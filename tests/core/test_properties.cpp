@@ -19,7 +19,7 @@ TEST(Properties, RandomLayoutsAreValidAndOwnEveryIndexOnce) {
   std::mt19937_64 rng(seed.value);
   int empty_buffers = 0, zero_sizes = 0, padded = 0, overlapping = 0;
   for (int trial = 0; trial < 1500; ++trial) {
-    const Layout layout = dapetra::testing::random_layout(rng);
+    const LayoutRecords layout = dapetra::testing::random_layout(rng);
     const auto problems = check_layout(layout);
     ASSERT_TRUE(problems.empty()) << "trial " << trial << ": " << problems.front().to_string();
     const GlobalLayout gl(layout);
@@ -80,7 +80,7 @@ TEST(Properties, BreakingOneRecordIsAlwaysDetected) {
   std::mt19937_64 rng(seed.value);
   int tried = 0;
   for (int trial = 0; trial < 600; ++trial) {
-    Layout layout = dapetra::testing::random_layout(rng);
+    LayoutRecords layout = dapetra::testing::random_layout(rng);
     if (layout.ranks.empty() || layout.ranks[0].dim_data.empty()) continue;
     // Without the buffer shapes only the records themselves can give it away.
     for (auto& e : layout.ranks) e.local_shape.reset();

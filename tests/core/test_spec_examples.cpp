@@ -32,7 +32,7 @@ std::string section_name(const ::testing::TestParamInfo<std::string>& param_info
 
 TEST_P(SpecExample, LayoutFileMatchesTheSpecAndValidates) {
   const json ex = spec_data()[GetParam()];
-  const Layout layout = read_layout_file(std::string(DAPETRA_LAYOUT_DIR "/") + ex["layout_file"].get<std::string>());
+  const LayoutRecords layout = read_layout_file(std::string(DAPETRA_LAYOUT_DIR "/") + ex["layout_file"].get<std::string>());
   ASSERT_EQ(layout.ranks.size(), ex["ranks"].size());
   const GlobalLayout gl(layout);
   global_index_t owned_total = 0, size = 1;

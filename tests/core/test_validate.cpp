@@ -21,14 +21,14 @@ namespace {
 }
 
 // A 1-D layout from per-rank records.
-Layout layout_1d(std::vector<Dim> dims) {
-  Layout l;
+LayoutRecords layout_1d(std::vector<Dim> dims) {
+  LayoutRecords l;
   for (auto& d : dims) l.ranks.push_back(RankEntry{{d}, std::nullopt});
   return l;
 }
 
-Layout valid_2x2() {
-  Layout l;
+LayoutRecords valid_2x2() {
+  LayoutRecords l;
   for (int r = 0; r < 4; ++r) {
     const int i = r / 2, j = r % 2;
     l.ranks.push_back(RankEntry{{Dim::block(5, 2, i, i ? 3 : 0, i ? 5 : 3), Dim::cyclic(9, 2, j)}, std::nullopt});
@@ -103,26 +103,26 @@ TEST(CheckRank, ShapeAndMultiDimensionalUnstructuredRange) {
 
 TEST(CheckLayout, ValidLayoutsHaveNoProblems) {
   EXPECT_TRUE(check_layout(valid_2x2()).empty());
-  Layout scalar;
+  LayoutRecords scalar;
   scalar.ranks.push_back(RankEntry{});
   EXPECT_TRUE(check_layout(scalar).empty());  // zero-dimensional array on one process
 }
 
 TEST(CheckLayout, ProcessCountAndGrid) {
-  EXPECT_TRUE(has_problem(check_layout(Layout{}), -1, -1, "ranks", "at least one process"));
-  Layout l = valid_2x2();
+  EXPECT_TRUE(has_problem(check_layout(LayoutRecords{}), -1, -1, "ranks", "at least one process"));
+  LayoutRecords l = valid_2x2();
   l.ranks.pop_back();
   EXPECT_TRUE(has_problem(check_layout(l), -1, -1, "proc_grid_size", "product of proc_grid_size"));
-  Layout swapped = valid_2x2();
+  LayoutRecords swapped = valid_2x2();
   std::swap(swapped.ranks[1], swapped.ranks[2]);  // grid coordinates no longer in C order
   EXPECT_TRUE(has_problem(check_layout(swapped), 1, 0, "proc_grid_rank", "C-order"));
-  Layout scalar2;
+  LayoutRecords scalar2;
   scalar2.ranks.resize(2);
   EXPECT_TRUE(has_problem(check_layout(scalar2), -1, -1, "proc_grid_size", "product"));
 }
 
 TEST(CheckLayout, KeysEveryProcessAgreesOn) {
-  Layout l = valid_2x2();
+  LayoutRecords l = valid_2x2();
   l.ranks[3].dim_data[1].size = 10;
   EXPECT_TRUE(has_problem(check_layout(l), 3, 1, "size", "same on every process"));
   l = valid_2x2();
@@ -140,7 +140,7 @@ TEST(CheckLayout, KeysEveryProcessAgreesOn) {
 }
 
 TEST(CheckLayout, SameGridRankSameRecord) {
-  Layout l = valid_2x2();
+  LayoutRecords l = valid_2x2();
   // Ranks 0 and 1 share grid rank 0 on axis 0, but rank 1 claims a different block.
   l.ranks[1].dim_data[0] = Dim::block(5, 2, 0, 0, 2);
   l.ranks[3].dim_data[0] = Dim::block(5, 2, 1, 2, 5);
@@ -202,7 +202,7 @@ TEST(CheckLayout, UnstructuredAxisRules) {
 }
 
 TEST(CheckLayout, ReportsEveryProblemNotJustTheFirst) {
-  Layout l = layout_1d({Dim::block(18, 3, 0, 0, 20), Dim::block(18, 3, 1, -1, 5), Dim::unstructured(18, 3, 2, {1, 1})});
+  LayoutRecords l = layout_1d({Dim::block(18, 3, 0, 0, 20), Dim::block(18, 3, 1, -1, 5), Dim::unstructured(18, 3, 2, {1, 1})});
   const auto ps = check_layout(l);
   EXPECT_TRUE(has_problem(ps, 0, 0, "stop", "stop <= size"));
   EXPECT_TRUE(has_problem(ps, 1, 0, "start", "start >= 0"));

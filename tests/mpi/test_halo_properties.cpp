@@ -40,7 +40,7 @@ TEST(HaloProperties, RandomLayoutsFillEveryGhostWithItsSource) {
     // thresholds (runs of more than 8 elements are copied by memmove, records
     // longer than 63 words are gathered by MPI_Allgatherv).
     draws.options.max_size = trial % 3 == 2 ? 70 : 9;
-    const Layout layout = draws.next();
+    const LayoutRecords layout = draws.next();
     const auto& dims = layout.ranks[comm->rank()].dim_data;
     const int nd = static_cast<int>(dims.size());
     std::vector<global_index_t> sizes;

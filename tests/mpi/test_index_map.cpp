@@ -31,7 +31,7 @@ struct Truth {
   std::map<global_index_t, int> owner;  // global index -> owning rank
 };
 
-Truth truth_of(const Layout& layout) {
+Truth truth_of(const LayoutRecords& layout) {
   Truth t;
   for (int q = 0; q < static_cast<int>(layout.ranks.size()); ++q) {
     const auto& dims = layout.ranks[static_cast<std::size_t>(q)].dim_data;
@@ -45,7 +45,7 @@ Truth truth_of(const Layout& layout) {
 }
 
 // Every answer of `map` (this rank's) against the oracle; returns the ghosts seen.
-int expect_agrees(const IndexMap& map, const Layout& layout, const std::string& what) {
+int expect_agrees(const IndexMap& map, const LayoutRecords& layout, const std::string& what) {
   SCOPED_TRACE(what);
   const int me = map.layout().rank();
   const Truth t = truth_of(layout);
@@ -103,7 +103,7 @@ TEST(IndexMap, AgreesWithTheOracleOnRandomLayouts) {
   SCOPED_TRACE(draws.seed.replay);
   int ghosts = 0, scattered = 0;
   for (int trial = 0; trial < 80; ++trial) {
-    const Layout layout = draws.next();
+    const LayoutRecords layout = draws.next();
     const auto dl = DistributedLayout::create(layout.ranks[static_cast<std::size_t>(comm.rank())].dim_data, comm);
     scattered += dl->scattered_axis() >= 0;
     ghosts += expect_agrees(*IndexMap::create(dl), layout, "trial " + std::to_string(trial));
@@ -129,11 +129,11 @@ TEST(IndexMap, SharedUnstructuredIndicesUnderEitherOwnerRule) {
     for (global_index_t k = 0; k < (P > 1 ? 7 : 5); ++k) held.push_back((5 * q + k) % n);
     return Dim::unstructured(n, P, q, held, false);
   };
-  Layout layout;
+  LayoutRecords layout;
   for (int q = 0; q < P; ++q) layout.ranks.push_back(RankEntry{{ring(q)}, std::nullopt});
   const auto map = IndexMap::create(DistributedLayout::create(std::vector<Dim>{ring(r)}, comm));
   expect_agrees(*map, layout, "lowest holder");
-  LayoutOptions highest;
+  DistributedLayoutOptions highest;
   highest.shared_owner = [](global_index_t, const std::vector<int>& holders) { return holders.back(); };
   const auto other = IndexMap::create(DistributedLayout::create(std::vector<Dim>{ring(r)}, comm, highest));
   for (local_index_t i = 0; i < other->local_size(); ++i) {
@@ -153,7 +153,7 @@ TEST(IndexMap, AgreesWithTheOracleOnTheSpecExamples) {
   const auto examples = dapetra::testing::spec_examples();
   for (const auto& [id, ex] : examples.items()) {
     if (static_cast<int>(ex["ranks"].size()) != comm.size()) continue;
-    Layout layout;
+    LayoutRecords layout;
     for (const auto& rank : ex["ranks"])
       layout.ranks.push_back(RankEntry{dim_data_from_json(rank["dim_data"].dump()), std::nullopt});
     const auto dl = DistributedLayout::create(layout.ranks[static_cast<std::size_t>(comm.rank())].dim_data, comm);
@@ -177,7 +177,7 @@ TEST(IndexMap, SubMapsCarryOwnershipOverAndNumberByOwner) {
   int moved = 0;
   for (int trial = 0; trial < 60; ++trial) {
     SCOPED_TRACE("trial " + std::to_string(trial));
-    const Layout layout = draws.next();
+    const LayoutRecords layout = draws.next();
     const Truth t = truth_of(layout);
     std::vector<std::vector<local_index_t>> keep(static_cast<std::size_t>(P));
     for (int q = 0; q < P; ++q)

@@ -22,8 +22,8 @@ namespace {
 // Every rank's records of one test array, computed alike on every process.
 using Records = std::function<std::vector<Dim>(int rank)>;
 
-Layout layout_of(const Records& records, int nprocs) {
-  Layout all;
+LayoutRecords layout_of(const Records& records, int nprocs) {
+  LayoutRecords all;
   for (int r = 0; r < nprocs; ++r) all.ranks.push_back(RankEntry{records(r), std::nullopt});
   return all;
 }
@@ -46,15 +46,15 @@ std::vector<Dim> block_undistributed_unstructured(int r) {
 bool has_four_processes() { return world()->size() == 4; }
 
 // Grid lines at any process count (the default waits for many processes).
-LayoutOptions by_grid_lines() {
-  LayoutOptions o;
+DistributedLayoutOptions by_grid_lines() {
+  DistributedLayoutOptions o;
   o.grid_lines_from = 1;
   return o;
 }
 
 // The layout built collectively, by grid lines or by the full gather, agrees
 // with the serial one in every record, every owner and every owned count.
-void expect_matches_serial(const Records& records, const LayoutOptions& options) {
+void expect_matches_serial(const Records& records, const DistributedLayoutOptions& options) {
   const auto comm = world();
   const int P = comm->size(), me = comm->rank();
   const GlobalLayout serial(layout_of(records, P));
@@ -85,11 +85,11 @@ void expect_matches_serial(const Records& records, const LayoutOptions& options)
 
 void expect_matches_serial(const Records& records) {
   expect_matches_serial(records, by_grid_lines());
-  expect_matches_serial(records, LayoutOptions{});
+  expect_matches_serial(records, DistributedLayoutOptions{});
 }
 
 // Every process throws; the problems are the full serial check's, on every process.
-void expect_refused_everywhere_as_serially(const Records& records, const LayoutOptions& options) {
+void expect_refused_everywhere_as_serially(const Records& records, const DistributedLayoutOptions& options) {
   const auto comm = world();
   const int P = comm->size(), me = comm->rank();
   const auto serial = check_layout(layout_of(records, P));
@@ -114,7 +114,7 @@ void expect_refused_everywhere_as_serially(const Records& records, const LayoutO
 
 void expect_refused_everywhere_as_serially(const Records& records) {
   expect_refused_everywhere_as_serially(records, by_grid_lines());
-  expect_refused_everywhere_as_serially(records, LayoutOptions{});
+  expect_refused_everywhere_as_serially(records, DistributedLayoutOptions{});
 }
 
 }  // namespace
@@ -199,7 +199,7 @@ TEST(SharedOwners, ARuleChoosesAmongTheHoldersAndOwnershipFollowsIt) {
   const auto comm = world();
   const int P = comm->size(), me = comm->rank();
   for (const bool highest : {false, true}) {
-    LayoutOptions options;
+    DistributedLayoutOptions options;
     if (highest) options.shared_owner = [](global_index_t, const std::vector<int>& h) { return h.back(); };
     const auto layout = DistributedLayout::create(std::vector<Dim>{overlapping_strip(P, me)}, comm, options);
     // By hand: index 3r is shared with r - 1 (for r > 0), index 3r + 3 with r + 1.
@@ -215,7 +215,7 @@ TEST(Faults, ARuleChoosingAProcessThatDoesNotHoldTheIndexIsRefusedEverywhere) {
   const auto comm = world();
   const int P = comm->size(), me = comm->rank();
   if (P < 3) GTEST_SKIP() << "a non-holder of a shared index needs 3 processes";
-  LayoutOptions options;
+  DistributedLayoutOptions options;
   // Index 3 is held by ranks 0 and 1; the rule names rank 2.
   options.shared_owner = [](global_index_t g, const std::vector<int>& h) { return g == 3 ? 2 : h.front(); };
   bool threw = false;

@@ -89,11 +89,11 @@ TEST(Redistribute, RandomPairsRoundTripBitExact) {
   draws.options.sparse_1d_indices = false;
   std::size_t moved = 0;
   for (int trial = 0; trial < 60; ++trial) {
-    const Layout ls = draws.next();
+    const LayoutRecords ls = draws.next();
     std::vector<global_index_t> sizes;
     if (!ls.ranks[0].dim_data.empty())
       for (const Dim& d : ls.ranks[0].dim_data) sizes.push_back(d.size);
-    const Layout lt = draws.next(&sizes);
+    const LayoutRecords lt = draws.next(&sizes);
     const auto& ds = ls.ranks[comm->rank()].dim_data;
     const auto& dt = lt.ranks[comm->rank()].dim_data;
     DistArray s = owning_array<double>(ds, -7.0), t = owning_array<double>(dt, -5.0), back = owning_array<double>(ds, -3.0);
@@ -106,7 +106,7 @@ TEST(Redistribute, RandomPairsRoundTripBitExact) {
     const auto value = [](global_index_t g) { return 0.125 + static_cast<double>(g) * 1.5; };
     const auto sl = DistributedLayout::create(s, comm), tl = DistributedLayout::create(t, comm);
     // Ownership from the test oracle, not from the layouts under test.
-    const auto owned = [&](const Layout& l, const std::vector<Dim>& dims, std::size_t flat) {
+    const auto owned = [&](const LayoutRecords& l, const std::vector<Dim>& dims, std::size_t flat) {
       const auto shape = local_shape_of(dims);
       std::vector<global_index_t> at(dims.size());
       for (int d = static_cast<int>(dims.size()) - 1; d >= 0; --d) {

@@ -218,7 +218,7 @@ TEST(PetscVec, EverySpecExampleIsHeldOrRefusedThenCopied) {
   for (const auto& [id, ex] : examples.items()) {
     if (static_cast<int>(ex["ranks"].size()) != w.size) continue;
     ++ran;
-    Layout all;
+    LayoutRecords all;
     for (const auto& entry : ex["ranks"]) all.ranks.push_back({dim_data_from_json(entry["dim_data"].dump()), std::nullopt});
     std::map<global_index_t, double> value_of;  // every owned element's listed value, by flat index
     for (int q = 0; q < w.size; ++q) {

@@ -153,7 +153,7 @@ TYPED_TEST(ViewsOf, NormsDotsUpdatesCopiesAndExport) {
   if (out.buffer.shape[0] > 0) {
     EXPECT_EQ(data_as<const S>(out)[0], S(1.5));
   }
-  LayoutOptions columns;
+  TpetraLayoutOptions columns;
   columns.column_axis = 1;
   EXPECT_TRUE(TpetraLayout::create(out, comm, columns)->owned_map()->isSameAs(*layout->owned_map()));
 }
@@ -165,7 +165,7 @@ TEST(Views, ColumnAxisInCAndFortranOrder) {
   const global_index_t n = local_extent(rows), k = 3;
   // C order, shape (k, n): axis 0 is the column axis (slowest in memory).
   DistArray c = owning_array<double>({Dim::undistributed(k), rows});
-  LayoutOptions opt;
+  TpetraLayoutOptions opt;
   opt.column_axis = 0;
   const auto lc = TpetraLayout::create(c, comm, opt);
   const auto mvc = buffer_view<double>(*lc, c);
@@ -266,7 +266,7 @@ TEST(Maps, OwnedMapAloneEqualsTheLayouts) {
   if (P == 1) layouts.push_back({});                                       // zero-dimensional
   for (const auto& dims : layouts)
     for (GO base : {0, 1}) {
-      LayoutOptions options;
+      TpetraLayoutOptions options;
       options.index_base = base;
       const auto alone = owned_map(dims, comm, base);
       const auto from_layout = TpetraLayout::create(dims, comm, options)->owned_map();
@@ -417,7 +417,7 @@ TEST(Maps, NodesWithValuesPerNodeAndSharedOwnerRules) {
     }
   // Lowest holder: node 3r (r > 0) belongs to r - 1.
   EXPECT_EQ(layout->owned_map()->isNodeGlobalElement(3 * r * k), r == 0);
-  LayoutOptions highest;
+  TpetraLayoutOptions highest;
   highest.shared_owner = [](global_index_t, const std::vector<int>& h) { return h.back(); };
   const auto lh = TpetraLayout::create(dims, comm, highest);
   EXPECT_EQ(lh->owned_map()->isNodeGlobalElement((3 * r + 3) * k), r == P - 1);
@@ -462,7 +462,7 @@ TEST(Maps, OneToOneClaimIsProvenWithoutMovingIndices) {
   // Rank 0 holds nothing; ranks 1.. split n unevenly (odd counts among them).
   std::vector<global_index_t> mine;
   if (r > 0) mine.assign(perm.begin() + n * (r - 1) / (P - 1), perm.begin() + n * r / (P - 1));
-  LayoutOptions highest;
+  TpetraLayoutOptions highest;
   highest.shared_owner = [](global_index_t, const std::vector<int>& holding) { return holding.back(); };
   for (const bool with_values : {false, true}) {
     std::vector<Dim> dims{Dim::unstructured(n, P, r, mine, true)};

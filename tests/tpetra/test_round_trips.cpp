@@ -25,7 +25,7 @@ TEST(RoundTrip, DapToTpetraToDapIsExact) {
   dapetra::testing::RandomLayouts draws(2024, comm->getSize());  // the same layouts on every rank
   SCOPED_TRACE(draws.seed.replay);
   for (int trial = 0; trial < 60; ++trial) {
-    const Layout layout = draws.next();
+    const LayoutRecords layout = draws.next();
     const auto& dims = layout.ranks[comm->getRank()].dim_data;
     const DistArray a = owning_array<double>(dims, 1.0);
     const auto tl = TpetraLayout::create(a, comm);
@@ -54,7 +54,7 @@ TEST(RoundTrip, OwnedRowsOutAndBackOnRandomLayouts) {
   SCOPED_TRACE(draws.seed.replay);
   int scattered = 0;
   for (int trial = 0; trial < 60; ++trial) {
-    const Layout layout = draws.next();
+    const LayoutRecords layout = draws.next();
     const auto& dims = layout.ranks[comm->getRank()].dim_data;
     const auto flat = dapetra::testing::global_flat_indices(dims);
     const auto owned = dapetra::testing::oracle::owned_elements(layout, comm->getRank());
@@ -144,7 +144,7 @@ TEST(RoundTrip, TpetraToDapToTpetraGivesTheSameMap) {
       EXPECT_EQ(to_char(d.dist_type), expected[m]) << "map " << m;
     }
     EXPECT_EQ(a.buffer.data, mv->getLocalViewHost(Tpetra::Access::ReadOnly).data());
-    LayoutOptions opt;
+    TpetraLayoutOptions opt;
     opt.column_axis = 1;
     opt.index_base = map->getIndexBase();
     const auto tl = TpetraLayout::create(a, comm, opt);
@@ -210,7 +210,7 @@ TEST(Faults, ColumnAxisDisagreementFailsEveryRank) {
   const std::vector<Dim> dims{Dim::undistributed(3), Dim::even_block(20, P, r)};
   for (int bad = 0; bad < P; ++bad)
     for (const int other : {-1, 1}) {
-      LayoutOptions options;
+      TpetraLayoutOptions options;
       options.column_axis = r == bad ? other : 0;
       const bool everyone_agrees = P == 1 && other == -1;  // then the one rank just has no columns
       try {

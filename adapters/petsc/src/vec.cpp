@@ -177,11 +177,11 @@ DistArray ghosted_as_distarray(Vec v) {
   return a;
 }
 
-mpi::LayoutOptions owners_of(Vec v) {
+mpi::DistributedLayoutOptions owners_of(Vec v) {
   const PetscInt* ranges = nullptr;
   check(VecGetOwnershipRanges(v, &ranges), "VecGetOwnershipRanges");
   const std::vector<global_index_t> starts(ranges, ranges + ranks_of(comm_of(v)).size + 1);
-  mpi::LayoutOptions options;
+  mpi::DistributedLayoutOptions options;
   options.shared_owner = [starts](global_index_t g, const std::vector<int>& holders) {
     const int owner = static_cast<int>(std::upper_bound(starts.begin(), starts.end(), g) - starts.begin()) - 1;
     return std::find(holders.begin(), holders.end(), owner) != holders.end() ? owner : holders.front();

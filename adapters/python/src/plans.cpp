@@ -130,7 +130,7 @@ std::optional<SharedIndexOwner> owner_rule(const py::object& owner, std::vector<
 Layout make_layout(const py::object& obj, const py::object& comm_obj, const py::object& owner) {
   const MPI_Comm comm = comm_of(comm_obj);
   Read r = read_distarray(obj, rank_in(comm));
-  mpi::LayoutOptions options;
+  mpi::DistributedLayoutOptions options;
   if (auto rule = owner_rule(owner, r.problems, rank_in(comm))) options.shared_owner = *rule;
   Layout out{nullptr, comm_obj};
   py::gil_scoped_release release;

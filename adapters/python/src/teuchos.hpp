@@ -9,9 +9,9 @@
 #include <mpi4py/mpi4py.h>
 
 #include "convert.hpp"
-#include "dapetra/mpi/layout.hpp"
+#include "dapetra/mpi/distributed_layout.hpp"
 #include "dapetra/tpetra/comm.hpp"
-#include "dapetra/tpetra/layout.hpp"
+#include "dapetra/tpetra/tpetra_layout.hpp"
 
 namespace dapetra::python {
 
@@ -26,7 +26,7 @@ inline Teuchos::RCP<const tpetra::Comm> teuchos_comm(const py::object& comm) {
 inline std::shared_ptr<const tpetra::TpetraLayout> tpetra_layout_of(const py::object& obj,
                                                                      const Teuchos::RCP<const tpetra::Comm>& comm,
                                                                      DistArray* array = nullptr,
-                                                                     const tpetra::LayoutOptions& options = {}) {
+                                                                     const tpetra::TpetraLayoutOptions& options = {}) {
   Read r = read_distarray(obj, comm->getRank());
   py::gil_scoped_release release;
   if (!r.ok()) mpi::DistributedLayout::refuse(r.problems, tpetra::mpi_comm_of(*comm));

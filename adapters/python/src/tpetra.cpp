@@ -106,7 +106,7 @@ py::object owned_dot(const TpetraVector& v, const TpetraVector& w) {
 // Collective over the layout's communicator. A column axis (None: none)
 // makes the MultiVector's columns.
 TpetraVector view_of(const py::object& obj, const py::object& comm, const py::object& column_axis) {
-  tpetra::LayoutOptions options;
+  tpetra::TpetraLayoutOptions options;
   // An axis that is no int still enters the collective creation, as an axis
   // no array has, so that every process refuses it alike.
   if (!column_axis.is_none())

@@ -2,6 +2,6 @@
 # (cmake/tribits.cmake): written once.
 set(DAPETRA_TPETRA_SOURCES
   src/eti_float.cpp
-  src/layout.cpp
+  src/tpetra_layout.cpp
   src/producer.cpp
   src/views.cpp)

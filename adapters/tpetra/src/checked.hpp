@@ -2,7 +2,7 @@
 #pragma once
 
 #include "dapetra/distarray.hpp"
-#include "dapetra/tpetra/layout.hpp"
+#include "dapetra/tpetra/tpetra_layout.hpp"
 
 namespace dapetra::tpetra::detail {
 

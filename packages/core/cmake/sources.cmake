@@ -9,7 +9,7 @@ set(DAPETRA_CORE_SOURCES
   src/index_fingerprint.cpp
   src/inspect.cpp
   src/json.cpp
-  src/layout.cpp
+  src/global_layout.cpp
   src/pack.cpp
   src/process_grid.cpp
   src/record_reader.cpp

@@ -149,7 +149,7 @@ std::string dim_data_to_json(const std::vector<Dim>& dim_data, int indent) {
   return dims_to_json(dim_data).dump(indent);
 }
 
-std::string layout_to_json(const Layout& layout, int indent) {
+std::string layout_to_json(const LayoutRecords& layout, int indent) {
   ordered_json j;
   j["__version__"] = layout.version;
   j["ranks"] = ordered_json::array();
@@ -237,7 +237,7 @@ ParsedLayout parse_layout(std::string_view text) {
   return p;
 }
 
-Layout read_layout_file(const std::string& path) {
+LayoutRecords read_layout_file(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw ValidationError({Problem{-1, -1, "", path, "the layout file can be read", "cannot open " + path}});
   std::stringstream ss;

@@ -412,7 +412,7 @@ std::vector<Problem> check_index_rules(const std::vector<Dim>& dim_data, int axi
   return out;
 }
 
-std::vector<Problem> check_layout(const Layout& layout, const CheckOptions& options) {
+std::vector<Problem> check_layout(const LayoutRecords& layout, const CheckOptions& options) {
   std::vector<Problem> out = check_version(layout.version);
   Collector c(out);
   const int nprocs = static_cast<int>(layout.ranks.size());

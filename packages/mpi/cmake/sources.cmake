@@ -8,6 +8,6 @@ set(DAPETRA_MPI_SOURCES
   src/exchange.cpp
   src/halo.cpp
   src/index_map.cpp
-  src/layout.cpp
+  src/distributed_layout.cpp
   src/ownership.cpp
   src/redistribute.cpp)

@@ -8,7 +8,7 @@
 #include <string>
 
 #include "dapetra/distarray.hpp"
-#include "dapetra/mpi/layout.hpp"
+#include "dapetra/mpi/distributed_layout.hpp"
 
 namespace dapetra::mpi::detail {
 

@@ -270,7 +270,7 @@ SubIndexMap create_sub_index_map(const IndexMap& parent, const std::vector<local
     for (std::size_t j = 0; j < replies[p].size(); ++j) number[about[p][j]] = replies[p][j];
 
   // The new layout: its owners are the ranges' (no rule needed beyond them).
-  LayoutOptions options;
+  DistributedLayoutOptions options;
   options.shared_owner = [bounds](global_index_t g, const std::vector<int>&) {
     return static_cast<int>(std::upper_bound(bounds.begin(), bounds.end(), g) - bounds.begin()) - 1;
   };

@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "comm.hpp"
-#include "dapetra/mpi/layout.hpp"
+#include "dapetra/mpi/distributed_layout.hpp"
 
 namespace dapetra::mpi::detail {
 

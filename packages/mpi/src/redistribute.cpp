@@ -207,7 +207,7 @@ Records every_record(const DistributedLayout& layout) {
   PackedRank mine;
   mine.entry.dim_data = layout.dim_data();
   const detail::Gathered words = detail::allgather_words(pack_rank(mine), layout.comm());
-  Layout all;
+  LayoutRecords all;
   for (int p = 0; p < words.count(); ++p) all.ranks.push_back(unpack_rank(words.of(p), words.size(p)).entry);
   r.gathered = std::make_unique<GlobalLayout>(assume_valid, std::move(all), layout.shared_owner());
   r.global = r.gathered.get();
@@ -238,7 +238,7 @@ Records records_near(const DistributedLayout& scattered, const DistributedLayout
     for (int r : ranks_at[static_cast<std::size_t>(coord)]) per_dest[static_cast<std::size_t>(r)].push_back(g);
   }
   const detail::Exchanged got = detail::alltoallv_words(per_dest, scattered.comm());
-  Layout near;
+  LayoutRecords near;
   for (int q = 0; q < scattered.nprocs(); ++q) {
     RankEntry entry;
     entry.dim_data = scattered.dim_data();  // the other axes are not distributed: alike on every process

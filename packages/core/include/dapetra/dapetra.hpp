@@ -9,7 +9,7 @@
 #include "dapetra/error.hpp"
 #include "dapetra/inspect.hpp"
 #include "dapetra/json.hpp"
-#include "dapetra/layout.hpp"
+#include "dapetra/global_layout.hpp"
 #include "dapetra/process_grid.hpp"
 #include "dapetra/record_reader.hpp"
 #include "dapetra/validate.hpp"

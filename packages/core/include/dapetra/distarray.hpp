@@ -18,7 +18,7 @@
 
 #include "dapetra/dim.hpp"
 #include "dapetra/error.hpp"
-#include "dapetra/layout.hpp"
+#include "dapetra/global_layout.hpp"
 
 namespace dapetra {
 

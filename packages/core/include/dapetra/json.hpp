@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "dapetra/error.hpp"
-#include "dapetra/layout.hpp"
+#include "dapetra/global_layout.hpp"
 
 namespace dapetra {
 
@@ -22,7 +22,7 @@ namespace dapetra {
 /// one_to_one false) are omitted. `indent` < 0 writes one line.
 std::string dim_data_to_json(const std::vector<Dim>& dim_data, int indent = -1);
 /// A layout as a layout file's JSON (`indent` as nlohmann-json's dump; -1: one line).
-std::string layout_to_json(const Layout& layout, int indent = -1);
+std::string layout_to_json(const LayoutRecords& layout, int indent = -1);
 
 /// Parses a JSON array of dimension records. `local_shape` expands `{}`
 /// entries. Throws ValidationError on any problem (rank reported as `rank`).
@@ -34,7 +34,7 @@ std::vector<Dim> dim_data_from_json(std::string_view text,
 /// read are listed in `unreadable` as (rank, dim) (dim -1: the whole rank).
 struct ParsedLayout {
   /// What could be read.
-  Layout layout;
+  LayoutRecords layout;
   /// What could not, each naming where.
   std::vector<Problem> problems;
   /// (rank, dimension) of records that could not be read.
@@ -48,6 +48,6 @@ ParsedLayout parse_layout(std::string_view text);
 
 /// Reads, parses and validates (local and collective rules); throws
 /// ValidationError listing every problem.
-Layout read_layout_file(const std::string& path);
+LayoutRecords read_layout_file(const std::string& path);
 
 }  // namespace dapetra

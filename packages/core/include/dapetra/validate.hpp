@@ -2,7 +2,7 @@
 /// dapetra/validate.hpp: every rule DAP 0.10.0 states, as checks.
 ///
 /// Local checks need one process's record; collective checks need the records
-/// of all processes (a Layout). All of them return the complete list of
+/// of all processes (a LayoutRecords). All of them return the complete list of
 /// problems found instead of stopping at the first. None communicates: the
 /// MPI adapters gather the records and call these same functions, so a layout
 /// is judged identically in one process and in many.
@@ -14,7 +14,7 @@
 
 #include "dapetra/dim.hpp"
 #include "dapetra/error.hpp"
-#include "dapetra/layout.hpp"
+#include "dapetra/global_layout.hpp"
 
 namespace dapetra {
 
@@ -48,7 +48,7 @@ std::vector<Problem> check_index_rules(const std::vector<Dim>& dim_data, int axi
 /// padding agrees and fits, periodic is the same everywhere and the interior
 /// can fill the edge padding. `by_grid_rank[k]` is grid rank k's record (each
 /// locally valid, all of the same size), sent by MPI rank `mpi_rank[k]`. For
-/// adapters that check a block split without building a Layout.
+/// adapters that check a block split without building a LayoutRecords.
 std::vector<Problem> check_block_axis(int axis, const std::vector<const Dim*>& by_grid_rank,
                                       const std::vector<int>& mpi_rank);
 
@@ -71,6 +71,6 @@ std::vector<Problem> check_axis(int axis, const std::vector<const Dim*>& by_grid
 /// All rules, local and collective, over every process's records. Collective
 /// rules are checked only on axes whose records passed the local rules, so one
 /// mistake is not reported many times over.
-std::vector<Problem> check_layout(const Layout& layout, const CheckOptions& options = {});
+std::vector<Problem> check_layout(const LayoutRecords& layout, const CheckOptions& options = {});
 
 }  // namespace dapetra

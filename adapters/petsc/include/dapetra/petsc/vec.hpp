@@ -23,7 +23,7 @@
 #include <memory>
 
 #include "dapetra/distarray.hpp"
-#include "dapetra/mpi/layout.hpp"
+#include "dapetra/mpi/distributed_layout.hpp"
 
 namespace dapetra::petsc {
 
@@ -39,7 +39,7 @@ DistArray ghosted_as_distarray(Vec v);
 /// Layout options whose shared-index owner is the process whose ownership
 /// range holds the index (as PETSc's ghost updates have it), for a layout of
 /// ghosted_as_distarray(v) or of any array over v's ownership ranges.
-mpi::LayoutOptions owners_of(Vec v);
+mpi::DistributedLayoutOptions owners_of(Vec v);
 
 /// A Vec over `array`'s memory, no copy. Collective over the layout's
 /// communicator. PETSc can hold an array of doubles whose owned elements, in

@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "dapetra/distarray.hpp"
-#include "dapetra/tpetra/layout.hpp"
+#include "dapetra/tpetra/tpetra_layout.hpp"
 #include "dapetra/tpetra/types.hpp"
 
 namespace dapetra::tpetra {

@@ -4,7 +4,7 @@
 #pragma once
 
 #include "dapetra/mpi/mpi.hpp"
-#include "dapetra/tpetra/layout.hpp"
+#include "dapetra/tpetra/tpetra_layout.hpp"
 #include "dapetra/tpetra/producer.hpp"
 #include "dapetra/tpetra/types.hpp"
 #include "dapetra/tpetra/views.hpp"

@@ -12,7 +12,7 @@
 #include <Teuchos_RCP.hpp>
 
 #include "dapetra/distarray.hpp"
-#include "dapetra/tpetra/layout.hpp"
+#include "dapetra/tpetra/tpetra_layout.hpp"
 #include "dapetra/tpetra/types.hpp"
 
 namespace dapetra::tpetra {

@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "dapetra/error.hpp"
-#include "dapetra/layout.hpp"
+#include "dapetra/global_layout.hpp"
 
 namespace dapetra {
 

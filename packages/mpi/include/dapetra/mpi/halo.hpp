@@ -42,7 +42,7 @@
 #include <vector>
 
 #include "dapetra/distarray.hpp"
-#include "dapetra/mpi/layout.hpp"
+#include "dapetra/mpi/distributed_layout.hpp"
 #include "dapetra/mpi/scalar.hpp"
 
 namespace dapetra::mpi {

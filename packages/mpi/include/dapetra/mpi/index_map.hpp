@@ -28,7 +28,7 @@
 #include <utility>
 #include <vector>
 
-#include "dapetra/mpi/layout.hpp"
+#include "dapetra/mpi/distributed_layout.hpp"
 
 namespace dapetra::mpi {
 

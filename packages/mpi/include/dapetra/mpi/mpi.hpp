@@ -8,6 +8,6 @@
 #include "dapetra/mpi/agree.hpp"
 #include "dapetra/mpi/halo.hpp"
 #include "dapetra/mpi/index_map.hpp"
-#include "dapetra/mpi/layout.hpp"
+#include "dapetra/mpi/distributed_layout.hpp"
 #include "dapetra/mpi/redistribute.hpp"
 #include "dapetra/mpi/scalar.hpp"

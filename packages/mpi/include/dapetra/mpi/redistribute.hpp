@@ -29,7 +29,7 @@
 
 #include "dapetra/distarray.hpp"
 #include "dapetra/mpi/halo.hpp"
-#include "dapetra/mpi/layout.hpp"
+#include "dapetra/mpi/distributed_layout.hpp"
 #include "dapetra/mpi/scalar.hpp"
 
 namespace dapetra::mpi {

@@ -1,9 +1,9 @@
 /// \file
-/// dapetra/tpetra/layout.hpp: a DAP array's distribution as Tpetra Maps.
+/// dapetra/tpetra/tpetra_layout.hpp: a DAP array's distribution as Tpetra Maps.
 ///
 /// A TpetraLayout is the Tpetra face of a dapetra::mpi::DistributedLayout
 /// (which gathers and checks every process's records and settles ownership;
-/// see dapetra/mpi/layout.hpp). Built once, collectively, it adds
+/// see dapetra/mpi/distributed_layout.hpp). Built once, collectively, it adds
 ///   - the owned map: one-to-one, each global element exactly once, usable as
 ///     the domain and range of Tpetra operators and solvers;
 ///   - the buffer map: one entry per element of the local buffer, in buffer
@@ -27,13 +27,13 @@
 
 #include "dapetra/dim_math.hpp"
 #include "dapetra/distarray.hpp"
-#include "dapetra/mpi/layout.hpp"
+#include "dapetra/mpi/distributed_layout.hpp"
 #include "dapetra/tpetra/types.hpp"
 
 namespace dapetra::tpetra {
 
 /// How a TpetraLayout builds its maps; every process must pass the same.
-struct LayoutOptions {
+struct TpetraLayoutOptions {
   /// An axis that is not distributed and not padded, to become the columns of
   /// the MultiVector (-1: none, a single column). The memory layout must make
   /// each column contiguous: in a C-ordered buffer that is axis 0 (the
@@ -55,14 +55,14 @@ class TpetraLayout {
   /// ValidationError on every process, listing every process's problems, if
   /// any process's input is wrong.
   static std::shared_ptr<const TpetraLayout> create(const DistArray& local, Teuchos::RCP<const Comm> comm,
-                                                    const LayoutOptions& options = {});
+                                                    const TpetraLayoutOptions& options = {});
   /// The same from dim_data alone, for a C-ordered buffer of doubles of the implied shape.
   static std::shared_ptr<const TpetraLayout> create(const std::vector<Dim>& dim_data, Teuchos::RCP<const Comm> comm,
-                                                    const LayoutOptions& options = {});
+                                                    const TpetraLayoutOptions& options = {});
   /// Collective: the maps of an existing layout (`comm` spans the same
   /// processes in the same order; options.shared_owner is the layout's).
   static std::shared_ptr<const TpetraLayout> create(std::shared_ptr<const mpi::DistributedLayout> layout,
-                                                    Teuchos::RCP<const Comm> comm, const LayoutOptions& options = {});
+                                                    Teuchos::RCP<const Comm> comm, const TpetraLayoutOptions& options = {});
 
   /// The distribution: ownership, records, and what halo and redistribution plans are built on.
   const std::shared_ptr<const mpi::DistributedLayout>& distribution() const { return layout_; }

@@ -1,4 +1,4 @@
-#include "dapetra/layout.hpp"
+#include "dapetra/global_layout.hpp"
 
 #include "dapetra/dim_math.hpp"
 #include "dapetra/validate.hpp"
@@ -19,14 +19,14 @@ std::vector<global_index_t> global_shape_of(const std::vector<Dim>& dim_data) {
   return shape;
 }
 
-GlobalLayout::GlobalLayout(const Layout& layout, SharedIndexOwner rule)
+GlobalLayout::GlobalLayout(const LayoutRecords& layout, SharedIndexOwner rule)
     : GlobalLayout(assume_valid, (throw_if_any(check_layout(layout)), layout), std::move(rule)) {}
 
 namespace {
 
 // The records of grid ranks 0, 1, .. along each axis, from the ranks at
 // (0, .., k, .., 0).
-std::vector<AxisPartition> axes_of(const Layout& layout, const SharedIndexOwner& rule) {
+std::vector<AxisPartition> axes_of(const LayoutRecords& layout, const SharedIndexOwner& rule) {
   const std::vector<Dim>& first = layout.ranks.front().dim_data;
   const ProcessGrid grid = ProcessGrid::of(first);
   std::vector<AxisPartition> axes;
@@ -43,7 +43,7 @@ std::vector<AxisPartition> axes_of(const Layout& layout, const SharedIndexOwner&
 
 }  // namespace
 
-GlobalLayout::GlobalLayout(assume_valid_t, const Layout& layout, SharedIndexOwner rule)
+GlobalLayout::GlobalLayout(assume_valid_t, const LayoutRecords& layout, SharedIndexOwner rule)
     : GlobalLayout(axes_of(layout, rule)) {}
 
 GlobalLayout::GlobalLayout(std::vector<AxisPartition> axes) : axes_(std::move(axes)) {

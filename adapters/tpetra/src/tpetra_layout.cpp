@@ -1,4 +1,4 @@
-#include "dapetra/tpetra/layout.hpp"
+#include "dapetra/tpetra/tpetra_layout.hpp"
 
 #include <Teuchos_CommHelpers.hpp>
 #include <Teuchos_DefaultMpiComm.hpp>
@@ -418,7 +418,7 @@ void MapBuilder::build_maps() {
 }
 
 std::shared_ptr<const TpetraLayout> TpetraLayout::create(std::shared_ptr<const mpi::DistributedLayout> layout,
-                                                         Teuchos::RCP<const Comm> comm, const LayoutOptions& options) {
+                                                         Teuchos::RCP<const Comm> comm, const TpetraLayoutOptions& options) {
   std::shared_ptr<TpetraLayout> self(new TpetraLayout());
   self->layout_ = std::move(layout);
   self->comm_ = std::move(comm);
@@ -434,16 +434,16 @@ std::shared_ptr<const TpetraLayout> TpetraLayout::create(std::shared_ptr<const m
 }
 
 std::shared_ptr<const TpetraLayout> TpetraLayout::create(const DistArray& local, Teuchos::RCP<const Comm> comm,
-                                                         const LayoutOptions& options) {
-  mpi::LayoutOptions mpi_options;
+                                                         const TpetraLayoutOptions& options) {
+  mpi::DistributedLayoutOptions mpi_options;
   mpi_options.shared_owner = options.shared_owner;
   auto layout = mpi::DistributedLayout::create(local, raw_comm(*comm), mpi_options);
   return create(std::move(layout), std::move(comm), options);
 }
 
 std::shared_ptr<const TpetraLayout> TpetraLayout::create(const std::vector<Dim>& dim_data,
-                                                         Teuchos::RCP<const Comm> comm, const LayoutOptions& options) {
-  mpi::LayoutOptions mpi_options;
+                                                         Teuchos::RCP<const Comm> comm, const TpetraLayoutOptions& options) {
+  mpi::DistributedLayoutOptions mpi_options;
   mpi_options.shared_owner = options.shared_owner;
   auto layout = mpi::DistributedLayout::create(dim_data, raw_comm(*comm), mpi_options);
   return create(std::move(layout), std::move(comm), options);
@@ -521,7 +521,7 @@ Teuchos::RCP<const Map> owned_map(const std::vector<Dim>& dim_data, Teuchos::RCP
                check_block_axis(0, by_grid_rank, mpi_rank).empty();
   }
   if (!shortcut) {
-    LayoutOptions options;
+    TpetraLayoutOptions options;
     options.index_base = index_base;
     return TpetraLayout::create(dim_data, std::move(comm), options)->owned_map();
   }

@@ -1,4 +1,4 @@
-#include "dapetra/mpi/layout.hpp"
+#include "dapetra/mpi/distributed_layout.hpp"
 
 #include <algorithm>
 #include <cstring>
@@ -123,7 +123,7 @@ std::vector<Problem> gathered_problems(const PackedRank& report, MPI_Comm comm) 
 
 // 1. What this process can tell on its own, and what it shares.
 PackedRank describe_local(const std::string& version, const BufferView& buffer, const std::vector<Dim>& dim_data,
-                          int rank, int nprocs, const LayoutOptions& options) {
+                          int rank, int nprocs, const DistributedLayoutOptions& options) {
   PackedRank mine;
   mine.problems = check_version(version);
   for (Problem& p : mine.problems) p.rank = rank;
@@ -162,7 +162,7 @@ PackedRank describe_local(const std::string& version, const BufferView& buffer, 
 // 2. Every process judges the same gathered words, so all reach the same verdict.
 struct Judged {
   std::vector<Problem> problems;
-  Layout layout;
+  LayoutRecords layout;
   std::vector<PackedRank> all;
 };
 
@@ -330,7 +330,7 @@ std::unique_ptr<GlobalLayout> gather_grid_lines(InnerComm& inner, const std::vec
 struct LayoutBuilder {
   static std::shared_ptr<const DistributedLayout> create(const std::string& version, const BufferView& buffer,
                                                          const std::vector<Dim>& dim_data, MPI_Comm comm,
-                                                         const LayoutOptions& options,
+                                                         const DistributedLayoutOptions& options,
                                                          const std::vector<Problem>* unread = nullptr);
   static void gather_everything(DistributedLayout& self, const PackedRank& mine);
   static void resolve_scattered(DistributedLayout& self, const ScatteredSummary& summary);
@@ -339,7 +339,7 @@ struct LayoutBuilder {
 
 std::shared_ptr<const DistributedLayout> LayoutBuilder::create(const std::string& version, const BufferView& buffer,
                                                                const std::vector<Dim>& dim_data, MPI_Comm comm,
-                                                               const LayoutOptions& options,
+                                                               const DistributedLayoutOptions& options,
                                                                const std::vector<Problem>* unread) {
   std::shared_ptr<DistributedLayout> self(new DistributedLayout());
   // Everything from here on, including a refusal's messages, happens on
@@ -498,11 +498,11 @@ bool DistributedLayout::is_owned(int axis, global_index_t position) const {
 }
 
 std::shared_ptr<const DistributedLayout> DistributedLayout::create(const DistArray& local, MPI_Comm comm,
-                                                                   const LayoutOptions& options) {
+                                                                   const DistributedLayoutOptions& options) {
   return detail::LayoutBuilder::create(local.version, local.buffer, local.dim_data, comm, options);
 }
 
-void DistributedLayout::refuse(std::vector<Problem> problems, MPI_Comm comm, const LayoutOptions& options) {
+void DistributedLayout::refuse(std::vector<Problem> problems, MPI_Comm comm, const DistributedLayoutOptions& options) {
   for (Problem& p : problems) p.rank = detail::rank_of(comm);
   if (problems.empty())
     problems.push_back({detail::rank_of(comm), -1, "", "", "a protocol object this library can read", "unreadable input"});
@@ -511,7 +511,7 @@ void DistributedLayout::refuse(std::vector<Problem> problems, MPI_Comm comm, con
 }
 
 std::shared_ptr<const DistributedLayout> DistributedLayout::create(const std::vector<Dim>& dim_data, MPI_Comm comm,
-                                                                   const LayoutOptions& options) {
+                                                                   const DistributedLayoutOptions& options) {
   // A stand-in buffer of the implied shape in C order; the layout records
   // only its shape, strides and element type and never touches its memory.
   BufferView buffer;

@@ -1,9 +1,9 @@
 /// \file
-/// dapetra/layout.hpp: every process's dim_data of one array, in one place.
+/// dapetra/global_layout.hpp: every process's dim_data of one array, in one place.
 ///
-/// A Layout is what a layout file holds (`{"__version__": ..., "ranks": [...]}`,
+/// A LayoutRecords is what a layout file holds (`{"__version__": ..., "ranks": [...]}`,
 /// see json.hpp) and what the collective checks and the inspection tool work
-/// on. `ranks[r]` is MPI rank r. A GlobalLayout is what a validated Layout
+/// on. `ranks[r]` is MPI rank r. A GlobalLayout is what a validated LayoutRecords
 /// describes, kept as one AxisPartition per axis: records of the same grid rank
 /// along an axis are identical (section 1.6.4) and rank r sits at the C-order
 /// grid coordinates of r, so the grid ranks' records along each axis say
@@ -32,7 +32,7 @@ struct RankEntry {
 };
 
 /// Every process's records of one array (a layout file's content).
-struct Layout {
+struct LayoutRecords {
   /// The protocol version.
   std::string version = dap_version;
   /// Each process's entry, in rank order.
@@ -55,9 +55,9 @@ class GlobalLayout {
  public:
   /// Validates `layout` (local and collective rules) and throws ValidationError
   /// listing every problem if it is not valid.
-  explicit GlobalLayout(const Layout& layout, SharedIndexOwner rule = lowest_holder);
+  explicit GlobalLayout(const LayoutRecords& layout, SharedIndexOwner rule = lowest_holder);
   /// Skips the checks (the caller ran check_layout and found nothing).
-  GlobalLayout(assume_valid_t, const Layout& layout, SharedIndexOwner rule = lowest_holder);
+  GlobalLayout(assume_valid_t, const LayoutRecords& layout, SharedIndexOwner rule = lowest_holder);
   /// From the axes alone (each built from the records of its grid ranks, the
   /// collective rules already checked), as an MPI layout that gathered only
   /// the records of its own grid lines builds it.

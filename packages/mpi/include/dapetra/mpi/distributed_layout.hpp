@@ -1,9 +1,9 @@
 /// \file
-/// dapetra/mpi/layout.hpp: one DAP array's distribution over an MPI communicator.
+/// dapetra/mpi/distributed_layout.hpp: one DAP array's distribution over an MPI communicator.
 ///
 /// A DistributedLayout is built once, collectively, from each process's
 /// protocol object (or just its dim_data). It gathers every process's records,
-/// or on many processes only those of its grid lines (see LayoutOptions), and
+/// or on many processes only those of its grid lines (see DistributedLayoutOptions), and
 /// checks them with the core's rules, so every process reaches the same
 /// verdict and throws the same ValidationError: nobody is left waiting.
 /// Then it knows, for every axis and every position of this process's buffer,
@@ -37,13 +37,13 @@
 
 #include "dapetra/axis.hpp"
 #include "dapetra/distarray.hpp"
-#include "dapetra/layout.hpp"
+#include "dapetra/global_layout.hpp"
 #include "dapetra/process_grid.hpp"
 
 namespace dapetra::mpi {
 
 /// Every process must pass the same options.
-struct LayoutOptions {
+struct DistributedLayoutOptions {
   /// Owner of a 'u' index held by several processes (one_to_one false).
   SharedIndexOwner shared_owner = lowest_holder;
   /// From this many processes on, a layout with two or more distributed axes
@@ -70,17 +70,17 @@ class DistributedLayout {
   /// together; throws ValidationError on every process, listing every
   /// process's problems, if any process's input is wrong.
   static std::shared_ptr<const DistributedLayout> create(const DistArray& local, MPI_Comm comm,
-                                                         const LayoutOptions& options = {});
+                                                         const DistributedLayoutOptions& options = {});
   /// The same from dim_data alone, for a C-ordered buffer of doubles of the
   /// implied shape.
   static std::shared_ptr<const DistributedLayout> create(const std::vector<Dim>& dim_data, MPI_Comm comm,
-                                                         const LayoutOptions& options = {});
+                                                         const DistributedLayoutOptions& options = {});
   /// For bindings that read the protocol object themselves (the Python
   /// module): this process could not read its input (`problems`). Takes its
   /// part in the collective creation the other processes run with create()
   /// and throws there the ValidationError every process throws, listing
   /// these problems under this rank; nobody waits. Collective over `comm`.
-  [[noreturn]] static void refuse(std::vector<Problem> problems, MPI_Comm comm, const LayoutOptions& options = {});
+  [[noreturn]] static void refuse(std::vector<Problem> problems, MPI_Comm comm, const DistributedLayoutOptions& options = {});
   ~DistributedLayout();
   DistributedLayout(const DistributedLayout&) = delete;
   DistributedLayout& operator=(const DistributedLayout&) = delete;
