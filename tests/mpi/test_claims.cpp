@@ -10,13 +10,19 @@
 #include <mpi.h>
 
 #include <atomic>
+#include <algorithm>
 #include <functional>
+#include <utility>
+#include <vector>
 
 #include "dapetra/mpi/mpi.hpp"
 #include "mpi_test_util.hpp"
 
 namespace {
 std::atomic<long> calls{0};  // every counted MPI call that communicates
+// The buffers handed to MPI_Isend / MPI_Irecv while `recording`.
+bool recording = false;
+std::vector<const void*> sent_from, received_into;
 }
 
 // Every call that sends, receives or synchronises, as OpenMPI 4.1 declares it.
@@ -27,10 +33,12 @@ int MPI_Send(const void* b, int n, MPI_Datatype t, int d, int tag, MPI_Comm c) {
 }
 int MPI_Isend(const void* b, int n, MPI_Datatype t, int d, int tag, MPI_Comm c, MPI_Request* r) {
   ++calls;
+  if (recording) sent_from.push_back(b);
   return PMPI_Isend(b, n, t, d, tag, c, r);
 }
 int MPI_Irecv(void* b, int n, MPI_Datatype t, int s, int tag, MPI_Comm c, MPI_Request* r) {
   ++calls;
+  if (recording) received_into.push_back(b);
   return PMPI_Irecv(b, n, t, s, tag, c, r);
 }
 int MPI_Recv(void* b, int n, MPI_Datatype t, int s, int tag, MPI_Comm c, MPI_Status* st) {
@@ -88,6 +96,25 @@ using dapetra::testing::owning_array;
 using dapetra::testing::world;
 
 namespace {
+
+// The buffers `f` hands to MPI_Isend and MPI_Irecv on this process.
+std::pair<std::vector<const void*>, std::vector<const void*>> buffers_in(const std::function<void()>& f) {
+  sent_from.clear();
+  received_into.clear();
+  recording = true;
+  f();
+  recording = false;
+  return {sent_from, received_into};
+}
+
+// How many of `addresses` lie inside `array`'s buffer (1-D, C order).
+std::size_t inside(const std::vector<const void*>& addresses, const DistArray& array) {
+  const char* first = static_cast<const char*>(array.buffer.data);
+  const char* end = first + array.buffer.num_elements() * static_cast<global_index_t>(array.buffer.itemsize);
+  return static_cast<std::size_t>(std::count_if(addresses.begin(), addresses.end(), [&](const void* a) {
+    return static_cast<const char*>(a) >= first && static_cast<const char*>(a) < end;
+  }));
+}
 
 // MPI calls made by `f` on this process.
 long calls_in(const std::function<void()>& f) {
@@ -171,4 +198,59 @@ TEST(Claims, AMessageTooLargeForMpiIsRefusedOnEveryProcess) {
     EXPECT_EQ(e.problems().at(0).key, "message_size");
   }
   EXPECT_TRUE(refused);
+}
+
+// A peer whose elements are one contiguous stretch of more than 16 bytes is
+// sent from and received into the caller's own array (issue 26): a 1-D halo
+// 8 wide is one stretch of 64 bytes each way. Assembly sends its ghosts in
+// place and stages what it receives (it combines it).
+TEST(Claims, ContiguousHaloMessagesUseTheCallersArray) {
+  const auto comm = world();
+  const int P = comm->size(), r = comm->rank();
+  if (P < 2) GTEST_SKIP() << "needs a neighbour";
+  const Dim d = Dim::even_block(4000, P, r, 8);
+  DistArray x = owning_array<double>({d}, 1.0);
+  const auto plan = HaloPlan::create(DistributedLayout::create(x, comm));
+  const std::size_t neighbours = plan->num_neighbours();
+  ASSERT_GT(neighbours, 0u);
+  auto [sends, receives] = buffers_in([&] { plan->update<double>(x); });
+  EXPECT_EQ(sends.size(), neighbours);
+  EXPECT_EQ(receives.size(), neighbours);
+  EXPECT_EQ(inside(sends, x), neighbours);
+  EXPECT_EQ(inside(receives, x), neighbours);
+  std::tie(sends, receives) = buffers_in([&] { plan->assemble<double>(x); });
+  EXPECT_EQ(inside(sends, x), neighbours);
+  EXPECT_EQ(inside(receives, x), 0u);
+  HaloExchange exchange;
+  std::tie(sends, receives) = buffers_in([&] {
+    plan->begin_update<double>(x, exchange);
+    plan->end_update<double>(x, exchange);
+  });
+  EXPECT_EQ(inside(sends, x), neighbours);
+  EXPECT_EQ(inside(receives, x), neighbours);
+}
+
+// The same for a redistribution between two block splits: each message is
+// one run on both sides. A halo of 2 doubles (16 bytes) travels behind its
+// status header instead, packed.
+TEST(Claims, ContiguousRedistributionMessagesUseTheCallersArrays) {
+  const auto comm = world();
+  const int P = comm->size(), r = comm->rank();
+  if (P < 2) GTEST_SKIP() << "needs a neighbour";
+  const global_index_t n = 1000;
+  const Dim from_dim = Dim::even_block(n, P, r);
+  const Dim to_dim = Dim::block(n, P, r, r == 0 ? 0 : n * r / P - 7, r == P - 1 ? n : n * (r + 1) / P - 7);
+  DistArray from = owning_array<double>({from_dim}, 2.0), to = owning_array<double>({to_dim}, 0.0);
+  const auto plan = RedistributionPlan::create(DistributedLayout::create(from, comm), DistributedLayout::create(to, comm));
+  const auto [sends, receives] = buffers_in([&] { plan->apply<double>(from, to); });
+  ASSERT_FALSE(sends.empty() && receives.empty());
+  EXPECT_EQ(inside(sends, from), sends.size());
+  EXPECT_EQ(inside(receives, to), receives.size());
+  for (global_index_t i = 0; i < local_extent(to_dim); ++i) EXPECT_EQ(data_as<double>(to)[i], 2.0);
+
+  DistArray narrow = owning_array<double>({Dim::even_block(40, P, r, 2)}, 1.0);
+  const auto halo = HaloPlan::create(DistributedLayout::create(narrow, comm));
+  const auto [small_sends, small_receives] = buffers_in([&] { halo->update<double>(narrow); });
+  EXPECT_EQ(inside(small_sends, narrow), 0u);
+  EXPECT_EQ(inside(small_receives, narrow), 0u);
 }

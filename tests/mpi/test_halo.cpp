@@ -301,6 +301,44 @@ TEST(Halo, SplitPhaseEqualsUpdateAndPeriodicWrapOnOneAxis) {
   }
 }
 
+// The split-phase contract (halo.hpp): between begin_update and end_update
+// the caller reads every owned element and writes the interior away from the
+// halo, while the messages (sent from and received into the array itself:
+// a halo 6 wide is 48 bytes) travel. The ghosts get the values sent at
+// begin_update; the interior keeps what the caller wrote.
+TEST(Halo, SplitPhaseLeavesTheInteriorToTheCaller) {
+  const auto comm = world();
+  const int P = comm->size(), r = comm->rank();
+  const global_index_t w = 6, n = 30 * P;
+  const Dim d = Dim::even_block(n, P, r, w, true);
+  DistArray x = owning_array<double>({d});
+  const auto plan = HaloPlan::create(DistributedLayout::create(x, comm));
+  double* xb = data_as<double>(x);
+  const global_index_t M = n - 2 * w;  // the periodic wrap
+  const auto value = [](global_index_t g) { return 0.5 + static_cast<double>(g); };
+  for (int step = 0; step < 3; ++step) {
+    for (global_index_t i = 0; i < local_extent(d); ++i)
+      xb[i] = padding_kind(d, i) == PaddingKind::none ? value(global_index(d, i)) * (step + 1) : -1.0;
+    HaloExchange exchange;
+    plan->begin_update<double>(x, exchange);
+    // Interior: owned positions at least w from either end of the buffer's
+    // owned part; they are neither sent nor filled.
+    double owned_sum = 0.0;
+    for (global_index_t i = w; i < local_extent(d) - w; ++i) owned_sum += xb[i];
+    for (global_index_t i = 2 * w; i < local_extent(d) - 2 * w; ++i) xb[i] = -static_cast<double>(i);
+    plan->end_update<double>(x, exchange);
+    double expected_sum = 0.0;
+    for (global_index_t i = w; i < local_extent(d) - w; ++i) expected_sum += value(global_index(d, i)) * (step + 1);
+    EXPECT_EQ(owned_sum, expected_sum) << "owned values read in flight";
+    for (global_index_t i = 0; i < local_extent(d); ++i) {
+      const global_index_t g = global_index(d, i);
+      const global_index_t src = g < w ? g + M : g >= n - w ? g - M : g;
+      const bool interior = i >= 2 * w && i < local_extent(d) - 2 * w;
+      EXPECT_EQ(xb[i], interior ? -static_cast<double>(i) : value(src) * (step + 1)) << "position " << i << " step " << step;
+    }
+  }
+}
+
 // Several vectors in one buffer: a periodic padded 1-D block with a column
 // axis, in a C-ordered buffer (columns slowest, axis 0) and a Fortran-ordered
 // one (columns are then the last axis). Every column's padding takes its own

@@ -9,7 +9,7 @@ if(TARGET Dapetra::eigen)
   list(APPEND libs Dapetra::eigen)
 endif()
 dapetra_test_program(test_mpi SOURCES ${sources} LIBS ${libs} DEFINES ${spec_data})
-dapetra_mpi_tests(test_mpi mpi "Faults.*:Communicators.*")
+dapetra_mpi_tests(test_mpi mpi "Faults.*:*FaultsOnEachWire.*:Communicators.*")
 dapetra_test(mpi_spec_np8 NP 8 COMMAND test_mpi --gtest_filter=Redistribute.SpecExample2_12* LABELS mpi TIMEOUT 300)
 # README claims checked inside the MPI calls (profiling-interface counters,
 # so its own program: the counters see every MPI call made in it).

@@ -27,50 +27,74 @@ ScratchLease::~ScratchLease() {
   }
 }
 
-void Round::reset(std::size_t in_bytes, std::size_t out_bytes, std::size_t messages) {
-  const std::size_t in_need = in_bytes + messages * (Round::header + 16);
-  const std::size_t out_need = out_bytes + messages * (Round::header + 16);
-  if (in_need > in_capacity_) in_.reset(new char[in_capacity_ = in_need]);
-  if (out_need > out_capacity_) out_.reset(new char[out_capacity_ = out_need]);
+std::size_t Round::staged_bytes(std::size_t payload) {
+  return (bare(payload) ? 0 : header) + (payload + 15) / 16 * 16;
+}
+
+void Round::reset(std::size_t in_bytes, std::size_t out_bytes) {
+  if (in_bytes > in_capacity_) in_.reset(new char[in_capacity_ = in_bytes]);
+  if (out_bytes > out_capacity_) out_.reset(new char[out_capacity_ = out_bytes]);
   in_used_ = out_used_ = 0;
-  in_at_.clear();
+  incoming_.clear();
   requests_.clear();
 }
 
-void Round::receive(int peer, std::size_t payload, int tag, MPI_Comm comm) {
+void Round::receive(int peer, std::size_t payload, int tag, MPI_Comm comm, char* in_place) {
   // A message too large for MPI's int count is known as such to both ends
-  // (the call's checks flag it), so its sender sends the header alone.
-  std::size_t bytes = slot_bytes(payload);
-  if (bytes > static_cast<std::size_t>(max_message_bytes)) bytes = Round::header;
-  in_at_.push_back(in_used_);
+  // (the call's checks flag it), so its sender sends a fault note alone.
+  const bool too_large = !fits_one_message(payload, 1);
+  const std::size_t bytes = too_large ? header : bare(payload) ? payload : header + payload;
+  char* at = in_place;
+  if (at == nullptr) {
+    at = in_.get() + in_used_;
+    in_used_ += too_large ? header : staged_bytes(payload);
+  }
+  incoming_.push_back({at, payload, requests_.size(), in_place != nullptr});
   requests_.emplace_back();
-  MPI_Irecv(in_.get() + in_used_, static_cast<int>(bytes), MPI_BYTE, peer, tag, comm, &requests_.back());
-  in_used_ += bytes;
+  MPI_Irecv(at, static_cast<int>(bytes), MPI_BYTE, peer, tag, comm, &requests_.back());
 }
 
-char* Round::out_slot(std::size_t payload) {
+char* Round::stage(std::size_t bytes) {
   char* slot = out_.get() + out_used_;
-  out_used_ += slot_bytes(payload);
+  out_used_ += bytes;
   return slot;
 }
 
-void Round::write_header(char* slot, const FaultNote& note) {
+void Round::write_note(char* slot, const FaultNote& note) {
   const std::int64_t words[2] = {static_cast<std::int64_t>(note.fault), note.rank};
   std::memcpy(slot, words, sizeof words);
 }
 
-void Round::post_send(char* slot, std::size_t bytes, int peer, int tag, MPI_Comm comm) {
+void Round::send_note(int peer, int tag, MPI_Comm comm, const FaultNote& note) {
+  char* slot = stage(header);
+  write_note(slot, note);
+  post_send(slot, header, peer, tag, comm);
+}
+
+void Round::post_send(const char* from, std::size_t bytes, int peer, int tag, MPI_Comm comm) {
   requests_.emplace_back();
-  MPI_Isend(slot, static_cast<int>(bytes), MPI_BYTE, peer, tag, comm, &requests_.back());
+  MPI_Isend(from, static_cast<int>(bytes), MPI_BYTE, peer, tag, comm, &requests_.back());
+}
+
+FaultNote Round::read(const Incoming& m) const {
+  std::int64_t words[2];
+  std::memcpy(words, m.at, sizeof words);
+  return {static_cast<Fault>(words[0]), words[1]};
 }
 
 FaultNote Round::wait(FaultNote note) {
-  MPI_Waitall(static_cast<int>(requests_.size()), requests_.data(), MPI_STATUSES_IGNORE);
-  for (std::size_t at : in_at_) {
+  statuses_.resize(requests_.size());
+  MPI_Waitall(static_cast<int>(requests_.size()), requests_.data(), statuses_.data());
+  for (const Incoming& m : incoming_) {
     if (!note.ok()) break;
-    std::int64_t words[2];
-    std::memcpy(words, in_.get() + at, sizeof words);
-    if (words[0] != 0) note = FaultNote{static_cast<Fault>(words[0]), words[1]};
+    if (bare(m.payload)) {
+      int got = 0;
+      MPI_Get_count(&statuses_[m.request], MPI_BYTE, &got);
+      // Anything but the whole payload is a fault note (section above).
+      if (static_cast<std::size_t>(got) != m.payload) note = read(m);
+    } else {
+      note = read(m);
+    }
   }
   return note;
 }

@@ -500,7 +500,7 @@ void HaloParts::finish_update(const Round& round, char* base) const {
 template <class Scalar>
 FaultNote HaloParts::run_update(const DistributedLayout& layout, char* base, FaultNote note) const {
   ScratchLease lease;
-  post_round<Scalar>(lease.round(), peers, true, layout.itemsize(), tag, layout.comm(), note, base);
+  post_round<Scalar>(lease.round(), peers, true, layout.itemsize(), tag, layout.comm(), note, base, base);
   note = lease.round().wait(note);
   if (note.ok()) finish_update<Scalar>(lease.round(), base);
   return note;
@@ -521,8 +521,9 @@ void HaloPlan::begin_update_impl(const DistArray& array, HaloExchange& exchange)
   HaloExchange::State& x = *exchange.state_;
   if (x.in_flight) throw std::logic_error("dapetra::mpi::HaloPlan::begin_update: this HaloExchange is already in flight");
   x.note = parts_->check<Scalar>(*layout_, array);
+  char* base = static_cast<char*>(array.buffer.data);
   detail::post_round<Scalar>(x.round, parts_->peers, true, layout_->itemsize(), parts_->tag, layout_->comm(), x.note,
-                             static_cast<const char*>(array.buffer.data));
+                             base, base);
   x.plan = this;
   x.data = array.buffer.data;
   x.in_flight = true;
@@ -549,7 +550,10 @@ void HaloPlan::assemble_impl(const DistArray& array, CombineMode mode, bool then
   {
     detail::ScratchLease lease;
     detail::Round& round = lease.round();
-    detail::post_round<Scalar>(round, parts.peers, false, layout_->itemsize(), parts.tag + 1, layout_->comm(), note, base);
+    // Received contributions are combined, so they are staged; the ghosts go
+    // out in place.
+    detail::post_round<Scalar>(round, parts.peers, false, layout_->itemsize(), parts.tag + 1, layout_->comm(), note, base,
+                               nullptr);
     note = round.wait(note);
     if (note.ok()) {
       std::size_t k = 0;

@@ -8,6 +8,7 @@
 #include <cstring>
 #include <numeric>
 #include <stdexcept>
+#include <utility>
 
 #include "collectives.hpp"
 #include "dapetra/mpi/agree.hpp"
@@ -21,6 +22,22 @@ namespace dapetra::mpi {
 namespace {
 
 using Run = detail::StridedRun;
+
+// The bytes a buffer's elements span, [first, last).
+std::pair<const char*, const char*> byte_span(const BufferView& b) {
+  const char* first = static_cast<const char*>(b.data);
+  const char* last = first + b.itemsize;
+  for (std::size_t a = 0; a < b.shape.size() && a < b.strides.size(); ++a) {
+    if (b.shape[a] == 0) return {first, first};
+    const std::ptrdiff_t reach = static_cast<std::ptrdiff_t>((b.shape[a] - 1) * b.strides[a]);
+    (reach < 0 ? first : last) += reach;
+  }
+  return {first, last};
+}
+
+bool overlap(std::pair<const char*, const char*> a, std::pair<const char*, const char*> b) {
+  return a.first < a.second && b.first < b.second && a.first < b.second && b.first < a.second;
+}
 
 // Copies element k of `from` runs to element k of `to` runs, for all k.
 template <class Scalar>
@@ -390,15 +407,21 @@ void RedistributionPlan::move(const DistArray& from, const DistArray& to, bool f
     note = {detail::Fault::message_size, source_->rank()};
   const char* src = static_cast<const char*>(from.buffer.data);
   char* dst = static_cast<char*>(to.buffer.data);
+  // Buffers that overlap in memory: receives are staged, and what stays on
+  // this process moves after the sends are done, so no message reads an
+  // element this call has written already.
+  const bool apart = note.ok() && !overlap(byte_span(from.buffer), byte_span(to.buffer));
+  const auto copy_local = [&] {
+    zip_copy<Scalar>(forward ? parts.self.send : parts.self.recv, src, forward ? parts.self.recv : parts.self.send, dst);
+  };
   {
     detail::ScratchLease lease;
     detail::Round& round = lease.round();
     detail::post_round<Scalar>(round, parts.peers, forward, source_->itemsize(), forward ? parts.tag : parts.tag + 1,
-                               source_->comm(), note, src);
-    // What stays on this process moves while the messages travel.
-    if (note.ok())
-      zip_copy<Scalar>(forward ? parts.self.send : parts.self.recv, src, forward ? parts.self.recv : parts.self.send, dst);
+                               source_->comm(), note, src, apart ? dst : nullptr);
+    if (note.ok() && apart) copy_local();  // while the messages travel
     note = round.wait(note);
+    if (note.ok() && !apart) copy_local();
     if (note.ok()) detail::unpack_round<Scalar>(round, parts.peers, forward, dst);
   }
   // The padding fill runs whatever happened above, passing a fault on.

@@ -20,14 +20,19 @@
 /// process also works out what it sends by itself, replaying its neighbours'
 /// walks over their records, so building the plan sends no message at all;
 /// beside a scattered 'u' axis one all-to-all tells each owner what to send.
-/// Applying it packs only halo data straight from the caller's buffer into one
-/// message per neighbour and unpacks straight into it: no owned element is
-/// copied, nothing is looked up per call.
+/// Applying it sends one message per neighbour and direction. When the
+/// elements a neighbour gets (or fills) are one contiguous stretch of more
+/// than 16 bytes, the message is sent straight from the caller's buffer (or
+/// received straight into it), as PETSc does; otherwise only the halo data is
+/// packed and unpacked. Assembly sends ghosts in place too, but stages what
+/// it receives, to combine it. Nothing is looked up per call.
 ///
 /// Faults: an array that does not fit the layout (records, shape, strides,
 /// element type, version) makes the call throw ValidationError on that
 /// process and on every process that exchanges messages with it in that call,
-/// naming the faulty rank; nobody waits forever.
+/// naming the faulty rank; nobody waits forever. After such a throw the
+/// ghost elements of the array hold unspecified values (a peer's fault
+/// note may have landed where its data would have).
 ///
 /// Threads and concurrency: a plan is immutable, and the state of an
 /// exchange belongs to the caller: a split-phase exchange's to its
@@ -92,9 +97,21 @@ class HaloPlan {
     update_impl<Scalar>(array);
   }
 
-  /// Split phase: begin_update packs and posts the messages, end_update waits
-  /// and unpacks; compute on owned elements in between. `exchange` holds the
-  /// messages in flight until end_update (same array, same exchange).
+  /// Split phase: begin_update posts the messages, end_update waits and
+  /// unpacks. Collective over the processes this one exchanges with, as a
+  /// pair. `exchange` holds the messages in flight until end_update (same
+  /// array, same exchange).
+  ///
+  /// Between the two, as with PETSc's VecGhostUpdateBegin/End and DOLFINx's
+  /// scatter_fwd_begin/end, messages may read and write `array` directly:
+  ///   - the caller may read every element update() does not write, and
+  ///     write every element update() neither reads nor writes: the interior
+  ///     away from the halo (owned elements no other process holds a copy of,
+  ///     IndexMap::sharers, and on a periodic axis not within a padding
+  ///     width of either edge), e.g. to compute there while the halo travels;
+  ///   - it must not write an element that is sent (a peer may receive
+  ///     either value), nor touch one that is filled (it may be half
+  ///     received), nor free the buffer.
   template <class Scalar>
   void begin_update(const DistArray& array, HaloExchange& exchange) const {
     require_plan_scalar<Scalar>();

@@ -17,7 +17,12 @@
 /// both layouts kept their 'u' indices are they gathered to every process).
 /// Creation is then in proportion to each process's part of the array. Contiguous and evenly strided runs
 /// (blocks, cyclic patterns) are kept as runs, so a plan's size follows the
-/// structure of the two distributions, not the element count.
+/// structure of the two distributions, not the element count. A message
+/// whose elements are one contiguous stretch of more than 16 bytes on either
+/// side (blocks exchange long runs) is sent straight from the source buffer,
+/// or received straight into the target buffer; the rest is packed. When the
+/// two buffers overlap in memory, everything is packed, so the result is the
+/// same as for separate buffers.
 ///
 /// Faults and threads: as for HaloPlan (dapetra/mpi/halo.hpp). A wrong array
 /// on one process makes apply() throw there and on every process it
