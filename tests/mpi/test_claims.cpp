@@ -19,7 +19,8 @@
 #include "mpi_test_util.hpp"
 
 namespace {
-std::atomic<long> calls{0};  // every counted MPI call that communicates
+std::atomic<long> calls{0};      // every counted MPI call that communicates
+std::atomic<long> alltoalls{0};  // the all-to-all calls among them
 // The buffers handed to MPI_Isend / MPI_Irecv while `recording`.
 bool recording = false;
 std::vector<const void*> sent_from, received_into;
@@ -65,11 +66,13 @@ int MPI_Allreduce(const void* sb, void* rb, int n, MPI_Datatype t, MPI_Op op, MP
 }
 int MPI_Alltoall(const void* sb, int sn, MPI_Datatype st, void* rb, int rn, MPI_Datatype rt, MPI_Comm c) {
   ++calls;
+  ++alltoalls;
   return PMPI_Alltoall(sb, sn, st, rb, rn, rt, c);
 }
 int MPI_Alltoallv(const void* sb, const int sn[], const int sd[], MPI_Datatype st, void* rb, const int rn[],
                   const int rd[], MPI_Datatype rt, MPI_Comm c) {
   ++calls;
+  ++alltoalls;
   return PMPI_Alltoallv(sb, sn, sd, st, rb, rn, rd, rt, c);
 }
 int MPI_Bcast(void* b, int n, MPI_Datatype t, int root, MPI_Comm c) {
@@ -253,4 +256,36 @@ TEST(Claims, ContiguousRedistributionMessagesUseTheCallersArrays) {
   const auto [small_sends, small_receives] = buffers_in([&] { halo->update<double>(narrow); });
   EXPECT_EQ(inside(small_sends, narrow), 0u);
   EXPECT_EQ(inside(small_receives, narrow), 0u);
+}
+
+// A 'u' layout whose owners are given by ranges (a strip of a grid's nodes:
+// the owned rows first, a ghost row from each neighbour after) finds them
+// in closed form: no all-to-all, where the same layout told the same owners
+// by a rule runs a rendezvous (the counters must see that one, or the zero
+// proves nothing).
+TEST(Claims, OwnersFromRangesNeedNoRendezvous) {
+  const auto comm = world();
+  const int P = comm->size(), r = comm->rank();
+  if (P < 2) GTEST_SKIP() << "one process owns everything";
+  const global_index_t nx = 10, per_rows = 3, n = nx * per_rows * P;
+  std::vector<global_index_t> starts;
+  for (int q = 0; q <= P; ++q) starts.push_back(nx * per_rows * q);
+  std::vector<global_index_t> held;
+  for (global_index_t g = starts[r]; g < starts[r + 1]; ++g) held.push_back(g);
+  if (r > 0)
+    for (global_index_t g = starts[r] - nx; g < starts[r]; ++g) held.push_back(g);
+  if (r < P - 1)
+    for (global_index_t g = starts[r + 1]; g < starts[r + 1] + nx; ++g) held.push_back(g);
+  const std::vector<Dim> dims{Dim::unstructured(n, P, r, held, false)};
+  DistributedLayoutOptions by_ranges, by_rule;
+  by_ranges.owned_ranges = starts;
+  by_rule.shared_owner = [starts](global_index_t g, const std::vector<int>&) {
+    return static_cast<int>(std::upper_bound(starts.begin(), starts.end(), g) - starts.begin()) - 1;
+  };
+  const long before = alltoalls.load();
+  const auto closed = DistributedLayout::create(dims, comm, by_ranges);
+  EXPECT_EQ(alltoalls.load() - before, 0);
+  DistributedLayout::create(dims, comm, by_rule);
+  EXPECT_GT(alltoalls.load() - before, 0);
+  EXPECT_EQ(closed->num_owned(), nx * per_rows);
 }

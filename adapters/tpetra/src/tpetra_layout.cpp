@@ -433,19 +433,25 @@ std::shared_ptr<const TpetraLayout> TpetraLayout::create(std::shared_ptr<const m
   return self;
 }
 
-std::shared_ptr<const TpetraLayout> TpetraLayout::create(const DistArray& local, Teuchos::RCP<const Comm> comm,
-                                                         const TpetraLayoutOptions& options) {
+namespace {
+// What the DistributedLayout under a TpetraLayout is told.
+mpi::DistributedLayoutOptions ownership_options(const TpetraLayoutOptions& options) {
   mpi::DistributedLayoutOptions mpi_options;
   mpi_options.shared_owner = options.shared_owner;
-  auto layout = mpi::DistributedLayout::create(local, raw_comm(*comm), mpi_options);
+  mpi_options.owned_ranges = options.owned_ranges;
+  return mpi_options;
+}
+}  // namespace
+
+std::shared_ptr<const TpetraLayout> TpetraLayout::create(const DistArray& local, Teuchos::RCP<const Comm> comm,
+                                                         const TpetraLayoutOptions& options) {
+  auto layout = mpi::DistributedLayout::create(local, raw_comm(*comm), ownership_options(options));
   return create(std::move(layout), std::move(comm), options);
 }
 
 std::shared_ptr<const TpetraLayout> TpetraLayout::create(const std::vector<Dim>& dim_data,
                                                          Teuchos::RCP<const Comm> comm, const TpetraLayoutOptions& options) {
-  mpi::DistributedLayoutOptions mpi_options;
-  mpi_options.shared_owner = options.shared_owner;
-  auto layout = mpi::DistributedLayout::create(dim_data, raw_comm(*comm), mpi_options);
+  auto layout = mpi::DistributedLayout::create(dim_data, raw_comm(*comm), ownership_options(options));
   return create(std::move(layout), std::move(comm), options);
 }
 

@@ -30,6 +30,7 @@ enum Extra {
   extra_fingerprint_1,
   extra_fingerprint_2,
   extra_unread,  // 1: this process could not read its input (DistributedLayout::refuse)
+  extra_ranges,  // a fold of the owned ranges passed (0: none)
   extra_count
 };
 
@@ -54,6 +55,7 @@ struct ScatteredSummary {
   std::int64_t lowest_negative = 0;  // the lowest index held below 0, else 0
   std::int64_t held = 0;             // indices held, summed over processes
   bool fingerprint_matches = false;  // the fingerprints prove every index of [0, size) held once
+  bool same_ranges = true;           // every process passed the same owned ranges (or none)
 };
 
 bool fingerprint_proves(const Dim& u) { return u.one_to_one && u.size <= fingerprint_limit; }
@@ -121,6 +123,57 @@ std::vector<Problem> gathered_problems(const PackedRank& report, MPI_Comm comm) 
   return every;
 }
 
+// Words folded into one value below 2^62 (so that it and its negation fit
+// one reduction); equal words give equal values on every process.
+std::int64_t fold(std::int64_t h, std::int64_t word) {
+  std::uint64_t z = static_cast<std::uint64_t>(h) + 0x9e3779b97f4a7c15ULL + static_cast<std::uint64_t>(word);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+  return static_cast<std::int64_t>((z ^ (z >> 31)) >> 2);
+}
+
+std::int64_t fold_all(const std::int64_t* words, std::size_t n, std::int64_t h = 0) {
+  for (std::size_t i = 0; i < n; ++i) h = fold(h, words[i]);
+  return h;
+}
+
+// What this process can tell of the owned ranges it was given (see
+// DistributedLayoutOptions::owned_ranges): their shape, and that it holds
+// its own range first, in order. That every process passed the same ones is
+// checked from the gathered folds.
+std::vector<Problem> check_owned_ranges(const std::vector<global_index_t>& starts, const std::vector<Dim>& dim_data,
+                                        int scattered, int rank, int nprocs) {
+  // On one process nothing is distributed; a 1-D 'u' array is still the case meant.
+  const int axis = scattered >= 0 ? scattered
+                   : nprocs == 1 && dim_data.size() == 1 && dim_data[0].dist_type == DistType::unstructured ? 0
+                                                                                                            : -1;
+  const auto problem = [&](const std::string& value, const std::string& rule, const std::string& detail) {
+    return std::vector<Problem>{{rank, axis, "owned_ranges", value, rule, detail}};
+  };
+  if (axis < 0)
+    return problem("", "owned ranges describe a layout whose only distributed axis is 'u'",
+                   "this layout's distributed axes are not one 'u' axis");
+  const Dim& u = dim_data[axis];
+  if (starts.size() != static_cast<std::size_t>(nprocs) + 1)
+    return problem(std::to_string(starts.size()), "owned_ranges holds one boundary more than there are processes",
+                   std::to_string(starts.size()) + " boundaries for " + std::to_string(nprocs) + " processes");
+  if (starts.front() != 0 || starts.back() != u.size || !std::is_sorted(starts.begin(), starts.end()))
+    return problem("", "the owned ranges run from 0 to size without decreasing",
+                   "they run from " + std::to_string(starts.front()) + " to " + std::to_string(starts.back()) +
+                       " over an axis of size " + std::to_string(u.size));
+  const global_index_t first = starts[static_cast<std::size_t>(rank)], mine = starts[static_cast<std::size_t>(rank) + 1] - first;
+  if (static_cast<global_index_t>(u.indices.size()) < mine)
+    return problem(std::to_string(mine), "each process holds its owned range first, in ascending order",
+                   "its range has " + std::to_string(mine) + " indices, it holds " + std::to_string(u.indices.size()));
+  for (global_index_t i = 0; i < mine; ++i)
+    if (u.indices[static_cast<std::size_t>(i)] != first + i)
+      return problem(std::to_string(u.indices[static_cast<std::size_t>(i)]),
+                     "each process holds its owned range first, in ascending order",
+                     "position " + std::to_string(i) + " holds index " + std::to_string(u.indices[static_cast<std::size_t>(i)]) +
+                         ", not " + std::to_string(first + i));
+  return {};
+}
+
 // 1. What this process can tell on its own, and what it shares.
 PackedRank describe_local(const std::string& version, const BufferView& buffer, const std::vector<Dim>& dim_data,
                           int rank, int nprocs, const DistributedLayoutOptions& options) {
@@ -155,6 +208,11 @@ PackedRank describe_local(const std::string& version, const BufferView& buffer, 
     mine.extra[extra_held] = static_cast<std::int64_t>(dim_data[scattered].indices.size());
     mine.extra[extra_fingerprint_1] = static_cast<std::int64_t>(summary.fingerprint.sum[0]);
     mine.extra[extra_fingerprint_2] = static_cast<std::int64_t>(summary.fingerprint.sum[1]);
+  }
+  if (!options.owned_ranges.empty()) {
+    const auto problems = check_owned_ranges(options.owned_ranges, dim_data, scattered, rank, nprocs);
+    mine.problems.insert(mine.problems.end(), problems.begin(), problems.end());
+    mine.extra[extra_ranges] = fold_all(options.owned_ranges.data(), options.owned_ranges.size(), 1);
   }
   return mine;
 }
@@ -215,24 +273,12 @@ ScatteredSummary combine_summaries(const std::vector<PackedRank>& all, const Dim
     everyone.held += p.extra[extra_held];
     total.sum[0] += static_cast<std::uint64_t>(p.extra[extra_fingerprint_1]);
     total.sum[1] += static_cast<std::uint64_t>(p.extra[extra_fingerprint_2]);
+    everyone.same_ranges = everyone.same_ranges && p.extra[extra_ranges] == all.front().extra[extra_ranges];
   }
   everyone.fingerprint_matches = fingerprint_proves(u) && total.is_zero();
   return everyone;
 }
 
-// Words folded into one value below 2^62 (so that it and its negation fit
-// one reduction); equal words give equal values on every process.
-std::int64_t fold(std::int64_t h, std::int64_t word) {
-  std::uint64_t z = static_cast<std::uint64_t>(h) + 0x9e3779b97f4a7c15ULL + static_cast<std::uint64_t>(word);
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-  return static_cast<std::int64_t>((z ^ (z >> 31)) >> 2);
-}
-
-std::int64_t fold_all(const std::int64_t* words, std::size_t n, std::int64_t h = 0) {
-  for (std::size_t i = 0; i < n; ++i) h = fold(h, words[i]);
-  return h;
-}
 
 // The lowest of each value over every process, and whether it is the same
 // everywhere (one reduction: the minima of the values and of their negations).
@@ -332,8 +378,10 @@ struct LayoutBuilder {
                                                          const std::vector<Dim>& dim_data, MPI_Comm comm,
                                                          const DistributedLayoutOptions& options,
                                                          const std::vector<Problem>* unread = nullptr);
-  static void gather_everything(DistributedLayout& self, const PackedRank& mine);
-  static void resolve_scattered(DistributedLayout& self, const ScatteredSummary& summary);
+  static void gather_everything(DistributedLayout& self, const PackedRank& mine,
+                                const std::vector<global_index_t>& owned_ranges);
+  static void resolve_scattered(DistributedLayout& self, const ScatteredSummary& summary,
+                                const std::vector<global_index_t>& owned_ranges);
   static void count_owned(DistributedLayout& self);
 };
 
@@ -366,7 +414,7 @@ std::shared_ptr<const DistributedLayout> LayoutBuilder::create(const std::string
   if (self->global_)
     self->memory_orders_ = {mine.memory_order};  // the same on every process
   else
-    gather_everything(*self, mine);
+    gather_everything(*self, mine, options.owned_ranges);
   // Only now: records that failed the checks may describe no grid at all.
   self->grid_ = ProcessGrid::of(dim_data);
   self->coords_ = grid_coords(dim_data);
@@ -377,7 +425,8 @@ std::shared_ptr<const DistributedLayout> LayoutBuilder::create(const std::string
 // Every process's records on every process (collective): for one
 // distributed axis (where that is O(sum of the grid's extents) anyway), or
 // to name the problems exactly when a process's records fail.
-void LayoutBuilder::gather_everything(DistributedLayout& self, const PackedRank& mine) {
+void LayoutBuilder::gather_everything(DistributedLayout& self, const PackedRank& mine,
+                                      const std::vector<global_index_t>& owned_ranges) {
   const int scattered = self.scattered_axis_;
   Judged judged = judge(allgather_words(pack_rank(mine), self.comm_), scattered);
   throw_if_any(judged.problems);  // on every process alike
@@ -389,7 +438,7 @@ void LayoutBuilder::gather_everything(DistributedLayout& self, const PackedRank&
   if (scattered < 0)
     self.global_ = std::make_unique<GlobalLayout>(assume_valid, judged.layout, self.shared_owner_);
   else
-    resolve_scattered(self, combine_summaries(judged.all, self.dim_data_[scattered]));
+    resolve_scattered(self, combine_summaries(judged.all, self.dim_data_[scattered]), owned_ranges);
 }
 
 // Owners along the scattered 'u' axis. A one_to_one claim the gathered
@@ -397,9 +446,22 @@ void LayoutBuilder::gather_everything(DistributedLayout& self, const PackedRank&
 // owner. Otherwise a rendezvous finds every index's owner; it also tells
 // whether the claim holds and how many distinct indices there are. Every
 // process takes the same branch: each decides from the gathered summaries.
-void LayoutBuilder::resolve_scattered(DistributedLayout& self, const ScatteredSummary& summary) {
+void LayoutBuilder::resolve_scattered(DistributedLayout& self, const ScatteredSummary& summary,
+                                      const std::vector<global_index_t>& owned_ranges) {
   const Dim& u = self.dim_data_[self.scattered_axis_];
   const int me = self.rank_;
+  const bool by_ranges = !owned_ranges.empty();  // on every process alike: the ranges were compared
+  if (!summary.same_ranges)
+    throw ValidationError({{-1, self.scattered_axis_, "owned_ranges", "", "every process passes the same owned ranges",
+                            "the processes passed different owned ranges (or only some passed any)"}});
+  if (by_ranges && !summary.in_range)
+    throw ValidationError({{-1, self.scattered_axis_, "owned_ranges", "", "every index held lies in one owned range",
+                            "an index held lies outside [0, size)"}});
+  if (by_ranges) {  // the owner of a shared index is the one whose range holds it
+    self.shared_owner_ = [starts = owned_ranges](global_index_t g, const std::vector<int>&) {
+      return static_cast<int>(std::upper_bound(starts.begin(), starts.end(), g) - starts.begin()) - 1;
+    };
+  }
   self.scattered_ = std::make_unique<ScatteredOwners>();
   self.lowest_index_ = self.dim_data_.size() == 1 ? summary.lowest_negative : 0;
   const bool proven = u.one_to_one && summary.in_range && summary.held == u.size && summary.fingerprint_matches;
@@ -415,7 +477,8 @@ void LayoutBuilder::resolve_scattered(DistributedLayout& self, const ScatteredSu
     self.every_element_owned_ = true;
     return;
   }
-  Owners owners = summary.in_range ? holders_by_stretch(u.indices, u.size, summary.default_rule ? nullptr : &self.shared_owner_,
+  Owners owners = by_ranges          ? owners_from_ranges(u.indices, owned_ranges)
+                 : summary.in_range ? holders_by_stretch(u.indices, u.size, summary.default_rule ? nullptr : &self.shared_owner_,
                                                         self.comm_)
                                    : holders_by_rule(u.indices, self.shared_owner_, self.comm_);
   self.scattered_->owner = std::move(owners.owner);

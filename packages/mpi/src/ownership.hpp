@@ -36,4 +36,10 @@ Owners holders_by_stretch(const std::vector<std::int64_t>& indices, std::int64_t
 // process (ValidationError). Collective; indices locally unique.
 Owners holders_by_rule(const std::vector<std::int64_t>& indices, const SharedIndexOwner& rule, MPI_Comm comm);
 
+// Closed form for indices numbered by owned ranges (process p owns
+// [starts[p], starts[p + 1]) and keeps them first, in order): the owner of
+// g is the range holding it, its position there g - starts[owner]. The
+// caller has checked the ranges and that every index lies in [0, size).
+Owners owners_from_ranges(const std::vector<std::int64_t>& indices, const std::vector<std::int64_t>& starts);
+
 }  // namespace dapetra::mpi::detail

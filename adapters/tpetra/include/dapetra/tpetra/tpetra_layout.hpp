@@ -42,6 +42,9 @@ struct TpetraLayoutOptions {
   /// Owner of a 'u' index held by several processes (one_to_one false); used
   /// when the layout builds its DistributedLayout.
   SharedIndexOwner shared_owner = lowest_holder;
+  /// Owned ranges of a 1-D 'u' layout numbered by them (P+1 boundaries; see
+  /// mpi::DistributedLayoutOptions::owned_ranges): owners in closed form.
+  std::vector<global_index_t> owned_ranges;
   /// Tpetra global index of the array's flat index 0 (DAP indices are 0-based;
   /// Tpetra maps may start anywhere). GID = flat index + index_base.
   GO index_base = 0;

@@ -46,6 +46,18 @@ namespace dapetra::mpi {
 struct DistributedLayoutOptions {
   /// Owner of a 'u' index held by several processes (one_to_one false).
   SharedIndexOwner shared_owner = lowest_holder;
+  /// For a layout whose only distributed axis is 'u', numbered as DOLFINx's
+  /// IndexMap, PETSc's ownership ranges and Tpetra's contiguous Map number
+  /// it: P+1 boundaries, process p owning the indices [owned_ranges[p],
+  /// owned_ranges[p+1]) and holding them first in its buffer, in ascending
+  /// order (the owned prefix; its ghosts follow, in any order). Owners are
+  /// then found in closed form, with no rendezvous, and shared_owner is not
+  /// used. Creation still proves that every held index has exactly one
+  /// owner: the boundaries run from 0 to size without decreasing, every
+  /// process passes the same ones, and each holds its own range as its
+  /// prefix; otherwise every process throws the same ValidationError.
+  /// Empty: the owners are found from the indices (shared_owner).
+  std::vector<global_index_t> owned_ranges;
   /// From this many processes on, a layout with two or more distributed axes
   /// gathers only the records of each process's grid lines, O(sum of the
   /// grid's extents) words per process, instead of every process's records,
