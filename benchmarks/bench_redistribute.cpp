@@ -139,6 +139,18 @@ void bench_redistribute(Report& report, const Teuchos::RCP<const Comm>& comm, MP
     fill_with_global_indices(expected);
     row.same_result = same_values(ours, base, raw) && same_values(ours, expected, raw);
     report.add(row);
+    // The physical floor: with Open MPI's single-copy transfers, every
+    // element that changes process is copied once, so a memcpy of those
+    // bytes (num_sent, one contiguous copy between two buffers of this
+    // process) is what no redistribution can beat.
+    const auto moved = static_cast<std::size_t>(plan->num_sent());
+    std::vector<double> floor_from(moved, 1.5), floor_to(moved, 0.0);
+    const auto f = paired_median_seconds(raw, reps, [&] { plan->apply<double>(a, ours); },
+                                         [&] { std::memcpy(floor_to.data(), floor_from.data(), moved * sizeof(double)); });
+    Row floor{name + " vs memory bandwidth" + size, f.ours, "memcpy of the elements that change process", f.baseline, 2.0};
+    floor.extra["bytes_moved_per_rank"] = static_cast<double>(moved * sizeof(double));
+    floor.same_result = same_values(ours, expected, raw) && all_ranks(floor_to == floor_from, raw);
+    report.add(floor);
     // Plan construction: closed form versus Tpetra's generic Import on the
     // same owned maps (built before timing); afterwards Tpetra's doImport
     // through that Import must give the plan's result.

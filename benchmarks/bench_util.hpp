@@ -45,12 +45,16 @@ inline double median_seconds(MPI_Comm comm, int repetitions, const std::function
 struct PairedTimes {
   double ours, baseline;
 };
+// `ours_between` / `baseline_between`, when given, run before each timing,
+// untimed: what an application does between two calls (new values to send).
 inline PairedTimes paired_median_seconds(MPI_Comm comm, int repetitions, const std::function<void()>& ours,
-                                         const std::function<void()>& baseline) {
+                                         const std::function<void()>& baseline,
+                                         const std::function<void()>& ours_between = {},
+                                         const std::function<void()>& baseline_between = {}) {
   std::vector<PairedTimes> pairs;
   for (int i = 0; i < repetitions; ++i) {
-    const double a = median_seconds(comm, 1, ours);
-    const double b = median_seconds(comm, 1, baseline);
+    const double a = median_seconds(comm, 1, ours, ours_between);
+    const double b = median_seconds(comm, 1, baseline, baseline_between);
     pairs.push_back({a, b});
   }
   std::sort(pairs.begin(), pairs.end(),
