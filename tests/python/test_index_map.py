@@ -110,3 +110,25 @@ def test_a_bad_owner_rule_raises_on_every_process(comm):
         dapetra.Layout(d, comm, owner=lambda g, holders: -5)  # not a holder
     with pytest.raises(dapetra.ValidationError, match="owner"):
         dapetra.Layout(d, comm, owner="middle" if comm.rank == comm.size - 1 else "lowest")
+
+
+def test_owned_ranges_give_owners_without_a_rendezvous(comm):
+    # The ring holds its own range [5r, 5r + 5) first: the boundaries 0, 5, ..., 5P say who owns what.
+    d, held = ring(comm)
+    starts = [5 * q for q in range(comm.size + 1)]
+    m = dapetra.Layout(d, comm, owned_ranges=np.asarray(starts)).index_map()
+    np.testing.assert_array_equal(m.owners, held // 5)
+    told = dapetra.Layout(d, comm, owner=lambda g, holders: g // 5).index_map()  # the rendezvous, same owners
+    np.testing.assert_array_equal(m.owners, told.owners)
+    assert m.dest == told.dest and m.src == told.src
+
+
+def test_owned_ranges_that_do_not_fit_raise_on_every_process(comm):
+    d, _ = ring(comm)
+    starts = [5 * q for q in range(comm.size + 1)]
+    for bad in range(comm.size):
+        for spoiled in (starts[:-1], "0 5", [s + 1 for s in starts]):
+            mine = spoiled if comm.rank == bad else starts
+            with pytest.raises(dapetra.ValidationError) as e:
+                dapetra.Layout(d, comm, owned_ranges=mine)
+            assert any(p["key"] == "owned_ranges" for p in e.value.problems), e.value.problems

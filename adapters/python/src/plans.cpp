@@ -127,11 +127,29 @@ std::optional<SharedIndexOwner> owner_rule(const py::object& owner, std::vector<
   return std::nullopt;
 }
 
-Layout make_layout(const py::object& obj, const py::object& comm_obj, const py::object& owner) {
+// owned_ranges=: None, or P + 1 integers (PETSc's getOwnershipRanges(),
+// DOLFINx's local ranges gathered). Anything else is a problem of this
+// process's input.
+std::vector<global_index_t> owned_ranges_of(const py::object& ranges, std::vector<Problem>& problems, int rank) {
+  if (ranges.is_none()) return {};
+  if (!py::isinstance<py::str>(ranges) && !py::isinstance<py::bytes>(ranges)) {
+    try {
+      return ranges.cast<std::vector<global_index_t>>();
+    } catch (const py::cast_error&) {
+    }
+  }
+  problems.push_back({rank, -1, "owned_ranges", py::str(ranges).cast<std::string>(),
+                      "owned_ranges is a sequence of P + 1 integers", "not a sequence of integers"});
+  return {};
+}
+
+Layout make_layout(const py::object& obj, const py::object& comm_obj, const py::object& owner,
+                   const py::object& owned_ranges) {
   const MPI_Comm comm = comm_of(comm_obj);
   Read r = read_distarray(obj, rank_in(comm));
   mpi::DistributedLayoutOptions options;
   if (auto rule = owner_rule(owner, r.problems, rank_in(comm))) options.shared_owner = *rule;
+  options.owned_ranges = owned_ranges_of(owned_ranges, r.problems, rank_in(comm));
   Layout out{nullptr, comm_obj};
   py::gil_scoped_release release;
   if (!r.ok()) DistributedLayout::refuse(r.problems, comm, options);
@@ -252,8 +270,17 @@ owner picks the owner of a 'u' index held by several processes: 'lowest'
 (the default), 'highest', or a callable(index, holders) -> rank, one of the
 holders (sorted ranks); every process passes the same rule. It may be called
 on any process, for indices that process does not hold; a rule that raises
-or picks a non-holder makes every process raise ValidationError.)")
-      .def(py::init(&make_layout), py::arg("obj"), py::arg("comm") = py::none(), py::arg("owner") = py::none())
+or picks a non-holder makes every process raise ValidationError.
+
+owned_ranges, for a 1-D 'u' array numbered as DOLFINx, PETSc and Tpetra's
+contiguous maps number it: P + 1 integers, process p owning the indices
+[owned_ranges[p], owned_ranges[p + 1]) and holding them first in its
+buffer, in order (petsc4py's Vec.getOwnershipRanges() gives them). The
+owners are then found in closed form, with no rendezvous, and owner is not
+used. Every process passes the same ones; ranges that do not fit make every
+process raise ValidationError.)")
+      .def(py::init(&make_layout), py::arg("obj"), py::arg("comm") = py::none(), py::arg("owner") = py::none(),
+           py::arg("owned_ranges") = py::none())
       .def_property_readonly("comm", [](const Layout& l) { return l.comm; })
       .def_property_readonly("rank", [](const Layout& l) { return l.layout->rank(); })
       .def_property_readonly("nprocs", [](const Layout& l) { return l.layout->nprocs(); })
