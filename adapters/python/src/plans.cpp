@@ -315,7 +315,12 @@ HaloPlan(layout) is collective. update(a), begin_update(a) / end_update(a)
 and assemble(a, mode="add", then_update=False) take an array of the
 layout's records, shape, strides and element type and work in place on its
 buffer, with the GIL released while waiting on MPI. A wrong array on one
-process raises ValidationError there and on every process it exchanges with.)")
+process raises ValidationError there and on every process it exchanges with.
+
+Between begin_update(a) and end_update(a) the messages may read and write
+a itself (contiguous halos go straight from and into it, as in PETSc and
+DOLFINx): compute on the interior, but do not write elements that are sent
+nor touch the ghosts until end_update.)")
       .def(py::init([](const Layout& l) {
              py::gil_scoped_release release;
              return PyHaloPlan{HaloPlan::create(l.layout), {}};
