@@ -180,13 +180,8 @@ DistArray ghosted_as_distarray(Vec v) {
 mpi::DistributedLayoutOptions owners_of(Vec v) {
   const PetscInt* ranges = nullptr;
   check(VecGetOwnershipRanges(v, &ranges), "VecGetOwnershipRanges");
-  const std::vector<global_index_t> starts(ranges, ranges + ranks_of(comm_of(v)).size + 1);
-  mpi::DistributedLayoutOptions options;
-  options.owned_ranges = starts;
-  options.shared_owner = [starts](global_index_t g, const std::vector<int>& holders) {
-    const int owner = static_cast<int>(std::upper_bound(starts.begin(), starts.end(), g) - starts.begin()) - 1;
-    return std::find(holders.begin(), holders.end(), owner) != holders.end() ? owner : holders.front();
-  };
+  mpi::DistributedLayoutOptions options;  // the layout gives a shared index to the range holding it
+  options.owned_ranges.assign(ranges, ranges + ranks_of(comm_of(v)).size + 1);
   return options;
 }
 

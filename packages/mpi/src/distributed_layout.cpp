@@ -458,9 +458,7 @@ void LayoutBuilder::resolve_scattered(DistributedLayout& self, const ScatteredSu
     throw ValidationError({{-1, self.scattered_axis_, "owned_ranges", "", "every index held lies in one owned range",
                             "an index held lies outside [0, size)"}});
   if (by_ranges) {  // the owner of a shared index is the one whose range holds it
-    self.shared_owner_ = [starts = owned_ranges](global_index_t g, const std::vector<int>&) {
-      return static_cast<int>(std::upper_bound(starts.begin(), starts.end(), g) - starts.begin()) - 1;
-    };
+    self.shared_owner_ = [starts = owned_ranges](global_index_t g, const std::vector<int>&) { return range_holding(starts, g); };
   }
   self.scattered_ = std::make_unique<ScatteredOwners>();
   self.lowest_index_ = self.dim_data_.size() == 1 ? summary.lowest_negative : 0;

@@ -149,27 +149,27 @@ void post_round(Round& round, const std::vector<PlanPeer>& peers, bool forward, 
                 MPI_Comm comm, const FaultNote& note, const char* send_base, char* recv_base) {
   const auto sends_of = [&](const PlanPeer& p) -> const std::vector<StridedRun>& { return forward ? p.send : p.recv; };
   const auto recvs_of = [&](const PlanPeer& p) -> const std::vector<StridedRun>& { return forward ? p.recv : p.send; };
-  const auto in_place = [&](const std::vector<StridedRun>& runs, std::size_t bytes, const char* base) {
-    return note.ok() && base != nullptr && Round::bare(bytes) && contiguous_offset(runs, item) >= 0;
+  // Where a message goes straight from or into the caller's array, else nullptr (staged).
+  const auto direct = [&](const std::vector<StridedRun>& runs, std::size_t bytes, auto* base) -> decltype(base) {
+    const std::ptrdiff_t at = contiguous_offset(runs, item);
+    return note.ok() && base != nullptr && Round::bare(bytes) && at >= 0 ? base + at : nullptr;
   };
   std::size_t in = 0, out = 0;
   for (const PlanPeer& p : peers) {
     const std::size_t in_bytes = (forward ? p.recv_count : p.send_count) * item;
     const std::size_t out_bytes = (forward ? p.send_count : p.recv_count) * item;
-    if (in_bytes > 0 && !in_place(recvs_of(p), in_bytes, recv_base))
+    if (in_bytes > 0 && !direct(recvs_of(p), in_bytes, recv_base))
       in += fits_one_message(in_bytes, 1) ? Round::staged_bytes(in_bytes) : Round::header;
-    if (out_bytes > 0 && !in_place(sends_of(p), out_bytes, send_base))
+    if (out_bytes > 0 && !direct(sends_of(p), out_bytes, send_base))
       out += note.ok() ? Round::staged_bytes(out_bytes) : Round::header;
   }
   round.reset(in, out);
   for (const PlanPeer& p : peers)
     if (const std::size_t bytes = (forward ? p.recv_count : p.send_count) * item; bytes > 0)
-      round.receive(p.rank, bytes, tag, comm,
-                    in_place(recvs_of(p), bytes, recv_base) ? recv_base + contiguous_offset(recvs_of(p), item) : nullptr);
+      round.receive(p.rank, bytes, tag, comm, direct(recvs_of(p), bytes, recv_base));
   for (const PlanPeer& p : peers)
     if (const std::size_t bytes = (forward ? p.send_count : p.recv_count) * item; bytes > 0)
-      round.send(p.rank, bytes, tag, comm, note,
-                 in_place(sends_of(p), bytes, send_base) ? send_base + contiguous_offset(sends_of(p), item) : nullptr,
+      round.send(p.rank, bytes, tag, comm, note, direct(sends_of(p), bytes, send_base),
                  [&](char* to) { pack_runs<Scalar>(sends_of(p), send_base, 1, 0, to); });
 }
 

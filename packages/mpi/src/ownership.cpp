@@ -253,9 +253,8 @@ Owners owners_from_ranges(const std::vector<std::int64_t>& indices, const std::v
   result.owner.resize(indices.size());
   result.position.resize(indices.size());
   for (std::size_t i = 0; i < indices.size(); ++i) {
-    // The last range starting at or before g: empty ranges before it are skipped.
-    const auto p = std::upper_bound(starts.begin(), starts.end(), indices[i]) - starts.begin() - 1;
-    result.owner[i] = static_cast<int>(p);
+    const int p = range_holding(starts, indices[i]);
+    result.owner[i] = p;
     result.position[i] = static_cast<local_index_t>(indices[i] - starts[static_cast<std::size_t>(p)]);
   }
   return result;

@@ -6,6 +6,7 @@
 
 #include <mpi.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -35,6 +36,12 @@ Owners holders_by_stretch(const std::vector<std::int64_t>& indices, std::int64_t
 // A rule that picks a process not holding the index is refused on every
 // process (ValidationError). Collective; indices locally unique.
 Owners holders_by_rule(const std::vector<std::int64_t>& indices, const SharedIndexOwner& rule, MPI_Comm comm);
+
+// The process whose owned range [starts[p], starts[p + 1]) holds g (empty
+// ranges before it skipped).
+inline int range_holding(const std::vector<std::int64_t>& starts, std::int64_t g) {
+  return static_cast<int>(std::upper_bound(starts.begin(), starts.end(), g) - starts.begin()) - 1;
+}
 
 // Closed form for indices numbered by owned ranges (process p owns
 // [starts[p], starts[p + 1]) and keeps them first, in order): the owner of

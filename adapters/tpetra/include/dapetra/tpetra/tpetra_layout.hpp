@@ -63,7 +63,8 @@ class TpetraLayout {
   static std::shared_ptr<const TpetraLayout> create(const std::vector<Dim>& dim_data, Teuchos::RCP<const Comm> comm,
                                                     const TpetraLayoutOptions& options = {});
   /// Collective: the maps of an existing layout (`comm` spans the same
-  /// processes in the same order; options.shared_owner is the layout's).
+  /// processes in the same order; options.shared_owner and owned_ranges are the
+  /// layout's).
   static std::shared_ptr<const TpetraLayout> create(std::shared_ptr<const mpi::DistributedLayout> layout,
                                                     Teuchos::RCP<const Comm> comm, const TpetraLayoutOptions& options = {});
 
