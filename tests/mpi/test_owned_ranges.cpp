@@ -117,12 +117,19 @@ TEST(Faults, OwnedRangesThatDoNotFitAreRefusedEverywhere) {
     const char* what;
     std::function<void(std::vector<global_index_t>& ranges, std::vector<global_index_t>& held)> spoil;
     bool named;  // the faulty process can tell
+    const char* key = "owned_ranges";
   };
+  // (Ghost faults: past the owned range, where only the ghosts are checked.)
   const std::vector<Case> cases = {
       {"one boundary short", [](auto& ranges, auto&) { ranges.pop_back(); }, true},
       {"not ending at size", [n](auto& ranges, auto&) { ranges.back() = n + 1; }, true},
       {"owned range not first", [](auto&, auto& held) { std::reverse(held.begin(), held.end()); }, true},
       {"another process's ranges", [](auto& ranges, auto&) { ranges[1] -= 1; }, false},
+      {"a ghost past size", [n](auto&, auto& held) { held.push_back(n); }, true},
+      {"a negative ghost", [](auto&, auto& held) { held.push_back(-1); }, true},
+      {"a ghost from its own range", [me, per](auto&, auto& held) { held.push_back(per * me + per / 2); }, true, "indices"},
+      {"a ghost twice", [n, per, me](auto&, auto& held) { held.push_back((per * (me + 1)) % n), held.push_back(held.back()); },
+       true, "indices"},
   };
   for (const Case& c : cases)
     for (int bad = 0; bad < P; ++bad) {
@@ -138,11 +145,117 @@ TEST(Faults, OwnedRangesThatDoNotFitAreRefusedEverywhere) {
       ASSERT_TRUE(error.has_value());
       bool found = false;
       for (const Problem& p : error->problems())
-        found = found || (p.key == "owned_ranges" && (!c.named || p.rank == bad));
+        found = found || (p.key == c.key && (!c.named || p.rank == bad));
       EXPECT_TRUE(found) << error->what();
     }
   // Owned ranges are for a layout whose only distributed axis is 'u'.
   DistributedLayoutOptions options;
   options.owned_ranges = starts;
   EXPECT_THROW(DistributedLayout::create(std::vector<Dim>{Dim::even_block(n, P, me)}, comm, options), ValidationError);
+}
+
+// A one_to_one claim under owned ranges holds exactly when no process holds
+// a ghost: proven from the counts (the ranges checked), refused otherwise.
+TEST(OwnedRanges, OneToOneClaimsAreDecidedFromTheCounts) {
+  const auto comm = world();
+  const int P = comm.size(), me = comm.rank();
+  const global_index_t per = 5, n = per * P;
+  DistributedLayoutOptions options;
+  for (int q = 0; q <= P; ++q) options.owned_ranges.push_back(per * q);
+  std::vector<global_index_t> mine(static_cast<std::size_t>(per));
+  std::iota(mine.begin(), mine.end(), per * me);
+  const auto layout = DistributedLayout::create(std::vector<Dim>{Dim::unstructured(n, P, me, mine, true)}, comm, options);
+  EXPECT_EQ(layout->num_owned(), per);
+  EXPECT_EQ(HaloPlan::create(layout)->num_ghosts(), 0u);
+  if (P < 2) return;  // one process holds no ghost
+  for (int bad = 0; bad < P; ++bad) {
+    SCOPED_TRACE("a ghost on rank " + std::to_string(bad));
+    std::vector<global_index_t> held = mine;
+    if (me == bad) held.push_back((per * (me + 1)) % n);
+    const auto error = outcome([&] {
+      DistributedLayout::create(std::vector<Dim>{Dim::unstructured(n, P, me, held, true)}, comm, options);
+    });
+    ASSERT_TRUE(error.has_value());
+    bool named = false;
+    for (const Problem& p : error->problems()) named = named || (p.key == "indices" && p.rank == bad);
+    EXPECT_TRUE(named) << error->what();
+  }
+}
+
+// Beside undistributed axes (nodes x components): the same update as the
+// rendezvous told the same owners, every component of every ghost node.
+TEST(OwnedRanges, NodesTimesComponentsUpdateAsTheRendezvousDoes) {
+  const auto comm = world();
+  const int P = comm.size(), me = comm.rank();
+  std::mt19937_64 rng(977);  // the same draws on every rank
+  const global_index_t components = 3;
+  for (int trial = 0; trial < 10; ++trial) {
+    SCOPED_TRACE("trial " + std::to_string(trial));
+    const global_index_t n = std::uniform_int_distribution<global_index_t>(1, 40)(rng);
+    const auto starts = random_ranges(rng, n, P);
+    const auto held = random_holdings(rng, starts)[static_cast<std::size_t>(me)];
+    const std::vector<Dim> dims{Dim::unstructured(n, P, me, held, false), Dim::undistributed(components)};
+    DistributedLayoutOptions by_ranges, by_rule;
+    by_ranges.owned_ranges = starts;
+    by_rule.shared_owner = [&starts](global_index_t g, const std::vector<int>&) { return range_owner(starts, g); };
+    const auto run = [&](const DistributedLayoutOptions& options) {
+      std::vector<double> v(held.size() * components, -1.0);
+      const global_index_t owned = starts[me + 1] - starts[me];
+      for (global_index_t i = 0; i < owned; ++i)
+        for (global_index_t c = 0; c < components; ++c)
+          v[static_cast<std::size_t>(i * components + c)] = static_cast<double>(held[static_cast<std::size_t>(i)] * components + c);
+      DistArray a;
+      a.dim_data = dims;
+      a.buffer = view_buffer(v.data(), {static_cast<global_index_t>(held.size()), components});
+      HaloPlan::create(DistributedLayout::create(a, comm, options))->update<double>(a);
+      return v;
+    };
+    const auto closed = run(by_ranges);
+    EXPECT_EQ(closed, run(by_rule));
+    for (std::size_t i = 0; i < held.size(); ++i)
+      for (global_index_t c = 0; c < components; ++c)
+        EXPECT_EQ(closed[i * components + static_cast<std::size_t>(c)], static_cast<double>(held[i] * components + c)) << i;
+  }
+}
+
+// Untold, a numbering by owned ranges (each process's range first) is found
+// from the leading runs, and only what follows the ranges travels. Every
+// owner rule still decides shared indices, even where it gives an index of
+// one process's range to another holder: the owners must be what every
+// holder list, known here in full, says.
+TEST(OwnedRanges, RangesTheNumberingShowsKeepEveryOwnerRule) {
+  const auto comm = world();
+  const int P = comm.size(), me = comm.rank();
+  std::mt19937_64 rng(5151);  // the same draws on every rank
+  const auto lowest = [](global_index_t, const std::vector<int>& holders) { return holders.front(); };
+  const auto highest = [](global_index_t, const std::vector<int>& holders) { return holders.back(); };
+  int moved = 0;  // indices of a range owned by another process, over the trials
+  for (int trial = 0; trial < 25; ++trial) {
+    SCOPED_TRACE("trial " + std::to_string(trial));
+    const global_index_t n = std::uniform_int_distribution<global_index_t>(1, 60)(rng);
+    const auto starts = random_ranges(rng, n, P);
+    const auto held = random_holdings(rng, starts);
+    const Dim d = Dim::unstructured(n, P, me, held[static_cast<std::size_t>(me)], false);
+    for (const bool highest_rule : {false, true}) {
+      DistributedLayoutOptions options;  // the default rule, or the highest holder
+      if (highest_rule) options.shared_owner = highest;
+      const auto& rule = highest_rule ? SharedIndexOwner(highest) : SharedIndexOwner(lowest);
+      const auto layout = DistributedLayout::create(std::vector<Dim>{d}, comm, options);
+      const auto map = IndexMap::create(layout);
+      std::vector<int> want(d.indices.size());
+      for (std::size_t i = 0; i < d.indices.size(); ++i) {
+        std::vector<int> holders;
+        for (int q = 0; q < P; ++q)
+          if (std::count(held[static_cast<std::size_t>(q)].begin(), held[static_cast<std::size_t>(q)].end(), d.indices[i]))
+            holders.push_back(q);
+        want[i] = rule(d.indices[i], holders);
+        moved += static_cast<int>(i) < starts[me + 1] - starts[me] && want[i] != me;
+      }
+      EXPECT_EQ(map->owners(), want);
+      const auto v = updated(*HaloPlan::create(layout), d, want, me);
+      for (std::size_t i = 0; i < v.size(); ++i) EXPECT_EQ(v[i], static_cast<double>(d.indices[i]) + 0.5) << i;
+    }
+  }
+  MPI_Allreduce(MPI_IN_PLACE, &moved, 1, MPI_INT, MPI_SUM, comm);
+  if (P > 1) EXPECT_GT(moved, 0) << "no draw gave an index of a range to another process";
 }

@@ -8,6 +8,7 @@
 
 #include "dapetra/dim_math.hpp"
 #include "dapetra/process_grid.hpp"
+#include "dapetra/wire/leading_run.hpp"
 #include "holdings.hpp"
 
 namespace dapetra {
@@ -180,25 +181,34 @@ void check_unstructured_axis(Collector& c, int d, const std::vector<const Dim*>&
 // over a bitmap when the indices lie in [0, size) and size is not much larger
 // than their number, else a sort); positions are found only when there is a
 // duplicate to report.
-void add_uniqueness_problems(const Dim& d, int rank, int dim, Collector& c) {
-  bool repeated = false, bitmap_done = false;
-  if (d.size <= 64 * static_cast<global_index_t>(d.indices.size()) + 64) {
-    std::vector<bool> seen(static_cast<std::size_t>(d.size));
-    bitmap_done = true;
-    for (global_index_t g : d.indices) {
-      if (g < 0 || g >= d.size) {  // out of range: the sort below decides
-        bitmap_done = false;
-        break;
-      }
-      repeated = repeated || seen[static_cast<std::size_t>(g)];
-      seen[static_cast<std::size_t>(g)] = true;
+// Whether any index of [first, last) appears twice.
+bool any_repeated(const global_index_t* first, const global_index_t* last, global_index_t size) {
+  const auto n = static_cast<global_index_t>(last - first);
+  if (size <= 64 * n + 64) {  // a bitmap of the axis costs less than sorting
+    std::vector<bool> seen(static_cast<std::size_t>(size));
+    bool repeated = false, in_range = true;
+    for (const global_index_t* g = first; g != last && in_range; ++g) {
+      in_range = *g >= 0 && *g < size;  // out of range: the sort below decides
+      if (!in_range) break;
+      repeated = repeated || seen[static_cast<std::size_t>(*g)];
+      seen[static_cast<std::size_t>(*g)] = true;
     }
+    if (in_range) return repeated;
   }
-  if (!bitmap_done) {
-    std::vector<global_index_t> plain(d.indices);
-    std::sort(plain.begin(), plain.end());
-    repeated = std::adjacent_find(plain.begin(), plain.end()) != plain.end();
-  }
+  std::vector<global_index_t> plain(first, last);
+  std::sort(plain.begin(), plain.end());
+  return std::adjacent_find(plain.begin(), plain.end()) != plain.end();
+}
+
+void add_uniqueness_problems(const Dim& d, int rank, int dim, Collector& c) {
+  // A leading ascending run (a finite-element numbering's owned prefix)
+  // holds no index twice: only what follows it is checked, against itself
+  // and against the run's stretch of indices.
+  const global_index_t* first = d.indices.data();
+  const global_index_t* last = first + d.indices.size();
+  const global_index_t* rest = first + leading_run(first, d.indices.size());
+  const auto in_run = [&](global_index_t g) { return rest != first && *first <= g && g <= *(rest - 1); };
+  const bool repeated = std::any_of(rest, last, in_run) || any_repeated(rest, last, d.size);
   std::size_t dups = 0;
   if (repeated) {
     std::vector<std::pair<global_index_t, std::size_t>> sorted(d.indices.size());

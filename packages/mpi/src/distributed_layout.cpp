@@ -8,6 +8,7 @@
 #include "comm.hpp"
 #include "dapetra/dim_math.hpp"
 #include "dapetra/wire/index_fingerprint.hpp"
+#include "dapetra/wire/leading_run.hpp"
 #include "dapetra/wire/pack.hpp"
 #include "dapetra/validate.hpp"
 #include "layout_access.hpp"
@@ -31,6 +32,8 @@ enum Extra {
   extra_fingerprint_2,
   extra_unread,  // 1: this process could not read its input (DistributedLayout::refuse)
   extra_ranges,  // a fold of the owned ranges passed (0: none)
+  extra_lead_first,   // the scattered axis's leading run of indices (see ranges_of_leading_runs) ...
+  extra_lead_length,  // ... and its length
   extra_count
 };
 
@@ -46,6 +49,7 @@ struct IndexSummary {
   bool in_range = true;              // every index held lies in [0, size)
   std::int64_t lowest_negative = 0;  // the lowest index held below 0, else 0
   IndexFingerprint fingerprint;      // what is held minus this process's stretch
+  std::size_t lead = 0;              // the leading run's length (leading_run)
 };
 
 // The summaries of all processes, combined.
@@ -56,6 +60,7 @@ struct ScatteredSummary {
   std::int64_t held = 0;             // indices held, summed over processes
   bool fingerprint_matches = false;  // the fingerprints prove every index of [0, size) held once
   bool same_ranges = true;           // every process passed the same owned ranges (or none)
+  std::vector<global_index_t> shown_ranges;  // owned ranges the leading runs show (empty: none)
 };
 
 bool fingerprint_proves(const Dim& u) { return u.one_to_one && u.size <= fingerprint_limit; }
@@ -63,13 +68,16 @@ bool fingerprint_proves(const Dim& u) { return u.one_to_one && u.size <= fingerp
 IndexSummary summarize_indices(const Dim& u, int rank, int nprocs) {
   IndexSummary s;
   const bool fingerprinted = fingerprint_proves(u);
-  if (u.size <= fingerprint_limit) {  // the range check and the fingerprint in one pass
-    const auto pass = fingerprint_indices(u.indices.data(), u.indices.size(), u.size, fingerprinted);
+  const global_index_t* held = u.indices.data();
+  s.lead = leading_run(held, u.indices.size());
+  const auto in_range = [&](global_index_t g) { return static_cast<std::uint64_t>(g) < static_cast<std::uint64_t>(u.size); };
+  if (fingerprinted) {  // the range check and the fingerprint in one pass
+    const auto pass = fingerprint_indices(held, u.indices.size(), u.size, true);
     s.in_range = pass.in_range;
     s.fingerprint = pass.fingerprint;
-  } else {
-    for (global_index_t g : u.indices)
-      s.in_range = s.in_range && static_cast<std::uint64_t>(g) < static_cast<std::uint64_t>(u.size);
+  } else {  // the leading run is in range when its ends are
+    s.in_range = (s.lead == 0 || (in_range(held[0]) && in_range(held[s.lead - 1]))) &&
+                 std::all_of(held + s.lead, held + u.indices.size(), in_range);
   }
   if (!s.in_range) {  // no proof then; the lowest negative index is needed
     for (global_index_t g : u.indices) s.lowest_negative = std::min(s.lowest_negative, g);
@@ -101,10 +109,14 @@ int scattered_axis_of(const std::vector<Dim>& dims) {
   return found >= 0 && dims[found].dist_type == DistType::unstructured ? found : -1;
 }
 
-// A record without its 'u' indices.
-Dim without_indices(Dim d) {
-  std::vector<global_index_t>().swap(d.indices);
-  return d;
+// A copy of a record without its 'u' indices, made without copying them
+// (the indices are lent out of `d` while it is copied).
+Dim without_indices(Dim& d) {
+  std::vector<global_index_t> held;
+  held.swap(d.indices);
+  Dim copy = d;
+  d.indices.swap(held);
+  return copy;
 }
 
 bool uses_default_rule(const SharedIndexOwner& rule) {
@@ -138,15 +150,20 @@ std::int64_t fold_all(const std::int64_t* words, std::size_t n, std::int64_t h =
 }
 
 // What this process can tell of the owned ranges it was given (see
-// DistributedLayoutOptions::owned_ranges): their shape, and that it holds
-// its own range first, in order. That every process passed the same ones is
-// checked from the gathered folds.
+// DistributedLayoutOptions::owned_ranges): their shape, that it holds its
+// own range first, in order, and that every index past it lies in another
+// range, none twice. With the ranges, that is every per-index rule of the
+// axis (check_rank defers them), checked at the cost of the ghosts: the
+// prefix needs one comparison per index. That every process passed the
+// same ranges is checked from the gathered folds.
 std::vector<Problem> check_owned_ranges(const std::vector<global_index_t>& starts, const std::vector<Dim>& dim_data,
                                         int scattered, int rank, int nprocs) {
-  // On one process nothing is distributed; a 1-D 'u' array is still the case meant.
+  // On one process nothing is distributed; a lone 'u' axis is still the case meant.
+  const auto is_u = [](const Dim& d) { return d.dist_type == DistType::unstructured; };
   const int axis = scattered >= 0 ? scattered
-                   : nprocs == 1 && dim_data.size() == 1 && dim_data[0].dist_type == DistType::unstructured ? 0
-                                                                                                            : -1;
+                   : nprocs == 1 && std::count_if(dim_data.begin(), dim_data.end(), is_u) == 1
+                       ? static_cast<int>(std::find_if(dim_data.begin(), dim_data.end(), is_u) - dim_data.begin())
+                       : -1;
   const auto problem = [&](const std::string& value, const std::string& rule, const std::string& detail) {
     return std::vector<Problem>{{rank, axis, "owned_ranges", value, rule, detail}};
   };
@@ -171,12 +188,39 @@ std::vector<Problem> check_owned_ranges(const std::vector<global_index_t>& start
                      "each process holds its owned range first, in ascending order",
                      "position " + std::to_string(i) + " holds index " + std::to_string(u.indices[static_cast<std::size_t>(i)]) +
                          ", not " + std::to_string(first + i));
+  std::vector<global_index_t> ghosts(u.indices.begin() + mine, u.indices.end());
+  for (global_index_t g : ghosts)
+    if (g < 0 || g >= u.size)
+      return problem(std::to_string(g), "every index held lies in one owned range",
+                     "index " + std::to_string(g) + " is outside [0, " + std::to_string(u.size) + ")");
+  std::sort(ghosts.begin(), ghosts.end());
+  const bool repeated = std::adjacent_find(ghosts.begin(), ghosts.end()) != ghosts.end();
+  const auto in_own = std::lower_bound(ghosts.begin(), ghosts.end(), first);
+  if (repeated || (in_own != ghosts.end() && *in_own < first + mine))
+    return check_index_rules(dim_data, axis, rank);  // names the index held twice
   return {};
 }
 
+// The owners of this process's scattered positions: `prefix` positions
+// owned here, then `rest` for the positions after them. A leading run of
+// `rest` owned here at itself joins the prefix, so that plans skip it.
+std::unique_ptr<ScatteredOwners> owned_prefix_and_rest(local_index_t prefix, Owners rest, int me) {
+  std::size_t run = 0;
+  while (run < rest.owner.size() && rest.owner[run] == me && rest.position[run] == prefix + static_cast<local_index_t>(run))
+    ++run;
+  auto owners = std::make_unique<ScatteredOwners>();
+  owners->prefix = prefix + static_cast<local_index_t>(run);
+  owners->owner.assign(rest.owner.begin() + static_cast<std::ptrdiff_t>(run), rest.owner.end());
+  owners->where.assign(rest.position.begin() + static_cast<std::ptrdiff_t>(run), rest.position.end());
+  owners->rest_foreign = std::find(owners->owner.begin(), owners->owner.end(), me) == owners->owner.end();
+  return owners;
+}
+
 // 1. What this process can tell on its own, and what it shares.
-PackedRank describe_local(const std::string& version, const BufferView& buffer, const std::vector<Dim>& dim_data,
-                          int rank, int nprocs, const DistributedLayoutOptions& options) {
+// (`dim_data` is the layout's own copy: its 'u' indices are lent out, not
+// copied, while the record is packed.)
+PackedRank describe_local(const std::string& version, const BufferView& buffer, std::vector<Dim>& dim_data, int rank,
+                          int nprocs, const DistributedLayoutOptions& options) {
   PackedRank mine;
   mine.problems = check_version(version);
   for (Problem& p : mine.problems) p.rank = rank;
@@ -184,8 +228,10 @@ PackedRank describe_local(const std::string& version, const BufferView& buffer, 
   // A one_to_one claim on a scattered 'u' axis is confirmed later from a
   // fingerprint of everyone's indices, which implies the per-index rules
   // (each index once here, in range); they run only if that proof fails.
+  // Owned ranges imply them too, checked from the ghosts alone.
   const int scattered = scattered_axis_of(dim_data);
-  const bool defer_index_rules = scattered >= 0 && dim_data[scattered].one_to_one;
+  const bool by_ranges = !options.owned_ranges.empty();
+  const bool defer_index_rules = scattered >= 0 && (dim_data[scattered].one_to_one || by_ranges);
   const auto record_problems = check_rank(dim_data, rank, buffer.shape, defer_index_rules ? scattered : -1);
   mine.problems.insert(mine.problems.end(), buffer_problems.begin(), buffer_problems.end());
   mine.problems.insert(mine.problems.end(), record_problems.begin(), record_problems.end());
@@ -201,15 +247,21 @@ PackedRank describe_local(const std::string& version, const BufferView& buffer, 
   mine.extra[extra_format] = encode_format(buffer.format);
   mine.extra[extra_scattered_axis] = scattered;
   if (scattered >= 0) {
-    const auto summary = summarize_indices(dim_data[scattered], rank, nprocs);
+    // Under owned ranges the indices were checked against them: nothing
+    // more is needed of them (a fault found there is among the problems).
+    const auto summary = by_ranges ? IndexSummary{} : summarize_indices(dim_data[scattered], rank, nprocs);
     mine.extra[extra_default_rule] = uses_default_rule(options.shared_owner);
     mine.extra[extra_in_range] = summary.in_range;
     mine.extra[extra_lowest_negative] = summary.lowest_negative;
     mine.extra[extra_held] = static_cast<std::int64_t>(dim_data[scattered].indices.size());
     mine.extra[extra_fingerprint_1] = static_cast<std::int64_t>(summary.fingerprint.sum[0]);
     mine.extra[extra_fingerprint_2] = static_cast<std::int64_t>(summary.fingerprint.sum[1]);
+    if (summary.lead > 0) {  // (told the ranges, none need showing)
+      mine.extra[extra_lead_first] = dim_data[scattered].indices[0];
+      mine.extra[extra_lead_length] = static_cast<std::int64_t>(summary.lead);
+    }
   }
-  if (!options.owned_ranges.empty()) {
+  if (by_ranges) {
     const auto problems = check_owned_ranges(options.owned_ranges, dim_data, scattered, rank, nprocs);
     mine.problems.insert(mine.problems.end(), problems.begin(), problems.end());
     mine.extra[extra_ranges] = fold_all(options.owned_ranges.data(), options.owned_ranges.size(), 1);
@@ -266,7 +318,10 @@ Judged judge(const Gathered& gathered, int scattered) {
 ScatteredSummary combine_summaries(const std::vector<PackedRank>& all, const Dim& u) {
   ScatteredSummary everyone;
   IndexFingerprint total;
+  std::vector<global_index_t> lead_first, lead_length;
   for (const PackedRank& p : all) {
+    lead_first.push_back(p.extra[extra_lead_first]);
+    lead_length.push_back(p.extra[extra_lead_length]);
     everyone.default_rule = everyone.default_rule && p.extra[extra_default_rule] != 0;
     everyone.in_range = everyone.in_range && p.extra[extra_in_range] != 0;
     everyone.lowest_negative = std::min(everyone.lowest_negative, p.extra[extra_lowest_negative]);
@@ -276,6 +331,7 @@ ScatteredSummary combine_summaries(const std::vector<PackedRank>& all, const Dim
     everyone.same_ranges = everyone.same_ranges && p.extra[extra_ranges] == all.front().extra[extra_ranges];
   }
   everyone.fingerprint_matches = fingerprint_proves(u) && total.is_zero();
+  everyone.shown_ranges = ranges_of_leading_runs(lead_first, lead_length, u.size);
   return everyone;
 }
 
@@ -396,12 +452,12 @@ std::shared_ptr<const DistributedLayout> LayoutBuilder::create(const std::string
   self->comm_ = self->inner_->comm;
   const int rank = self->rank_ = rank_of(self->comm_);
   const int nprocs = self->nprocs_ = size_of(self->comm_);
-  PackedRank mine = describe_local(version, buffer, dim_data, rank, nprocs, options);
+  self->dim_data_ = dim_data;
+  PackedRank mine = describe_local(version, buffer, self->dim_data_, rank, nprocs, options);
   if (unread) {  // what could not be read is all there is to say
     mine.problems = *unread;
     mine.extra[extra_unread] = 1;
   }
-  self->dim_data_ = dim_data;
   self->local_shape_ = buffer.shape;
   self->local_strides_ = buffer.strides;
   self->global_shape_ = global_shape_of(dim_data);
@@ -454,15 +510,15 @@ void LayoutBuilder::resolve_scattered(DistributedLayout& self, const ScatteredSu
   if (!summary.same_ranges)
     throw ValidationError({{-1, self.scattered_axis_, "owned_ranges", "", "every process passes the same owned ranges",
                             "the processes passed different owned ranges (or only some passed any)"}});
-  if (by_ranges && !summary.in_range)
-    throw ValidationError({{-1, self.scattered_axis_, "owned_ranges", "", "every index held lies in one owned range",
-                            "an index held lies outside [0, size)"}});
   if (by_ranges) {  // the owner of a shared index is the one whose range holds it
     self.shared_owner_ = [starts = owned_ranges](global_index_t g, const std::vector<int>&) { return range_holding(starts, g); };
   }
-  self.scattered_ = std::make_unique<ScatteredOwners>();
   self.lowest_index_ = self.dim_data_.size() == 1 ? summary.lowest_negative : 0;
-  const bool proven = u.one_to_one && summary.in_range && summary.held == u.size && summary.fingerprint_matches;
+  // Under owned ranges (checked on every process) each range's indices are
+  // held first by its process: the counts summing to size leave no room for
+  // a copy anywhere.
+  const bool proven = u.one_to_one && summary.held == u.size &&
+                      (by_ranges || (summary.in_range && summary.fingerprint_matches));
   if (u.one_to_one && !proven) {
     // The proof failed: the per-index rules check_rank deferred decide first,
     // on every process alike (the verdict is gathered).
@@ -471,31 +527,42 @@ void LayoutBuilder::resolve_scattered(DistributedLayout& self, const ScatteredSu
     throw_if_any(gathered_problems(report, self.comm_));
   }
   if (proven) {
-    self.scattered_->all_here = true;
+    self.scattered_ = owned_prefix_and_rest(static_cast<local_index_t>(u.indices.size()), {}, me);
     self.every_element_owned_ = true;
     return;
   }
-  Owners owners = by_ranges          ? owners_from_ranges(u.indices, owned_ranges)
-                 : summary.in_range ? holders_by_stretch(u.indices, u.size, summary.default_rule ? nullptr : &self.shared_owner_,
-                                                        self.comm_)
-                                   : holders_by_rule(u.indices, self.shared_owner_, self.comm_);
-  self.scattered_->owner = std::move(owners.owner);
-  self.scattered_->where = std::move(owners.position);
-  // Distinct indices = owned ones summed; with one_to_one nothing may be held twice.
-  const auto& owner = self.scattered_->owner;
-  const long long distinct = sum_all(std::count(owner.begin(), owner.end(), me), self.comm_);
+  if (by_ranges) {  // the owned range comes first; only what follows needs its owner named
+    const auto prefix = static_cast<local_index_t>(owned_ranges[me + 1] - owned_ranges[me]);
+    self.scattered_ = owned_prefix_and_rest(
+        prefix, owners_from_ranges(u.indices.data() + prefix, u.indices.size() - prefix, owned_ranges), me);
+  } else if (summary.in_range && !summary.shown_ranges.empty()) {  // numbered by ranges, untold
+    auto found = holders_by_ranges(u.indices, summary.shown_ranges, summary.default_rule ? nullptr : &self.shared_owner_,
+                                   self.comm_);
+    self.scattered_ = owned_prefix_and_rest(found.prefix, std::move(found.rest), me);
+  } else {
+    self.scattered_ = owned_prefix_and_rest(
+        0,
+        summary.in_range ? holders_by_stretch(u.indices, u.size, summary.default_rule ? nullptr : &self.shared_owner_, self.comm_)
+                         : holders_by_rule(u.indices, self.shared_owner_, self.comm_),
+        me);
+  }
+  const ScatteredOwners& owners = *self.scattered_;
+  // Distinct indices = owned ones summed (under owned ranges, checked: each
+  // index of [0, size) once, by its range's process); with one_to_one
+  // nothing may be held twice.
+  const long long distinct = by_ranges ? u.size : sum_all(owners.count_owned(me), self.comm_);
   self.every_element_owned_ = summary.held == distinct;
   if ((!u.one_to_one || self.every_element_owned_) && distinct == u.size) return;
   // Every process is here (the verdict came from a reduction): gather the details.
   PackedRank report;
   if (u.one_to_one) {
     std::size_t named = 0;
-    for (std::size_t i = 0; i < owner.size() && named < 20; ++i)
-      if (owner[i] != me)
+    for (std::size_t i = 0; i < u.indices.size() && named < 20; ++i)
+      if (const int owner = owners.owner_of(static_cast<global_index_t>(i), me); owner != me)
         report.problems.push_back({me, self.scattered_axis_, "indices", std::to_string(u.indices[i]),
                                    "with one_to_one true each index is held by exactly one process",
                                    "index " + std::to_string(u.indices[i]) + " is also held by rank " +
-                                       std::to_string(owner[i]) + " (" + std::to_string(++named) + ")"});
+                                       std::to_string(owner) + " (" + std::to_string(++named) + ")"});
   }
   if (distinct != u.size && me == 0)
     report.problems.push_back({-1, self.scattered_axis_, "size", std::to_string(u.size),
@@ -513,8 +580,8 @@ void LayoutBuilder::count_owned(DistributedLayout& self) {
   for (int a = 0; a < ndim; ++a) {
     const Dim& d = self.dim_data_[a];
     global_index_t n = local_extent(d);
-    if (a == self.scattered_axis_ && !self.scattered_->all_here)
-      n = std::count(self.scattered_->owner.begin(), self.scattered_->owner.end(), self.rank_);
+    if (a == self.scattered_axis_)
+      n = self.scattered_->count_owned(self.rank_);
     else if (a != self.scattered_axis_ && d.dist_type == DistType::block)
       n = owned_local_range(d).size();
     else if (a != self.scattered_axis_ && d.dist_type == DistType::unstructured && self.global_)

@@ -29,12 +29,35 @@ struct AxisPlan {
   global_index_t period = 0;     // periodic 'b': interior period M ...
   global_index_t first_edge = 0, last_edge = 0;  // ... and the axis's edge padding widths
   const Dim* dim = nullptr;
-  std::vector<global_index_t> source_of;  // per position: source() ...
-  std::vector<int> owner_of;              // ... and the grid coordinate owning it
-  std::vector<global_index_t> owner_digit;  // requests by position: the position on the owner
+  // Tables by position: source() ..., the grid coordinate owning it, and
+  // (requests) its position on the owner. A kept range (not flags) is left
+  // out of them: a kept position holds its own index, owned at this
+  // coordinate, so an axis that is mostly owned (an owned prefix of 'u'
+  // indices) costs its halo alone. The *_at accessors read every position.
+  LocalRange untabled;  // set by plan_axis_ranges: the kept range within [0, extent), or empty
+  std::vector<global_index_t> source_table;
+  std::vector<int> owner_table;
+  std::vector<global_index_t> digit_table;
 
   bool kept(global_index_t p) const {
     return keep_flags.empty() ? keep.contains(static_cast<local_index_t>(p)) : keep_flags[p] != 0;
+  }
+  bool tabled(global_index_t p) const { return !untabled.contains(static_cast<local_index_t>(p)); }
+  std::size_t slot(global_index_t p) const {
+    return static_cast<std::size_t>(p >= untabled.end ? p - untabled.size() : p);
+  }
+  std::size_t table_size() const { return static_cast<std::size_t>(extent - untabled.size()); }
+  // Calls f(p, slot(p)) for every tabled position, in order.
+  template <class F>
+  void for_each_tabled(F&& f) const {
+    for (global_index_t p = 0; p < untabled.begin; ++p) f(p, static_cast<std::size_t>(p));
+    for (global_index_t p = untabled.end; p < extent; ++p) f(p, slot(p));
+  }
+  global_index_t source_at(global_index_t p) const { return tabled(p) ? source_table[slot(p)] : global_index(*dim, p); }
+  int owner_at(global_index_t p) const { return tabled(p) ? owner_table[slot(p)] : dim->proc_grid_rank; }
+  // Kept positions on the scattered axis are an owned prefix, each at itself.
+  global_index_t digit_at(global_index_t p) const {
+    return tabled(p) ? digit_table[slot(p)] : dim->dist_type == DistType::block ? global_index(*dim, p) - dim->start : p;
   }
   // Global index along the axis whose value position p holds after an update.
   // The wrap goes by global index, not by position: a communication padding
@@ -68,29 +91,37 @@ AxisPlan plan_axis_ranges(const DistributedLayout& layout, int a, const Dim& d, 
 AxisPlan plan_axis(const DistributedLayout& layout, int a, const Dim& d, bool mine) {
   AxisPlan ax = plan_axis_ranges(layout, a, d, mine);
   // Kept positions hold their own index and belong to the process's own
-  // coordinate (written in bulk); only filled ones need a wrap and a look-up.
-  ax.source_of.resize(static_cast<std::size_t>(ax.extent));
-  global_indices(d, ax.source_of.data());
-  ax.owner_of.assign(static_cast<std::size_t>(ax.extent), d.proc_grid_rank);
+  // coordinate (written in bulk where tabled); only filled ones need a wrap
+  // and a look-up.
+  ax.source_table.resize(ax.table_size());
+  if (ax.untabled.size() == 0) global_indices(d, ax.source_table.data());
+  else ax.for_each_tabled([&](global_index_t p, std::size_t q) { ax.source_table[q] = global_index(d, p); });
+  ax.owner_table.assign(ax.table_size(), d.proc_grid_rank);
   ax.for_each_filled([&](global_index_t p) {
     ax.any_filled = true;
-    const auto q = static_cast<std::size_t>(p);
-    ax.source_of[q] = ax.source(p);
-    ax.owner_of[q] = mine && a == layout.scattered_axis()
-                         ? detail::LayoutAccess::scattered(layout).owner_of(p, layout.rank())
-                     : d.proc_grid_size == 1 ? 0
-                                             : layout.global().axis(a).owner(ax.source_of[q]);
+    const std::size_t q = ax.slot(p);
+    ax.source_table[q] = ax.source(p);
+    ax.owner_table[q] = mine && a == layout.scattered_axis()
+                            ? detail::LayoutAccess::scattered(layout).owner_of(p, layout.rank())
+                        : d.proc_grid_size == 1 ? 0
+                                                : layout.global().axis(a).owner(ax.source_table[q]);
   });
   return ax;
 }
 
-AxisPlan plan_axis_ranges(const DistributedLayout& layout, int a, const Dim& d, bool mine) {
+// Which positions along the axis are kept (plan_axis_ranges without the tables' range).
+AxisPlan plan_axis_keep(const DistributedLayout& layout, int a, const Dim& d, bool mine) {
   AxisPlan ax;
   ax.axis = a;
   ax.dim = &d;
   ax.extent = local_extent(d);
   ax.stride = mine ? static_cast<std::ptrdiff_t>(layout.local_strides()[a]) : 0;
   ax.keep = {0, static_cast<local_index_t>(ax.extent)};
+  if (d.dist_type == DistType::unstructured && mine && a == layout.scattered_axis() &&
+      detail::LayoutAccess::scattered(layout).rest_foreign) {  // owned: a prefix
+    ax.keep = {0, detail::LayoutAccess::scattered(layout).prefix};
+    return ax;
+  }
   if (d.dist_type == DistType::unstructured) {
     ax.keep_flags.resize(static_cast<std::size_t>(ax.extent));
     for (global_index_t i = 0; i < ax.extent; ++i)
@@ -111,6 +142,16 @@ AxisPlan plan_axis_ranges(const DistributedLayout& layout, int a, const Dim& d, 
     ax.last_edge = last_edge;
     ax.keep = {static_cast<local_index_t>(std::max<global_index_t>(ax.keep.begin, edge[0])),
                static_cast<local_index_t>(std::min<global_index_t>(ax.keep.end, ax.extent - edge[1]))};
+  }
+  return ax;
+}
+
+AxisPlan plan_axis_ranges(const DistributedLayout& layout, int a, const Dim& d, bool mine) {
+  AxisPlan ax = plan_axis_keep(layout, a, d, mine);
+  if (ax.keep_flags.empty()) {
+    const auto extent = static_cast<local_index_t>(ax.extent);
+    const local_index_t begin = std::clamp<local_index_t>(ax.keep.begin, 0, extent);
+    ax.untabled = {begin, std::clamp<local_index_t>(ax.keep.end, begin, extent)};
   }
   return ax;
 }
@@ -187,12 +228,12 @@ std::vector<RunList> sends_in_closed_form(const DistributedLayout& layout) {
     const bool same_record = c == my_coords[a];  // then a kept position is the same position here
     out.reserve(static_cast<std::size_t>(same_record ? ax.extent : 0));
     for (global_index_t p = 0; p < ax.extent; ++p) {
-      if (ax.owner_of[static_cast<std::size_t>(p)] != my_coords[a]) continue;
+      if (ax.owner_at(p) != my_coords[a]) continue;
       if (same_record && ax.kept(p)) {
         out.push_back(p * my_stride);
         continue;
       }
-      const global_index_t g = ax.source_of[static_cast<std::size_t>(p)];
+      const global_index_t g = ax.source_at(p);
       const global_index_t here = lookups[a] ? lookups[a]->position(g) : local_position(my_dim, g);
       out.push_back(here * my_stride);
     }
@@ -275,12 +316,13 @@ std::vector<global_index_t> request_radix(const DistributedLayout& layout, std::
   // owner keeps the source at the source's own position, which differs from
   // p only where a periodic 'b' axis wraps.
   for (AxisPlan& ax : axes) {
-    ax.owner_digit.resize(static_cast<std::size_t>(ax.extent));
+    ax.digit_table.resize(ax.table_size());
     const Dim& d = *ax.dim;
-    for (global_index_t p = 0; p < ax.extent; ++p)
-      ax.owner_digit[p] = ax.axis == scattered              ? owners.position_on_owner(p)
-                          : d.dist_type == DistType::block ? ax.source_of[static_cast<std::size_t>(p)] - d.start
+    ax.for_each_tabled([&](global_index_t p, std::size_t q) {
+      ax.digit_table[q] = ax.axis == scattered              ? owners.position_on_owner(p)
+                          : d.dist_type == DistType::block ? ax.source_table[q] - d.start
                                                             : p;
+    });
   }
   return radix;
 }
@@ -317,7 +359,7 @@ Ghosts walk_ghosts(const DistributedLayout& layout, const std::vector<AxisPlan>&
     if (owner == me) {  // a periodic wrap onto this process: a local copy
       std::ptrdiff_t from = 0;
       for (std::size_t k = 0; k < axes.size(); ++k)
-        from += local_position(*axes[k].dim, axes[k].source_of[static_cast<std::size_t>(pos[k])]) * axes[k].stride;
+        from += local_position(*axes[k].dim, axes[k].source_at(pos[k])) * axes[k].stride;
       g.local_copies.emplace_back(from, offset);
       return;
     }
@@ -342,9 +384,8 @@ Ghosts walk_ghosts(const DistributedLayout& layout, const std::vector<AxisPlan>&
         continue;
       }
       pos[level] = p;
-      const auto q = static_cast<std::size_t>(p);
-      const std::int64_t next_code = named ? code + ax.owner_digit[q] * r : 0;
-      const int next_owner = owner + ax.owner_of[q] * gs;
+      const std::int64_t next_code = named ? code + ax.digit_at(p) * r : 0;
+      const int next_owner = owner + ax.owner_at(p) * gs;
       if (last) emit(next_code, next_owner, offset + p * ax.stride);
       else recurse(recurse, level + 1, offset + p * ax.stride, filling || !kept, next_code, next_owner);
     }

@@ -2,6 +2,7 @@
 // DistributedLayout beyond its public face.
 #pragma once
 
+#include <algorithm>
 #include <vector>
 
 #include "comm.hpp"
@@ -9,15 +10,24 @@
 
 namespace dapetra::mpi::detail {
 
-// Owners of this process's positions along the scattered 'u' axis.
+// Owners of this process's positions along the scattered 'u' axis. The
+// positions before `prefix` are owned here, each at itself, and need no
+// table: where owners come from ranges (or a proven one_to_one claim) that
+// is every owned position, so the tables cost the ghosts alone.
 struct ScatteredOwners {
-  bool all_here = false;             // proven one-to-one: each position owned here, at itself (no tables)
-  std::vector<int> owner;            // else per position: the owning rank ...
+  local_index_t prefix = 0;          // positions [0, prefix) owned here, at themselves
+  bool rest_foreign = true;          // no position past the prefix is owned here
+  std::vector<int> owner;            // per position from the prefix on: the owning rank ...
   std::vector<local_index_t> where;  // ... and that rank's position of the index
 
-  int owner_of(global_index_t p, int me) const { return all_here ? me : owner[static_cast<std::size_t>(p)]; }
+  int owner_of(global_index_t p, int me) const {
+    return p < prefix ? me : owner[static_cast<std::size_t>(p - prefix)];
+  }
   local_index_t position_on_owner(global_index_t p) const {
-    return all_here ? static_cast<local_index_t>(p) : where[static_cast<std::size_t>(p)];
+    return p < prefix ? static_cast<local_index_t>(p) : where[static_cast<std::size_t>(p - prefix)];
+  }
+  global_index_t count_owned(int me) const {
+    return prefix + static_cast<global_index_t>(std::count(owner.begin(), owner.end(), me));
   }
 };
 

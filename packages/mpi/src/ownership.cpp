@@ -248,15 +248,113 @@ Owners holders_by_rule(const std::vector<std::int64_t>& indices, const SharedInd
   return result;
 }
 
-Owners owners_from_ranges(const std::vector<std::int64_t>& indices, const std::vector<std::int64_t>& starts) {
+Owners owners_from_ranges(const std::int64_t* indices, std::size_t n, const std::vector<std::int64_t>& starts) {
   Owners result;
-  result.owner.resize(indices.size());
-  result.position.resize(indices.size());
-  for (std::size_t i = 0; i < indices.size(); ++i) {
+  result.owner.resize(n);
+  result.position.resize(n);
+  for (std::size_t i = 0; i < n; ++i) {
     const int p = range_holding(starts, indices[i]);
     result.owner[i] = p;
     result.position[i] = static_cast<local_index_t>(indices[i] - starts[static_cast<std::size_t>(p)]);
   }
+  return result;
+}
+
+std::vector<std::int64_t> ranges_of_leading_runs(const std::vector<std::int64_t>& first,
+                                                 const std::vector<std::int64_t>& length, std::int64_t size) {
+  const std::size_t P = first.size();
+  std::vector<std::int64_t> starts(P + 1, size);
+  for (std::size_t p = P; p-- > 0;) starts[p] = length[p] > 0 ? first[p] : starts[p + 1];  // no run: an empty range
+  if (starts[0] != 0) return {};
+  for (std::size_t p = 0; p < P; ++p)
+    if (starts[p + 1] < starts[p] || starts[p + 1] - starts[p] > length[p]) return {};
+  return starts;
+}
+
+PrefixOwners holders_by_ranges(const std::vector<std::int64_t>& indices, const std::vector<std::int64_t>& starts,
+                               const SharedIndexOwner* rule, MPI_Comm comm) {
+  const int P = size_of(comm), me = rank_of(comm);
+  const std::int64_t lo = starts[static_cast<std::size_t>(me)];
+  const auto range = static_cast<std::size_t>(starts[static_cast<std::size_t>(me) + 1] - lo);
+  // (index, position) of every index past the range, to the range's process.
+  std::vector<std::vector<std::int64_t>> pairs(static_cast<std::size_t>(P));
+  for (std::size_t i = range; i < indices.size(); ++i) {
+    auto& out = pairs[static_cast<std::size_t>(range_holding(starts, indices[i]))];
+    out.insert(out.end(), {indices[i], static_cast<std::int64_t>(i)});
+  }
+  const Exchanged in = alltoallv_words(pairs, comm);
+
+  // Every copy held elsewhere of an index of this range, grouped by index
+  // (senders stay in rank order); this process holds each one too.
+  struct Copy {
+    std::int64_t index;
+    int sender;
+    std::int64_t position;
+    std::size_t arrival;
+  };
+  std::vector<Copy> copies;
+  copies.reserve(in.words.size() / 2);
+  for (int p = 0; p < P; ++p)
+    for (int k = in.displs[p]; k < in.displs[p] + in.counts[p]; k += 2)
+      copies.push_back({in.words[k], p, in.words[k + 1], static_cast<std::size_t>(k / 2)});
+  std::stable_sort(copies.begin(), copies.end(), [](const Copy& x, const Copy& y) { return x.index < y.index; });
+  std::vector<std::int64_t> answer(in.words.size());  // (owner, position) where the pair arrived
+  std::vector<std::pair<std::size_t, std::pair<int, std::int64_t>>> given_away;  // own positions owned elsewhere
+  std::vector<Problem> problems;
+  std::vector<int> holders;
+  std::vector<std::int64_t> where;
+  for (std::size_t i = 0; i < copies.size();) {
+    const std::int64_t g = copies[i].index;
+    holders.clear();
+    where.clear();
+    std::size_t j = i;
+    for (; j < copies.size() && copies[j].index == g; ++j) {
+      holders.push_back(copies[j].sender);
+      where.push_back(copies[j].position);
+    }
+    // (Copies never come from this process: its indices past its range lie outside it.)
+    const auto mine = std::lower_bound(holders.begin(), holders.end(), me) - holders.begin();
+    holders.insert(holders.begin() + mine, me);
+    where.insert(where.begin() + mine, g - lo);
+    const int chosen = rule ? (*rule)(g, holders) : holders.front();
+    const auto pick = std::find(holders.begin(), holders.end(), chosen);
+    if (pick == holders.end() && problems.size() < 20)
+      problems.push_back({me, 0, "shared_owner", std::to_string(chosen),
+                          "the shared-index owner rule picks a process holding the index",
+                          "the rule chose rank " + std::to_string(chosen) + ", which does not hold index " + std::to_string(g)});
+    const std::int64_t at = pick == holders.end() ? -1 : where[static_cast<std::size_t>(pick - holders.begin())];
+    for (std::size_t k = i; k < j; ++k) {
+      answer[2 * copies[k].arrival] = chosen;
+      answer[2 * copies[k].arrival + 1] = at;
+    }
+    if (chosen != me && pick != holders.end()) given_away.push_back({static_cast<std::size_t>(g - lo), {chosen, at}});
+    i = j;
+  }
+  agree(std::move(problems), comm);
+  std::vector<std::vector<std::int64_t>> answers(static_cast<std::size_t>(P));
+  for (int p = 0; p < P; ++p)
+    answers[p].assign(answer.begin() + in.displs[p], answer.begin() + in.displs[p] + in.counts[p]);
+  const Exchanged back = alltoallv_words(answers, comm);
+
+  // Owned here at itself up to the first position of the range given away.
+  PrefixOwners result;
+  std::sort(given_away.begin(), given_away.end());
+  const std::size_t prefix = given_away.empty() ? range : given_away.front().first;
+  result.prefix = static_cast<local_index_t>(prefix);
+  result.rest.owner.assign(indices.size() - prefix, me);
+  result.rest.position.resize(indices.size() - prefix);
+  std::iota(result.rest.position.begin(), result.rest.position.begin() + static_cast<std::ptrdiff_t>(range - prefix),
+            static_cast<local_index_t>(prefix));
+  for (const auto& [i, owner] : given_away) {
+    result.rest.owner[i - prefix] = owner.first;
+    result.rest.position[i - prefix] = static_cast<local_index_t>(owner.second);
+  }
+  for (int p = 0; p < P; ++p)
+    for (int k = 0; k < back.counts[p]; k += 2) {
+      const auto i = static_cast<std::size_t>(pairs[p][static_cast<std::size_t>(k) + 1]) - prefix;
+      result.rest.owner[i] = static_cast<int>(back.words[static_cast<std::size_t>(back.displs[p] + k)]);
+      result.rest.position[i] = static_cast<local_index_t>(back.words[static_cast<std::size_t>(back.displs[p] + k + 1)]);
+    }
   return result;
 }
 

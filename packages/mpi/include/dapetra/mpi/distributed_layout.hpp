@@ -54,8 +54,10 @@ struct DistributedLayoutOptions {
   /// then found in closed form, with no rendezvous, and shared_owner is not
   /// used. Creation still proves that every held index has exactly one
   /// owner: the boundaries run from 0 to size without decreasing, every
-  /// process passes the same ones, and each holds its own range as its
-  /// prefix; otherwise every process throws the same ValidationError.
+  /// process passes the same ones, each holds its own range as its prefix,
+  /// and every index after it lies in another range, none twice; otherwise
+  /// every process throws the same ValidationError. Creation and the halo
+  /// plan then cost about the ghosts, plus one pass over the owned prefix.
   /// Empty: the owners are found from the indices (shared_owner).
   std::vector<global_index_t> owned_ranges;
   /// From this many processes on, a layout with two or more distributed axes
