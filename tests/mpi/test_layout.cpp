@@ -5,6 +5,7 @@
 // every process, with the same problems the full check names.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <functional>
 #include <optional>
 
@@ -218,14 +219,21 @@ TEST(Faults, ARuleChoosingAProcessThatDoesNotHoldTheIndexIsRefusedEverywhere) {
   DistributedLayoutOptions options;
   // Index 3 is held by ranks 0 and 1; the rule names rank 2.
   options.shared_owner = [](global_index_t g, const std::vector<int>& h) { return g == 3 ? 2 : h.front(); };
-  bool threw = false;
-  try {
-    DistributedLayout::create(std::vector<Dim>{overlapping_strip(P, me)}, comm, options);
-  } catch (const ValidationError& e) {
-    threw = true;
-    EXPECT_EQ(e.problems().at(0).key, "shared_owner");
+  // In order, the strips show owned ranges (only copies travel, to the
+  // ranges' processes); reversed, they do not (every index travels).
+  for (const bool reversed : {false, true}) {
+    SCOPED_TRACE(reversed ? "reversed" : "in order");
+    Dim strip = overlapping_strip(P, me);
+    if (reversed) std::reverse(strip.indices.begin(), strip.indices.end());
+    bool threw = false;
+    try {
+      DistributedLayout::create(std::vector<Dim>{strip}, comm, options);
+    } catch (const ValidationError& e) {
+      threw = true;
+      EXPECT_EQ(e.problems().at(0).key, "shared_owner");
+    }
+    EXPECT_TRUE(threw);
   }
-  EXPECT_TRUE(threw);
 }
 
 // A binding that cannot read one process's input refuses there; the others
