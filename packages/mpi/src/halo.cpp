@@ -499,25 +499,37 @@ void add_into(Scalar* __restrict to, const Scalar* __restrict from, std::size_t 
   for (; i < n; ++i) to[i] += from[i];
 }
 
+// Combines a message into the runs, one(to, value) per element; packed runs
+// go through bulk(to, from, count) when given (add: add_into). The mode is
+// chosen once per message, not per element: scattered ghosts make runs of
+// one or two elements. (Plain loops: the message cursor stays in a register.)
+template <class Scalar, class One, class Bulk>
+void combine_runs(const std::vector<StridedRun>& runs, char* base, const char* in, One one, Bulk bulk) {
+  for (const StridedRun& r : runs) {
+    const auto* from = reinterpret_cast<const Scalar*>(in);  // message payloads are 16-byte aligned
+    char* first = base + r.offset;
+    if (r.count > 2 && r.step == static_cast<std::ptrdiff_t>(sizeof(Scalar)))
+      bulk(reinterpret_cast<Scalar*>(first), from, r.count);
+    else
+      for (std::size_t i = 0; i < r.count; ++i) one(at<Scalar>(first, static_cast<std::ptrdiff_t>(i) * r.step), from[i]);
+    in += r.count * sizeof(Scalar);
+  }
+}
+
 template <class Scalar>
 void unpack_combine(const std::vector<StridedRun>& runs, char* base, const char* in, CombineMode mode) {
-  detail::for_each_run(runs, 1, 0, [&](std::ptrdiff_t offset, std::ptrdiff_t step, std::size_t count) {
-    char* first = base + offset;
-    const auto* from = reinterpret_cast<const Scalar*>(in);  // message payloads are 16-byte aligned
-    if (step == static_cast<std::ptrdiff_t>(sizeof(Scalar)) || count == 1) {
-      auto* to = reinterpret_cast<Scalar*>(first);
-      switch (mode) {
-        case CombineMode::add: add_into(to, from, count); break;
-        case CombineMode::insert: std::memcpy(to, from, count * sizeof(Scalar)); break;
-        case CombineMode::absmax:
-          for (std::size_t i = 0; i < count; ++i) to[i] = larger_magnitude(to[i], from[i]);
-          break;
-      }
-    } else {
-      for (std::size_t i = 0; i < count; ++i) combine(at<Scalar>(first, static_cast<std::ptrdiff_t>(i) * step), from[i], mode);
-    }
-    in += count * sizeof(Scalar);
-  });
+  const auto larger = [](Scalar& to, Scalar value) { to = larger_magnitude(to, value); };
+  switch (mode) {
+    case CombineMode::add:
+      combine_runs<Scalar>(runs, base, in, [](Scalar& to, Scalar value) { to += value; }, add_into<Scalar>);
+      break;
+    case CombineMode::insert: detail::unpack_runs<Scalar>(runs, base, 1, 0, in); break;
+    case CombineMode::absmax:
+      combine_runs<Scalar>(runs, base, in, larger, [&](Scalar* to, const Scalar* from, std::size_t n) {
+        for (std::size_t i = 0; i < n; ++i) larger(to[i], from[i]);
+      });
+      break;
+  }
 }
 
 }  // namespace

@@ -75,15 +75,6 @@ struct RunList {
   }
 };
 
-// Calls visit(offset, step, count) for every run of every column in message
-// order: column 0 of each run, then column 1, ... Column j of a multi-column
-// buffer lies `column_stride` bytes after column 0.
-template <class Visit>
-void for_each_run(const std::vector<StridedRun>& runs, std::size_t ncols, std::ptrdiff_t column_stride, Visit&& visit) {
-  for (std::size_t j = 0; j < ncols; ++j)
-    for (const StridedRun& r : runs) visit(r.offset + static_cast<std::ptrdiff_t>(j) * column_stride, r.step, r.count);
-}
-
 // Copies `count` elements from `from_step` to `to_step` bytes apart: one
 // memmove when both sides are packed (or there is one element) and the run
 // is long, else one element at a time (inlined: a 1-D halo moves two
@@ -104,23 +95,43 @@ void copy_elements(const char* from, std::ptrdiff_t from_step, char* to, std::pt
 
 // Copies the runs' elements into a message, packed (pack_runs), or from one
 // back into the buffer (unpack_runs); each returns the end of what it used.
+// Message order: column 0 of each run, then column 1, ...; column j of a
+// multi-column buffer lies `column_stride` bytes after column 0.
+// Scattered indices make runs of one or two elements (append_element pairs
+// any two): those are copied here, inline, where a call per run would cost
+// more than its copy. (Plain loops, not for_each_run: the message cursor
+// stays in a register.)
 template <class Scalar>
 char* pack_runs(const std::vector<StridedRun>& runs, const char* base, std::size_t ncols, std::ptrdiff_t column_stride,
                 char* out) {
-  for_each_run(runs, ncols, column_stride, [&](std::ptrdiff_t at, std::ptrdiff_t step, std::size_t count) {
-    copy_elements<Scalar>(base + at, step, out, sizeof(Scalar), count);
-    out += count * sizeof(Scalar);
-  });
+  constexpr std::size_t item = sizeof(Scalar);
+  for (std::size_t j = 0; j < ncols; ++j, base += column_stride)
+    for (const StridedRun& r : runs) {
+      if (r.count <= 2) {
+        std::memcpy(out, base + r.offset, item);
+        if (r.count == 2) std::memcpy(out + item, base + r.offset + r.step, item);
+      } else {
+        copy_elements<Scalar>(base + r.offset, r.step, out, item, r.count);
+      }
+      out += r.count * item;
+    }
   return out;
 }
 
 template <class Scalar>
 const char* unpack_runs(const std::vector<StridedRun>& runs, char* base, std::size_t ncols, std::ptrdiff_t column_stride,
                         const char* in) {
-  for_each_run(runs, ncols, column_stride, [&](std::ptrdiff_t at, std::ptrdiff_t step, std::size_t count) {
-    copy_elements<Scalar>(in, sizeof(Scalar), base + at, step, count);
-    in += count * sizeof(Scalar);
-  });
+  constexpr std::size_t item = sizeof(Scalar);
+  for (std::size_t j = 0; j < ncols; ++j, base += column_stride)
+    for (const StridedRun& r : runs) {
+      if (r.count <= 2) {
+        std::memcpy(base + r.offset, in, item);
+        if (r.count == 2) std::memcpy(base + r.offset + r.step, in + item, item);
+      } else {
+        copy_elements<Scalar>(in, item, base + r.offset, r.step, r.count);
+      }
+      in += r.count * item;
+    }
   return in;
 }
 
