@@ -53,6 +53,22 @@ std::vector<std::vector<global_index_t>> random_holdings(std::mt19937_64& rng, c
   return held;
 }
 
+// One random draw, the same on every rank: an axis of 1 to 60 indices,
+// its owned ranges, every rank's holdings, and this rank's record.
+struct Draw {
+  std::vector<global_index_t> starts;
+  std::vector<std::vector<global_index_t>> held;
+  Dim mine;
+};
+Draw draw(std::mt19937_64& rng, int P, int me) {
+  const global_index_t n = std::uniform_int_distribution<global_index_t>(1, 60)(rng);
+  Draw d;
+  d.starts = random_ranges(rng, n, P);
+  d.held = random_holdings(rng, d.starts);
+  d.mine = Dim::unstructured(n, P, me, d.held[static_cast<std::size_t>(me)], false);
+  return d;
+}
+
 int range_owner(const std::vector<global_index_t>& starts, global_index_t g) {
   return static_cast<int>(std::upper_bound(starts.begin(), starts.end(), g) - starts.begin()) - 1;
 }
@@ -76,10 +92,9 @@ TEST(OwnedRanges, ClosedFormOwnersAgreeWithTheRendezvous) {
   std::mt19937_64 rng(4242);  // the same draws on every rank
   for (int trial = 0; trial < 25; ++trial) {
     SCOPED_TRACE("trial " + std::to_string(trial));
-    const global_index_t n = std::uniform_int_distribution<global_index_t>(1, 60)(rng);
-    const auto starts = random_ranges(rng, n, P);
-    const auto held = random_holdings(rng, starts);
-    const Dim d = Dim::unstructured(n, P, me, held[static_cast<std::size_t>(me)], false);
+    const Draw drawn = draw(rng, P, me);
+    const auto& starts = drawn.starts;
+    const Dim& d = drawn.mine;
     DistributedLayoutOptions by_ranges, by_rule;
     by_ranges.owned_ranges = starts;
     by_rule.shared_owner = [&starts](global_index_t g, const std::vector<int>&) { return range_owner(starts, g); };
@@ -232,10 +247,10 @@ TEST(OwnedRanges, RangesTheNumberingShowsKeepEveryOwnerRule) {
   int moved = 0;  // indices of a range owned by another process, over the trials
   for (int trial = 0; trial < 25; ++trial) {
     SCOPED_TRACE("trial " + std::to_string(trial));
-    const global_index_t n = std::uniform_int_distribution<global_index_t>(1, 60)(rng);
-    const auto starts = random_ranges(rng, n, P);
-    const auto held = random_holdings(rng, starts);
-    const Dim d = Dim::unstructured(n, P, me, held[static_cast<std::size_t>(me)], false);
+    const Draw drawn = draw(rng, P, me);
+    const auto& starts = drawn.starts;
+    const auto& held = drawn.held;
+    const Dim& d = drawn.mine;
     for (const bool highest_rule : {false, true}) {
       DistributedLayoutOptions options;  // the default rule, or the highest holder
       if (highest_rule) options.shared_owner = highest;

@@ -164,6 +164,91 @@ std::uint64_t spread(std::int64_t g) {
   return z ^ (z >> 31);
 }
 
+// One index's holders as the process settling it sees them: ranks in
+// ascending order, and where each keeps the index.
+struct Holders {
+  std::vector<int> rank;
+  std::vector<std::int64_t> position;
+};
+
+// The owner of g among its holders (the only one; else `*rule`'s choice, or
+// the lowest without a rule) and where it keeps g. A rule that picks a
+// process not holding g gives (-1, -1) and a problem naming it.
+std::pair<int, std::int64_t> choose(const SharedIndexOwner* rule, std::int64_t g, const Holders& h, int me,
+                                    std::vector<Problem>& problems) {
+  const int chosen = h.rank.size() == 1 ? h.rank[0] : rule ? (*rule)(g, h.rank) : h.rank.front();
+  const auto pick = std::find(h.rank.begin(), h.rank.end(), chosen);
+  if (pick != h.rank.end()) return {chosen, h.position[static_cast<std::size_t>(pick - h.rank.begin())]};
+  if (problems.size() < 20)
+    problems.push_back({me, 0, "shared_owner", std::to_string(chosen),
+                        "the shared-index owner rule picks a process holding the index",
+                        "the rule chose rank " + std::to_string(chosen) + ", which does not hold index " + std::to_string(g)});
+  return {-1, -1};
+}
+
+// The rendezvous by pairs: the (index, position) of every position from
+// `first` on goes to dest(index); each settling process groups what it got
+// by index (senders in rank order) and settle(g, holders) names the owner
+// and where it keeps g. A problem any settling process records (in
+// `problems`) is thrown on every process before the answers return.
+// Returns the answers for the positions from `first` on. Collective.
+template <class Dest, class Settle>
+Owners settle_pairs(const std::vector<std::int64_t>& indices, std::size_t first, Dest dest, Settle settle,
+                    std::vector<Problem>& problems, MPI_Comm comm) {
+  const int P = size_of(comm);
+  std::vector<std::vector<std::int64_t>> pairs(static_cast<std::size_t>(P));
+  for (std::size_t i = first; i < indices.size(); ++i) {
+    auto& out = pairs[static_cast<std::size_t>(dest(indices[i]))];
+    out.insert(out.end(), {indices[i], static_cast<std::int64_t>(i)});
+  }
+  const Exchanged in = alltoallv_words(pairs, comm);
+
+  struct Held {
+    std::int64_t index;
+    int sender;
+    std::int64_t position;
+    std::size_t arrival;  // where its answer goes
+  };
+  std::vector<Held> held;
+  held.reserve(in.words.size() / 2);
+  for (int p = 0; p < P; ++p)
+    for (int k = in.displs[p]; k < in.displs[p] + in.counts[p]; k += 2)
+      held.push_back({in.words[k], p, in.words[k + 1], static_cast<std::size_t>(k / 2)});
+  std::stable_sort(held.begin(), held.end(), [](const Held& x, const Held& y) { return x.index < y.index; });
+  std::vector<std::int64_t> answer(in.words.size(), -1);  // (owner, position) where the pair arrived
+  Holders holders;
+  for (std::size_t i = 0; i < held.size();) {
+    std::size_t j = i;
+    holders.rank.clear();
+    holders.position.clear();
+    for (; j < held.size() && held[j].index == held[i].index; ++j) {
+      holders.rank.push_back(held[j].sender);
+      holders.position.push_back(held[j].position);
+    }
+    const auto [owner, where] = settle(held[i].index, holders);
+    for (std::size_t k = i; k < j; ++k) {
+      answer[2 * held[k].arrival] = owner;
+      answer[2 * held[k].arrival + 1] = where;
+    }
+    i = j;
+  }
+  agree(std::move(problems), comm);
+  std::vector<std::vector<std::int64_t>> answers(static_cast<std::size_t>(P));
+  for (int p = 0; p < P; ++p)
+    answers[p].assign(answer.begin() + in.displs[p], answer.begin() + in.displs[p] + in.counts[p]);
+  const Exchanged back = alltoallv_words(answers, comm);
+  Owners result;
+  result.owner.resize(indices.size() - first);
+  result.position.resize(indices.size() - first);
+  for (int p = 0; p < P; ++p)
+    for (int k = 0; k < back.counts[p]; k += 2) {
+      const auto i = static_cast<std::size_t>(pairs[p][static_cast<std::size_t>(k) + 1]) - first;
+      result.owner[i] = static_cast<int>(back.words[static_cast<std::size_t>(back.displs[p] + k)]);
+      result.position[i] = static_cast<local_index_t>(back.words[static_cast<std::size_t>(back.displs[p] + k + 1)]);
+    }
+  return result;
+}
+
 }  // namespace
 
 Owners holders_by_stretch(const std::vector<std::int64_t>& indices, std::int64_t size, const SharedIndexOwner* rule,
@@ -189,63 +274,10 @@ Owners holders_by_stretch(const std::vector<std::int64_t>& indices, std::int64_t
 
 Owners holders_by_rule(const std::vector<std::int64_t>& indices, const SharedIndexOwner& rule, MPI_Comm comm) {
   const int P = size_of(comm), me = rank_of(comm);
-  // (index, position) pairs to the process the index hashes to.
-  std::vector<std::vector<std::int64_t>> pairs(P);
-  for (std::size_t i = 0; i < indices.size(); ++i) {
-    auto& out = pairs[static_cast<std::size_t>(spread(indices[i]) % static_cast<std::uint64_t>(P))];
-    out.insert(out.end(), {indices[i], static_cast<std::int64_t>(i)});
-  }
-  const Exchanged in = alltoallv_words(pairs, comm);
-
-  // Every pair received, grouped by index; senders stay in rank order.
-  struct Held {
-    std::int64_t index;
-    int sender;
-    std::int64_t position;
-    std::size_t arrival;  // where its answer goes
-  };
-  std::vector<Held> held;
-  held.reserve(in.words.size() / 2);
-  for (int p = 0; p < P; ++p)
-    for (int k = in.displs[p]; k < in.displs[p] + in.counts[p]; k += 2)
-      held.push_back({in.words[k], p, in.words[k + 1], static_cast<std::size_t>(k / 2)});
-  std::stable_sort(held.begin(), held.end(), [](const Held& x, const Held& y) { return x.index < y.index; });
-  std::vector<std::int64_t> answer(in.words.size(), -1);  // (owner, position) where the pair arrived
   std::vector<Problem> problems;
-  std::vector<int> holders;
-  for (std::size_t i = 0; i < held.size();) {
-    std::size_t j = i;
-    holders.clear();
-    for (; j < held.size() && held[j].index == held[i].index; ++j) holders.push_back(held[j].sender);
-    const int chosen = j - i == 1 ? holders[0] : rule(held[i].index, holders);
-    const auto pick = std::find(holders.begin(), holders.end(), chosen);
-    if (pick == holders.end() && problems.size() < 20)
-      problems.push_back({me, 0, "shared_owner", std::to_string(chosen),
-                          "the shared-index owner rule picks a process holding the index",
-                          "the rule chose rank " + std::to_string(chosen) + ", which does not hold index " +
-                              std::to_string(held[i].index)});
-    const std::int64_t where = pick == holders.end() ? -1 : held[i + static_cast<std::size_t>(pick - holders.begin())].position;
-    for (std::size_t k = i; k < j; ++k) {
-      answer[2 * held[k].arrival] = pick == holders.end() ? -1 : chosen;
-      answer[2 * held[k].arrival + 1] = where;
-    }
-    i = j;
-  }
-  agree(std::move(problems), comm);
-  std::vector<std::vector<std::int64_t>> answers(P);
-  for (int p = 0; p < P; ++p)
-    answers[p].assign(answer.begin() + in.displs[p], answer.begin() + in.displs[p] + in.counts[p]);
-  const Exchanged back = alltoallv_words(answers, comm);
-  Owners result;
-  result.owner.resize(indices.size());
-  result.position.resize(indices.size());
-  for (int p = 0; p < P; ++p)
-    for (int k = 0; k < back.counts[p]; k += 2) {
-      const auto i = static_cast<std::size_t>(pairs[p][static_cast<std::size_t>(k) + 1]);
-      result.owner[i] = static_cast<int>(back.words[static_cast<std::size_t>(back.displs[p] + k)]);
-      result.position[i] = static_cast<local_index_t>(back.words[static_cast<std::size_t>(back.displs[p] + k + 1)]);
-    }
-  return result;
+  return settle_pairs(
+      indices, 0, [P](std::int64_t g) { return static_cast<int>(spread(g) % static_cast<std::uint64_t>(P)); },
+      [&](std::int64_t g, const Holders& h) { return choose(&rule, g, h, me, problems); }, problems, comm);
 }
 
 Owners owners_from_ranges(const std::int64_t* indices, std::size_t n, const std::vector<std::int64_t>& starts) {
@@ -273,88 +305,41 @@ std::vector<std::int64_t> ranges_of_leading_runs(const std::vector<std::int64_t>
 
 PrefixOwners holders_by_ranges(const std::vector<std::int64_t>& indices, const std::vector<std::int64_t>& starts,
                                const SharedIndexOwner* rule, MPI_Comm comm) {
-  const int P = size_of(comm), me = rank_of(comm);
+  const int me = rank_of(comm);
   const std::int64_t lo = starts[static_cast<std::size_t>(me)];
   const auto range = static_cast<std::size_t>(starts[static_cast<std::size_t>(me) + 1] - lo);
-  // (index, position) of every index past the range, to the range's process.
-  std::vector<std::vector<std::int64_t>> pairs(static_cast<std::size_t>(P));
-  for (std::size_t i = range; i < indices.size(); ++i) {
-    auto& out = pairs[static_cast<std::size_t>(range_holding(starts, indices[i]))];
-    out.insert(out.end(), {indices[i], static_cast<std::int64_t>(i)});
-  }
-  const Exchanged in = alltoallv_words(pairs, comm);
-
-  // Every copy held elsewhere of an index of this range, grouped by index
-  // (senders stay in rank order); this process holds each one too.
-  struct Copy {
-    std::int64_t index;
-    int sender;
-    std::int64_t position;
-    std::size_t arrival;
-  };
-  std::vector<Copy> copies;
-  copies.reserve(in.words.size() / 2);
-  for (int p = 0; p < P; ++p)
-    for (int k = in.displs[p]; k < in.displs[p] + in.counts[p]; k += 2)
-      copies.push_back({in.words[k], p, in.words[k + 1], static_cast<std::size_t>(k / 2)});
-  std::stable_sort(copies.begin(), copies.end(), [](const Copy& x, const Copy& y) { return x.index < y.index; });
-  std::vector<std::int64_t> answer(in.words.size());  // (owner, position) where the pair arrived
+  // Only the indices past the range travel, to their ranges' processes;
+  // each holds every index it settles (at its place in its range) besides
+  // the senders. (None comes from the settling process itself: its indices
+  // past its range lie outside it.)
   std::vector<std::pair<std::size_t, std::pair<int, std::int64_t>>> given_away;  // own positions owned elsewhere
   std::vector<Problem> problems;
-  std::vector<int> holders;
-  std::vector<std::int64_t> where;
-  for (std::size_t i = 0; i < copies.size();) {
-    const std::int64_t g = copies[i].index;
-    holders.clear();
-    where.clear();
-    std::size_t j = i;
-    for (; j < copies.size() && copies[j].index == g; ++j) {
-      holders.push_back(copies[j].sender);
-      where.push_back(copies[j].position);
-    }
-    // (Copies never come from this process: its indices past its range lie outside it.)
-    const auto mine = std::lower_bound(holders.begin(), holders.end(), me) - holders.begin();
-    holders.insert(holders.begin() + mine, me);
-    where.insert(where.begin() + mine, g - lo);
-    const int chosen = rule ? (*rule)(g, holders) : holders.front();
-    const auto pick = std::find(holders.begin(), holders.end(), chosen);
-    if (pick == holders.end() && problems.size() < 20)
-      problems.push_back({me, 0, "shared_owner", std::to_string(chosen),
-                          "the shared-index owner rule picks a process holding the index",
-                          "the rule chose rank " + std::to_string(chosen) + ", which does not hold index " + std::to_string(g)});
-    const std::int64_t at = pick == holders.end() ? -1 : where[static_cast<std::size_t>(pick - holders.begin())];
-    for (std::size_t k = i; k < j; ++k) {
-      answer[2 * copies[k].arrival] = chosen;
-      answer[2 * copies[k].arrival + 1] = at;
-    }
-    if (chosen != me && pick != holders.end()) given_away.push_back({static_cast<std::size_t>(g - lo), {chosen, at}});
-    i = j;
-  }
-  agree(std::move(problems), comm);
-  std::vector<std::vector<std::int64_t>> answers(static_cast<std::size_t>(P));
-  for (int p = 0; p < P; ++p)
-    answers[p].assign(answer.begin() + in.displs[p], answer.begin() + in.displs[p] + in.counts[p]);
-  const Exchanged back = alltoallv_words(answers, comm);
+  Owners ghosts = settle_pairs(
+      indices, range, [&starts](std::int64_t g) { return range_holding(starts, g); },
+      [&](std::int64_t g, Holders h) {
+        const auto mine = std::lower_bound(h.rank.begin(), h.rank.end(), me) - h.rank.begin();
+        h.rank.insert(h.rank.begin() + mine, me);
+        h.position.insert(h.position.begin() + mine, g - lo);
+        const auto chosen = choose(rule, g, h, me, problems);
+        if (chosen.first != me && chosen.first >= 0) given_away.push_back({static_cast<std::size_t>(g - lo), chosen});
+        return chosen;
+      },
+      problems, comm);
 
   // Owned here at itself up to the first position of the range given away.
   PrefixOwners result;
   std::sort(given_away.begin(), given_away.end());
   const std::size_t prefix = given_away.empty() ? range : given_away.front().first;
   result.prefix = static_cast<local_index_t>(prefix);
-  result.rest.owner.assign(indices.size() - prefix, me);
-  result.rest.position.resize(indices.size() - prefix);
-  std::iota(result.rest.position.begin(), result.rest.position.begin() + static_cast<std::ptrdiff_t>(range - prefix),
-            static_cast<local_index_t>(prefix));
+  result.rest.owner.assign(range - prefix, me);
+  result.rest.position.resize(range - prefix);
+  std::iota(result.rest.position.begin(), result.rest.position.end(), static_cast<local_index_t>(prefix));
   for (const auto& [i, owner] : given_away) {
     result.rest.owner[i - prefix] = owner.first;
     result.rest.position[i - prefix] = static_cast<local_index_t>(owner.second);
   }
-  for (int p = 0; p < P; ++p)
-    for (int k = 0; k < back.counts[p]; k += 2) {
-      const auto i = static_cast<std::size_t>(pairs[p][static_cast<std::size_t>(k) + 1]) - prefix;
-      result.rest.owner[i] = static_cast<int>(back.words[static_cast<std::size_t>(back.displs[p] + k)]);
-      result.rest.position[i] = static_cast<local_index_t>(back.words[static_cast<std::size_t>(back.displs[p] + k + 1)]);
-    }
+  result.rest.owner.insert(result.rest.owner.end(), ghosts.owner.begin(), ghosts.owner.end());
+  result.rest.position.insert(result.rest.position.end(), ghosts.position.begin(), ghosts.position.end());
   return result;
 }
 
