@@ -186,14 +186,13 @@ bool any_repeated(const global_index_t* first, const global_index_t* last, globa
   const auto n = static_cast<global_index_t>(last - first);
   if (size <= 64 * n + 64) {  // a bitmap of the axis costs less than sorting
     std::vector<bool> seen(static_cast<std::size_t>(size));
-    bool repeated = false, in_range = true;
-    for (const global_index_t* g = first; g != last && in_range; ++g) {
-      in_range = *g >= 0 && *g < size;  // out of range: the sort below decides
-      if (!in_range) break;
+    bool repeated = false;
+    const global_index_t* g = first;
+    for (; g != last && *g >= 0 && *g < size; ++g) {  // out of range: the sort below decides
       repeated = repeated || seen[static_cast<std::size_t>(*g)];
       seen[static_cast<std::size_t>(*g)] = true;
     }
-    if (in_range) return repeated;
+    if (g == last) return repeated;
   }
   std::vector<global_index_t> plain(first, last);
   std::sort(plain.begin(), plain.end());

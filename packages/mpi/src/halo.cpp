@@ -55,9 +55,14 @@ struct AxisPlan {
   }
   global_index_t source_at(global_index_t p) const { return tabled(p) ? source_table[slot(p)] : global_index(*dim, p); }
   int owner_at(global_index_t p) const { return tabled(p) ? owner_table[slot(p)] : dim->proc_grid_rank; }
-  // Kept positions on the scattered axis are an owned prefix, each at itself.
+  // Where the owner keeps position p's source along an axis it holds as
+  // this process does (undistributed, or a scattered axis's owned prefix):
+  // a 'b' axis by the source's own position, any other at p itself.
+  global_index_t own_digit(global_index_t p, global_index_t source) const {
+    return dim->dist_type == DistType::block ? source - dim->start : p;
+  }
   global_index_t digit_at(global_index_t p) const {
-    return tabled(p) ? digit_table[slot(p)] : dim->dist_type == DistType::block ? global_index(*dim, p) - dim->start : p;
+    return tabled(p) ? digit_table[slot(p)] : own_digit(p, global_index(*dim, p));
   }
   // Global index along the axis whose value position p holds after an update.
   // The wrap goes by global index, not by position: a communication padding
@@ -317,11 +322,8 @@ std::vector<global_index_t> request_radix(const DistributedLayout& layout, std::
   // p only where a periodic 'b' axis wraps.
   for (AxisPlan& ax : axes) {
     ax.digit_table.resize(ax.table_size());
-    const Dim& d = *ax.dim;
     ax.for_each_tabled([&](global_index_t p, std::size_t q) {
-      ax.digit_table[q] = ax.axis == scattered              ? owners.position_on_owner(p)
-                          : d.dist_type == DistType::block ? ax.source_table[q] - d.start
-                                                            : p;
+      ax.digit_table[q] = ax.axis == scattered ? owners.position_on_owner(p) : ax.own_digit(p, ax.source_table[q]);
     });
   }
   return radix;
