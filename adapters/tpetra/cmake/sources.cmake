@@ -4,4 +4,5 @@ set(DAPETRA_TPETRA_SOURCES
   src/eti_float.cpp
   src/tpetra_layout.cpp
   src/producer.cpp
+  src/transfers.cpp
   src/views.cpp)

@@ -6,5 +6,6 @@
 #include "dapetra/mpi/mpi.hpp"
 #include "dapetra/tpetra/tpetra_layout.hpp"
 #include "dapetra/tpetra/producer.hpp"
+#include "dapetra/tpetra/transfers.hpp"
 #include "dapetra/tpetra/types.hpp"
 #include "dapetra/tpetra/views.hpp"
