@@ -36,6 +36,8 @@ inline double source_value(const Point& p, int dim) { return dim * pi * pi * exa
 // Per-corner values and matrices (3 or 4 corners), sized at run time.
 using CornerVector = Eigen::Matrix<double, Eigen::Dynamic, 1, 0, 4, 1>;
 using CornerMatrix = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, 0, 4, 4>;
+// The same, row after row in memory, as dapetra::tpetra::ElementMatrix reads it.
+using RowMajorCornerMatrix = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor, 4, 4>;
 
 struct Element {
   int dim = 2, corners_n = 3;

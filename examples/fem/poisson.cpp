@@ -10,7 +10,6 @@
 #include <Teuchos_XMLParameterListHelpers.hpp>
 #include <cstdlib>
 #include <Tpetra_CrsMatrix.hpp>
-#include <Tpetra_Export.hpp>
 #include <Tpetra_MultiVector.hpp>
 #include <Tpetra_Operator.hpp>
 #include <algorithm>
@@ -50,29 +49,6 @@ DistArray nodal_array(const Dim& dim) {
   a.dim_data = {dim};
   a.buffer = view_buffer(storage->data(), {static_cast<global_index_t>(storage->size())}, storage);
   return a;
-}
-
-// The number of nodes adjacent to each node of `mesh` (itself included) over
-// its cells: the length of the node's row in this process's overlapped matrix.
-std::vector<std::size_t> row_lengths_of(const Mesh& mesh) {
-  std::vector<std::size_t> first(mesh.num_nodes() + 1, 0);  // node -> its cells, as CSR
-  for (std::size_t c = 0; c < mesh.num_cells(); ++c)
-    for (auto v : mesh.nodes(c)) ++first[static_cast<std::size_t>(v) + 1];
-  for (std::size_t v = 0; v < mesh.num_nodes(); ++v) first[v + 1] += first[v];
-  std::vector<std::size_t> cells(first.back()), at(first.begin(), first.end() - 1);
-  for (std::size_t c = 0; c < mesh.num_cells(); ++c)
-    for (auto v : mesh.nodes(c)) cells[at[static_cast<std::size_t>(v)]++] = c;
-  std::vector<std::size_t> lengths;
-  lengths.reserve(mesh.num_nodes());
-  std::vector<std::int64_t> around;
-  for (std::size_t v = 0; v < mesh.num_nodes(); ++v) {
-    around.clear();
-    for (std::size_t k = first[v]; k < first[v + 1]; ++k)
-      for (auto w : mesh.nodes(cells[k])) around.push_back(w);
-    std::sort(around.begin(), around.end());
-    lengths.push_back(static_cast<std::size_t>(std::unique(around.begin(), around.end()) - around.begin()));
-  }
-  return lengths;
 }
 
 // MueLu's smoothed aggregation with Chebyshev smoothing (symmetric, as CG
@@ -196,60 +172,38 @@ Result solve_poisson(const MeshPart& part, const Teuchos::RCP<const Teuchos::Com
   const auto layout = tpetra::TpetraLayout::create(u, comm);       // collective
   const auto plan = mpi::HaloPlan::create(layout->distribution());  // collective
 
-  // Assembly: element kernels with Eigen, straight into the DAP arrays and an
-  // overlapped matrix on the adapter's buffer map; Dirichlet values g = exact
-  // are eliminated symmetrically (the matrix stays SPD for CG).
+  // Assembly: element kernels with Eigen, straight into the DAP right-hand
+  // side and Dapetra's FE matrix (by local indices; shared rows summed on
+  // their owners by FEMatrix::end_assembly, f's shared nodes by
+  // HaloPlan::assemble). Dirichlet values g = exact are eliminated
+  // symmetrically (the matrix stays SPD for CG).
   const auto t_assembly = Clock::now();
-  const std::vector<std::size_t> row_lengths = row_lengths_of(mesh);
-  // Rows and columns both on the buffer map: a part's cells touch only its
-  // own nodes, so entries go in by local index, with no global look-up.
-  auto overlapped = Teuchos::rcp(
-      new Matrix(layout->buffer_map(), layout->buffer_map(), Teuchos::ArrayView<const std::size_t>(row_lengths)));
+  const int corners = mesh.corners();
+  std::vector<local_index_t> cells(mesh.num_cells() * static_cast<std::size_t>(corners));
+  for (std::size_t c = 0; c < mesh.num_cells(); ++c)
+    for (int k = 0; k < corners; ++k)
+      cells[c * static_cast<std::size_t>(corners) + static_cast<std::size_t>(k)] = static_cast<local_index_t>(mesh.cells[c][k]);
+  const auto graph = tpetra::FEGraph::create(layout, std::move(cells), corners);  // collective
+  tpetra::FEMatrix a(graph, mesh.boundary);                                      // collective
+  std::vector<double> g(mesh.num_nodes());
+  for (std::size_t v = 0; v < g.size(); ++v) g[v] = exact_value(mesh.x[v], mesh.dim);
   auto fv = dapetra::eigen::vector_view<double>(f);
-  const auto g = [&](std::int64_t v) { return exact_value(mesh.x[static_cast<std::size_t>(v)], mesh.dim); };
+  a.begin_assembly();
   for (std::size_t c = 0; c < mesh.num_cells(); ++c) {
     const Element e(mesh, c);
-    const CornerMatrix k = e.stiffness();
+    const RowMajorCornerMatrix k = e.stiffness();
+    const tpetra::ElementMatrix ke{k.data(), corners, corners};
     const CornerVector b = load(e);
-    const auto& cell = mesh.cells[c];
-    for (int a = 0; a < mesh.corners(); ++a) {
-      const std::int64_t row = cell[a];
-      if (mesh.boundary[row]) continue;
-      std::array<LO, 4> cols{};
-      std::array<double, 4> vals{};
-      int n = 0;
-      double rhs = b(a);
-      for (int bb = 0; bb < mesh.corners(); ++bb) {
-        if (mesh.boundary[cell[bb]]) {
-          rhs -= k(a, bb) * g(cell[bb]);
-          continue;
-        }
-        cols[n] = static_cast<LO>(cell[bb]);
-        vals[n++] = k(a, bb);
-      }
-      fv(static_cast<Eigen::Index>(row)) += rhs;
-      overlapped->insertLocalValues(static_cast<LO>(row), Teuchos::ArrayView<const LO>(cols.data(), n),
-                                    Teuchos::ArrayView<const double>(vals.data(), n));
-    }
+    for (int i = 0; i < corners; ++i) fv(static_cast<Eigen::Index>(mesh.cells[c][i])) += b(i);
+    a.add_element(c, ke);
+    a.lift_element(c, ke, g.data(), data_as<double>(f));
   }
-  for (std::size_t i = 0; i < res.num_owned; ++i)  // identity rows for owned boundary nodes
-    if (mesh.boundary[i]) {
-      const LO row = static_cast<LO>(i);
-      const double one = 1.0;
-      overlapped->insertLocalValues(row, Teuchos::ArrayView<const LO>(&row, 1), Teuchos::ArrayView<const double>(&one, 1));
-    }
-  const auto owned_map = layout->owned_map();
-  overlapped->fillComplete(owned_map, owned_map);
-  // Shared rows summed on their owners (Export ADD) and the result completed
-  // in one pass, as Tpetra's own multigrid builds its matrices.
-  const Tpetra::Export<LO, GO, Node> exporter(layout->buffer_map(), owned_map);
-  const Teuchos::RCP<Matrix> a_mat = Tpetra::exportAndFillCompleteCrsMatrix<Matrix>(
-      Teuchos::RCP<const Matrix>(overlapped), exporter, owned_map, owned_map);
+  a.end_assembly();           // collective: shared rows summed on their owners
   plan->assemble<double>(f);  // contributions of shared nodes summed on their owners
-  for (std::size_t i = 0; i < res.num_owned; ++i)
-    if (mesh.boundary[i]) fv(static_cast<Eigen::Index>(i)) = g(static_cast<std::int64_t>(i));
+  a.set_constrained_values(g.data(), data_as<double>(f));
+  const Teuchos::RCP<Matrix> a_mat = a.matrix();
   res.assembly_seconds = seconds_since(t_assembly);
-  report(options, "assembly: %.3f s (Eigen element kernels, HaloPlan::assemble for f, Tpetra Export ADD for A)",
+  report(options, "assembly: %.3f s (Eigen element kernels, Dapetra FEMatrix for A, HaloPlan::assemble for f)",
          res.assembly_seconds);
   if (options.keep_rows || options.petsc) res.owned_rows = owned_rows_of(*a_mat, res.nodes, res.num_owned);
 
@@ -308,8 +262,8 @@ std::vector<std::vector<std::pair<std::int64_t, double>>> serial_matrix_rows(con
     const CornerMatrix k = e.stiffness();
     const auto& cell = mesh.cells[c];
     for (int a = 0; a < mesh.corners(); ++a)
-      for (int b = 0; b < mesh.corners(); ++b)
-        if (!mesh.boundary[cell[a]] && !mesh.boundary[cell[b]]) rows[cell[a]][cell[b]] += k(a, b);
+      for (int b = 0; b < mesh.corners(); ++b)  // every pair of a cell is an entry, zero where a node is constrained
+        rows[cell[a]][cell[b]] += mesh.boundary[cell[a]] || mesh.boundary[cell[b]] ? 0.0 : k(a, b);
   }
   for (std::size_t v = 0; v < mesh.num_nodes(); ++v)
     if (mesh.boundary[v]) rows[v][static_cast<std::int64_t>(v)] = 1.0;

@@ -3,9 +3,9 @@
 // the manufactured solution u = prod sin(pi x_d) (its values imposed on the
 // boundary), through DAP and Tpetra. Nodal arrays are DAP 'u' layouts (owned
 // and shared nodes, owned first); element kernels use Eigen; the right-hand
-// side is assembled by Dapetra's HaloPlan, the matrix by local insertion on
-// the adapter's buffer map and Tpetra's exportAndFillCompleteCrsMatrix (ADD)
-// onto the owned map; Belos CG with MueLu's smoothed aggregation (or an
+// side is assembled by Dapetra's HaloPlan, the matrix by the Tpetra
+// adapter's FEMatrix (local indices; shared rows summed on their owners);
+// Belos CG with MueLu's smoothed aggregation (or an
 // Ifpack2 preconditioner) solves into the DAP solution array without copying,
 // and one ghost update brings the shared nodes up to date. Optionally PETSc
 // KSP (CG + GAMG) solves the same system on the same arrays beside it.
