@@ -16,6 +16,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <sys/resource.h>
@@ -124,7 +125,23 @@ double peak_resident_mb(const Teuchos::Comm<int>& comm) {
 
 }  // namespace
 
+// Whether the command line asks for the usage (before Kokkos sees it: it
+// answers --help with its own options).
+static bool asks_for_help(int argc, char** argv) {
+  for (int i = 1; i < argc; ++i)
+    if (std::strcmp(argv[i], "--help") == 0 || std::strcmp(argv[i], "-h") == 0) return true;
+  return false;
+}
+
 int main(int argc, char** argv) {
+  if (asks_for_help(argc, argv)) {
+    MPI_Init(&argc, &argv);
+    int rank = 0;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    if (rank == 0) std::printf("%s", usage);
+    MPI_Finalize();
+    return 0;
+  }
   Tpetra::ScopeGuard scope(&argc, &argv);
   const auto comm = Tpetra::getDefaultComm();
   const int rank = comm->getRank(), nprocs = comm->getSize();
@@ -143,10 +160,7 @@ int main(int argc, char** argv) {
     else if (a == "--tol") o.solve.tolerance = std::stod(next());
     else if (a == "--prec") o.solve.preconditioner = next();
     else if (a == "--petsc") o.solve.petsc = true;
-    else if (a == "--help" || a == "-h") {
-      if (rank == 0) std::printf("%s", usage);
-      return 0;
-    } else {
+    else {
       if (rank == 0) std::fprintf(stderr, "dapetra-fem: unknown option %s\n%s", a.c_str(), usage);
       return 1;
     }
@@ -263,7 +277,7 @@ int main(int argc, char** argv) {
       std::ofstream json(o.report);
       json << "{\"nodes\": " << last.num_nodes << ", \"cells\": " << last.num_cells << ", \"dim\": " << last_part.local.dim
            << ", \"processes\": " << nprocs << ", \"mesh_s\": " << mesh_seconds << ", \"partition_s\": " << partition_seconds
-           << ", \"assembly_s\": " << last.assembly_seconds << ", \"solve_s\": " << last.belos.seconds
+           << ", \"assembly_s\": " << last.assembly_seconds << ", \"structure_s\": " << last.structure_seconds << ", \"solve_s\": " << last.belos.seconds
            << ", \"iterations\": " << last.belos.iterations << ", \"relative_residual\": " << last.belos.relative_residual
            << ", \"l2_error\": " << last.l2_error << ", \"h1_error\": " << last.h1_error << ", \"peak_rss_mb\": " << peak
            << "}\n";

@@ -62,7 +62,8 @@ struct Result {
   std::optional<SolverRun> petsc;  // PETSc CG + GAMG, with SolveOptions::petsc
   double petsc_difference = 0;     // max |u_petsc - u_belos| over all nodes
   double l2_error = 0, h1_error = 0;
-  double assembly_seconds = 0;
+  double assembly_seconds = 0;   // structure and values
+  double structure_seconds = 0;  // the matrix graph and its assembly plan, built once
   // This process's owned matrix rows, (global column, value) sorted, as
   // assembled (with SolveOptions::keep_rows or ::petsc; empty otherwise).
   std::vector<std::vector<std::pair<std::int64_t, double>>> owned_rows;

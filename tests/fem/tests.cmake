@@ -37,3 +37,6 @@ foreach(case IN LISTS bad_inputs)
                LABELS mpi fault TIMEOUT 60 PASS_REGEX "dapetra-fem: [^\n]*${expected}"
                FAIL_REGEX "terminate called" "Signal:" "exited on signal")
 endforeach()
+# --help prints the program's own usage first (not Kokkos' options), once.
+dapetra_test(fem_help_np2 NP 2 COMMAND dapetra-fem --help LABELS mpi TIMEOUT 60 PASS_REGEX "^usage: dapetra-fem"
+             FAIL_REGEX "Kokkos" "usage:[^\n]*\n(.|\n)*usage:")
