@@ -161,17 +161,22 @@ struct FEGraphBuilder {
     const std::size_t n = owned.getNodeNumElements();
     owned_columns.begin.assign(n + 1, 0);
     const auto owned_row = [&](GO row) { return static_cast<std::size_t>(owned.getLocalElement(row)); };
+    // Every owned row holds its diagonal, even a node no local cell touches
+    // (a constrained node's 1 goes there).
     for (std::size_t r = 0; r < held; ++r)
-      if (owner[r] == rank) owned_columns.begin[owned_row(gid[r]) + 1] += static_cast<std::size_t>(pattern.last(r) - pattern.first(r));
+      if (owner[r] == rank) owned_columns.begin[owned_row(gid[r]) + 1] += 1 + static_cast<std::size_t>(pattern.last(r) - pattern.first(r));
     for (std::size_t k = 0; k < received.size(); k += 2 + static_cast<std::size_t>(received[k + 1]))
       owned_columns.begin[owned_row(received[k]) + 1] += static_cast<std::size_t>(received[k + 1]);
     std::partial_sum(owned_columns.begin.begin(), owned_columns.begin.end(), owned_columns.begin.begin());
     owned_columns.items.resize(owned_columns.begin.back());
     std::vector<std::size_t> at(owned_columns.begin.begin(), owned_columns.begin.end() - 1);
     for (std::size_t r = 0; r < held; ++r)
-      if (owner[r] == rank)
+      if (owner[r] == rank) {
+        std::size_t& to = at[owned_row(gid[r])];
+        owned_columns.items[to++] = gid[r];
         for (const local_index_t* c = pattern.first(r); c != pattern.last(r); ++c)
-          owned_columns.items[at[owned_row(gid[r])]++] = gid[static_cast<std::size_t>(*c)];
+          owned_columns.items[to++] = gid[static_cast<std::size_t>(*c)];
+      }
     for (std::size_t k = 0; k < received.size(); k += 2 + static_cast<std::size_t>(received[k + 1])) {
       std::size_t& to = at[owned_row(received[k])];
       for (std::int64_t j = 0; j < received[k + 1]; ++j) owned_columns.items[to++] = received[k + 2 + static_cast<std::size_t>(j)];
