@@ -64,8 +64,12 @@ using CrsMatrix = Tpetra::CrsMatrix<double, LO, GO, Node>;
 
 /// An element matrix: rows x cols values, row after row (row-major).
 struct ElementMatrix {
+  /// rows * cols values, row after row (the caller's memory; not copied).
   const double* values = nullptr;
-  int rows = 0, cols = 0;
+  /// Rows: the cell's corners.
+  int rows = 0;
+  /// Columns: the cell's corners.
+  int cols = 0;
 };
 
 /// The structure of a finite-element matrix over one node layout and one set of cells, built once, collectively.
@@ -88,7 +92,7 @@ class FEGraph {
   int corners() const { return corners_; }
   /// The corners of cell c (positions in the node layout's buffer).
   const local_index_t* cell(std::size_t c) const { return cells_.data() + c * static_cast<std::size_t>(corners_); }
-  /// Entries of this process's owned rows, and of its copies of rows owned elsewhere.
+  /// Entries of this process's owned rows (the matrix's local entries).
   std::size_t num_owned_entries() const { return num_owned_entries_; }
   /// Entries of this process's copies of rows owned elsewhere.
   std::size_t num_shared_entries() const { return num_shared_entries_; }
