@@ -88,19 +88,20 @@ Local local_part(const Problem3& p, int rank) {
   return l;
 }
 
-// The serial matrix: every pair of a cell is an entry; rows and columns of
-// constrained nodes are zero but for a unit diagonal.
-std::vector<std::map<GO, double>> serial_rows(const Problem3& p) {
+// The serial matrix: every pair of a cell is an entry; with `constrain`,
+// rows and columns of constrained nodes are zero but for a unit diagonal.
+std::vector<std::map<GO, double>> serial_rows(const Problem3& p, bool constrain = true) {
   std::vector<std::map<GO, double>> rows(static_cast<std::size_t>(p.nodes));
   for (std::size_t c = 0; c < p.cells.size(); ++c) {
     const auto k = p.element(c);
     for (int a = 0; a < p.corners; ++a)
       for (int b = 0; b < p.corners; ++b) {
         const global_index_t r = p.cells[c][static_cast<std::size_t>(a)], s = p.cells[c][static_cast<std::size_t>(b)];
-        rows[static_cast<std::size_t>(r)][s] += p.constrained(r) || p.constrained(s) ? 0.0 : k[static_cast<std::size_t>(a * p.corners + b)];
+        const bool out = constrain && (p.constrained(r) || p.constrained(s));
+        rows[static_cast<std::size_t>(r)][s] += out ? 0.0 : k[static_cast<std::size_t>(a * p.corners + b)];
       }
   }
-  for (global_index_t g = 0; g < p.nodes; ++g)
+  for (global_index_t g = 0; g < p.nodes && constrain; ++g)
     if (p.constrained(g) && !rows[static_cast<std::size_t>(g)].empty()) rows[static_cast<std::size_t>(g)][g] = 1.0;
   return rows;
 }
@@ -211,14 +212,7 @@ TEST(FEMatrix, AppliesAsTheSerialMatrix) {
   for (std::size_t i = 0; i < A.getDomainMap()->getNodeNumElements(); ++i)
     x.replaceLocalValue(static_cast<LO>(i), static_cast<double>(A.getDomainMap()->getGlobalElement(static_cast<LO>(i)) + 1));
   A.apply(x, y);
-  std::vector<std::map<GO, double>> rows(static_cast<std::size_t>(p.nodes));
-  for (std::size_t c = 0; c < p.cells.size(); ++c) {
-    const auto k = p.element(c);
-    for (int i = 0; i < p.corners; ++i)
-      for (int j = 0; j < p.corners; ++j)
-        rows[static_cast<std::size_t>(p.cells[c][static_cast<std::size_t>(i)])][p.cells[c][static_cast<std::size_t>(j)]] +=
-            k[static_cast<std::size_t>(i * p.corners + j)];
-  }
+  const auto rows = serial_rows(p, false);
   const auto yv = y.getData();
   for (std::size_t i = 0; i < A.getRangeMap()->getNodeNumElements(); ++i) {
     const GO g = A.getRangeMap()->getGlobalElement(static_cast<LO>(i));
@@ -243,8 +237,8 @@ TEST(Faults, FEGraphCellOutsideTheLayoutFailsEveryRank) {
   }
 }
 
-// Element matrices of the wrong shape, or a cell number past the graph's, on
-// one process: add_element skips them, and end_assembly throws on every
+// Element matrices of the wrong shape (to add_element or lift_element), or a
+// cell number past the graph's, on one process: both skip them, and end_assembly throws on every
 // process; the matrix assembles again afterwards.
 TEST(Faults, FEMatrixWrongElementFailsEveryRankAtEndAssembly) {
   const auto comm = world();
@@ -253,17 +247,19 @@ TEST(Faults, FEMatrixWrongElementFailsEveryRankAtEndAssembly) {
   const Problem3 p = draw(rng, P);
   const Built b = build(p);
   FEMatrix a(b.graph);
+  std::vector<double> rhs(b.local.nodes.size(), 0.0);
   for (int bad = 0; bad < P; ++bad)
-    for (int kind = 0; kind < 2; ++kind) {
+    for (int kind = 0; kind < 3; ++kind) {
       a.begin_assembly();
       for (std::size_t c = 0; c < b.local.cell_ids.size(); ++c) {
         auto k = p.element(b.local.cell_ids[c]);
         const bool wrong = comm->getRank() == bad && c == 0;
         if (wrong && kind == 0) a.add_element(c, ElementMatrix{k.data(), p.corners, p.corners - 1});
-        else if (wrong) a.add_element(b.local.cell_ids.size() + 3, ElementMatrix{k.data(), p.corners, p.corners});
+        else if (wrong && kind == 1) a.add_element(b.local.cell_ids.size() + 3, ElementMatrix{k.data(), p.corners, p.corners});
         else a.add_element(c, ElementMatrix{k.data(), p.corners, p.corners});
+        if (wrong && kind == 2) a.lift_element(c, ElementMatrix{k.data(), p.corners - 1, p.corners}, rhs.data(), rhs.data());
       }
-      expect_every_rank_throws([&] { a.end_assembly(); }, bad, kind == 0 ? "element_matrix" : "cell");
+      expect_every_rank_throws([&] { a.end_assembly(); }, bad, kind == 1 ? "cell" : "element_matrix");
     }
   assemble(a, p, b.local, 1.0);  // usable again
 }

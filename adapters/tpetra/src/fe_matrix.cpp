@@ -109,8 +109,8 @@ struct FEGraphBuilder {
   std::vector<std::int64_t> received;            // the same, from every process
   std::vector<int> received_counts;
   Teuchos::RCP<const Map> column_map;
-  std::vector<std::size_t> row_ptr;
-  std::vector<LO> col_ind;
+  Teuchos::ArrayRCP<std::size_t> row_ptr;  // the owned rows in Tpetra's local form, as the graph holds them
+  Teuchos::ArrayRCP<LO> col_ind;
 
   void check_input() {
     const auto& nodes = *g.nodes_;
@@ -203,19 +203,16 @@ struct FEGraphBuilder {
   // ascending in each row), and the graph.
   void make_graph() {
     const Map& cm = *column_map;
-    row_ptr = owned_columns.begin;
-    col_ind.resize(owned_columns.items.size());
-    for (std::size_t k = 0; k < col_ind.size(); ++k) col_ind[k] = cm.getLocalElement(owned_columns.items[k]);
-    for (std::size_t r = 0; r + 1 < row_ptr.size(); ++r)
+    row_ptr = Teuchos::ArrayRCP<std::size_t>(owned_columns.begin.size());
+    std::copy(owned_columns.begin.begin(), owned_columns.begin.end(), row_ptr.begin());
+    col_ind = Teuchos::ArrayRCP<LO>(owned_columns.items.size());
+    for (std::size_t k = 0; k < owned_columns.items.size(); ++k) col_ind[k] = cm.getLocalElement(owned_columns.items[k]);
+    for (std::size_t r = 0; r + 1 < owned_columns.begin.size(); ++r)
       std::sort(col_ind.begin() + static_cast<std::ptrdiff_t>(row_ptr[r]), col_ind.begin() + static_cast<std::ptrdiff_t>(row_ptr[r + 1]));
-    Teuchos::ArrayRCP<std::size_t> ptr(row_ptr.size());
-    std::copy(row_ptr.begin(), row_ptr.end(), ptr.begin());
-    Teuchos::ArrayRCP<LO> ind(col_ind.size());
-    std::copy(col_ind.begin(), col_ind.end(), ind.begin());
-    auto graph = Teuchos::rcp(new CrsGraph(g.nodes_->owned_map(), column_map, ptr, ind));
+    auto graph = Teuchos::rcp(new CrsGraph(g.nodes_->owned_map(), column_map, row_ptr, col_ind));
     graph->expertStaticFillComplete(g.nodes_->owned_map(), g.nodes_->owned_map());
     g.graph_ = graph;
-    g.num_owned_entries_ = col_ind.size();
+    g.num_owned_entries_ = static_cast<std::size_t>(col_ind.size());
   }
 
   // Where (row, column) of an owned row sits among the owned entries.
@@ -348,19 +345,27 @@ void FEMatrix::begin_assembly() {
   faults_.clear();
 }
 
+bool FEMatrix::element_fits(std::size_t c, const ElementMatrix& k, const char* caller) {
+  const FEGraph& g = *graph_;
+  const std::string n = std::to_string(g.corners_);
+  Problem fault;
+  if (c >= g.num_cells())
+    fault = problem(g.nodes().rank(), "cell", std::to_string(c),
+                    "a cell of the graph (0 <= c < " + std::to_string(g.num_cells()) + ")",
+                    std::string(caller) + " skipped it");
+  else if (k.rows != g.corners_ || k.cols != g.corners_ || k.values == nullptr)
+    fault = problem(g.nodes().rank(), "element_matrix", std::to_string(k.rows) + "x" + std::to_string(k.cols),
+                    "an element matrix is corners x corners (" + n + "x" + n + ")", std::string(caller) + " skipped it");
+  else
+    return true;
+  if (faults_.size() < 8) faults_.push_back(std::move(fault));  // the first few name the fault; the count does not matter
+  return false;
+}
+
 void FEMatrix::add_element(std::size_t c, const ElementMatrix& k) {
+  if (!element_fits(c, k, "add_element")) return;
   const FEGraph& g = *graph_;
   const int n = g.corners_;
-  if (c >= g.num_cells() || k.rows != n || k.cols != n || k.values == nullptr) {
-    if (faults_.size() < 8)  // the first few name the fault; the count does not matter
-      faults_.push_back(problem(g.nodes().rank(), c >= g.num_cells() ? "cell" : "element_matrix",
-                                c >= g.num_cells() ? std::to_string(c) : std::to_string(k.rows) + "x" + std::to_string(k.cols),
-                                c >= g.num_cells() ? "a cell of the graph (0 <= c < " + std::to_string(g.num_cells()) + ")"
-                                                   : "an element matrix is corners x corners (" + std::to_string(n) + "x" +
-                                                         std::to_string(n) + ")",
-                                "add_element skipped it"));
-    return;
-  }
   const local_index_t* corner = g.cell(c);
   double* values = values_;
   for (int a = 0; a < n; ++a) {
@@ -378,8 +383,8 @@ void FEMatrix::add_element(std::size_t c, const ElementMatrix& k) {
   }
 }
 
-void FEMatrix::lift_element(std::size_t c, const ElementMatrix& k, const double* g, double* rhs) const {
-  if (constrained_.empty() || c >= graph_->num_cells() || k.rows != graph_->corners_ || k.cols != graph_->corners_) return;
+void FEMatrix::lift_element(std::size_t c, const ElementMatrix& k, const double* g, double* rhs) {
+  if (!element_fits(c, k, "lift_element") || constrained_.empty()) return;
   const int n = graph_->corners_;
   const local_index_t* corner = graph_->cell(c);
   for (int a = 0; a < n; ++a) {

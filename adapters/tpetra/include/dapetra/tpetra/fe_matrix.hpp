@@ -138,8 +138,9 @@ class FEMatrix {
   void add_element(std::size_t c, const ElementMatrix& k);
   /// Local: the right-hand side's share of cell c's constrained nodes: for
   /// each unconstrained corner a, rhs[a] -= sum over constrained corners b
-  /// of k(a, b) g[b]. `g` and `rhs` hold one value per held node.
-  void lift_element(std::size_t c, const ElementMatrix& k, const double* g, double* rhs) const;
+  /// of k(a, b) g[b]. `g` and `rhs` hold one value per held node. Faults
+  /// as add_element's: recorded, reported by end_assembly().
+  void lift_element(std::size_t c, const ElementMatrix& k, const double* g, double* rhs);
   /// Local: rhs[i] = g[i] for every constrained held node i (owned or not).
   void set_constrained_values(const double* g, double* rhs) const;
   /// Collective over the graph's communicator: throws the same
@@ -158,6 +159,9 @@ class FEMatrix {
   }
 
  private:
+  // Whether cell c and k fit the graph; if not, records the fault for end_assembly().
+  bool element_fits(std::size_t c, const ElementMatrix& k, const char* caller);
+
   std::shared_ptr<const FEGraph> graph_;
   std::vector<char> constrained_;
   // Owned rows' entries, then the copies': one allocation, of which the
