@@ -9,7 +9,6 @@
 #include <Tpetra_CrsMatrix.hpp>
 #include <Tpetra_Map.hpp>
 #include <algorithm>
-#include <functional>
 #include <map>
 #include <random>
 
@@ -19,6 +18,7 @@
 
 using namespace dapetra;
 using namespace dapetra::tpetra;
+using dapetra::testing::expect_every_rank_throws;
 using dapetra::testing::world;
 
 namespace {
@@ -141,19 +141,6 @@ void assemble(FEMatrix& a, const Problem3& p, const Local& l, double scale) {
     a.add_element(c, ElementMatrix{k.data(), p.corners, p.corners});
   }
   a.end_assembly();
-}
-
-// `step` throws the same ValidationError on every process, its first problem
-// naming the faulty rank and the key at fault.
-void expect_every_rank_throws(const std::function<void()>& step, int bad, const std::string& key) {
-  try {
-    step();
-    ADD_FAILURE() << "a fault in '" << key << "' on rank " << bad << " was accepted";
-  } catch (const ValidationError& e) {
-    ASSERT_FALSE(e.problems().empty());
-    EXPECT_EQ(e.problems()[0].rank, bad);
-    EXPECT_EQ(e.problems()[0].key, key);
-  }
 }
 
 }  // namespace

@@ -1,6 +1,6 @@
 # The Tpetra adapter's tests under MPI (and the spec's 2x2x2 example at 8 processes).
 find_package(nlohmann_json 3.9 REQUIRED)
-dapetra_test_program(test_tpetra SOURCES tpetra/mpi_main.cpp tpetra/test_maps_views.cpp tpetra/test_round_trips.cpp tpetra/test_transfers.cpp tpetra/test_fe_matrix.cpp
+dapetra_test_program(test_tpetra SOURCES tpetra/mpi_main.cpp tpetra/test_maps_views.cpp tpetra/test_round_trips.cpp tpetra/test_transfers.cpp tpetra/test_fe_matrix.cpp tpetra/test_crs_matrix.cpp
                      LIBS Dapetra::tpetra GTest::gtest nlohmann_json::nlohmann_json
                      DEFINES DAPETRA_SPEC_DATA="${DAPETRA_TESTS_DIR}/data/spec_chapter2.json")
 dapetra_mpi_tests(test_tpetra tpetra "Faults.*")

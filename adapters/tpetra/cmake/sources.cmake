@@ -2,6 +2,7 @@
 # (cmake/tribits.cmake): written once.
 set(DAPETRA_TPETRA_SOURCES
   src/eti_float.cpp
+  src/crs_matrix.cpp
   src/fe_matrix.cpp
   src/tpetra_layout.cpp
   src/producer.cpp

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "dapetra/axis.hpp"
+#include "dapetra/csr.hpp"
 #include "dapetra/dim.hpp"
 #include "dapetra/dim_math.hpp"
 #include "dapetra/distarray.hpp"

@@ -59,8 +59,6 @@ namespace dapetra::tpetra {
 
 /// The Tpetra graph type of FE matrices.
 using CrsGraph = Tpetra::CrsGraph<LO, GO, Node>;
-/// The Tpetra matrix type of FE matrices.
-using CrsMatrix = Tpetra::CrsMatrix<double, LO, GO, Node>;
 
 /// An element matrix: rows x cols values, row after row (row-major).
 struct ElementMatrix {

@@ -5,6 +5,7 @@
 
 #include "dapetra/mpi/mpi.hpp"
 #include "dapetra/tpetra/tpetra_layout.hpp"
+#include "dapetra/tpetra/crs_matrix.hpp"
 #include "dapetra/tpetra/fe_matrix.hpp"
 #include "dapetra/tpetra/producer.hpp"
 #include "dapetra/tpetra/transfers.hpp"

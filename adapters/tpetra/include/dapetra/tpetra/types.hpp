@@ -13,6 +13,7 @@
 
 #include <Teuchos_Comm.hpp>
 #include <Teuchos_RCP.hpp>
+#include <Tpetra_CrsMatrix_fwd.hpp>
 #include <Tpetra_Details_DefaultTypes.hpp>
 #include <Tpetra_Map_fwd.hpp>
 #include <Tpetra_MultiVector_fwd.hpp>
@@ -33,6 +34,9 @@ using Comm = Teuchos::Comm<int>;
 /// The Tpetra MultiVector type of Dapetra's views, for an element type.
 template <class Scalar>
 using MultiVector = Tpetra::MultiVector<Scalar, LO, GO, Node>;
+/// The Tpetra matrix type of Dapetra's matrices (double: the scalar of
+/// Trilinos' solvers on Debian's build).
+using CrsMatrix = Tpetra::CrsMatrix<double, LO, GO, Node>;
 
 /// Whether Dapetra's Tpetra objects hold this element type.
 template <class Scalar>

@@ -1,0 +1,40 @@
+/// \file
+/// dapetra/tpetra/crs_matrix.hpp: a Tpetra CrsMatrix from another library's rows in CSR form.
+///
+/// Codes that assemble their own matrices (SciPy, PETSc, DOLFINx, a
+/// hand-written assembly) hold each process's rows in compressed-row form
+/// with global columns (dapetra/csr.hpp). crs_matrix_copy() turns them into a
+/// Tpetra CrsMatrix on a DAP layout's owned rows in bulk: one pass over the
+/// entries to find their local columns, no per-entry insert, no global
+/// communication beyond the column map's Import (Tpetra's directory) and one
+/// agreement on the input. The matrix owns its arrays: later changes to the
+/// CSR arrays do not reach it (the name says it copies).
+///
+/// The column map lists the owned rows first, in the owned map's order, then
+/// every other column the rows name, ascending, so apply() copies the owned
+/// part of x in place and fetches the rest.
+#pragma once
+
+#include <Teuchos_RCP.hpp>
+#include <Tpetra_CrsMatrix_fwd.hpp>
+
+#include "dapetra/csr.hpp"
+#include "dapetra/tpetra/tpetra_layout.hpp"
+#include "dapetra/tpetra/types.hpp"
+
+namespace dapetra::tpetra {
+
+/// Collective over rows.comm(). A fill-complete CrsMatrix whose row, domain
+/// and range maps are `rows`' owned map (a 1-D layout, no column axis): row
+/// r of `csr` is the owned map's r-th element (checked against
+/// csr.first_row when that is given), its columns global indices of the
+/// layout (0 <= c < global size). Within a row, columns may come in any
+/// order and repeat (repeats are summed). Copies every entry.
+///
+/// Throws the same ValidationError on every process when any process's
+/// input is wrong: row count other than its owned count, offsets that do
+/// not start at 0, decrease, or end other than at the entry count, a column
+/// outside [0, global size), rows other than first_row's range.
+Teuchos::RCP<CrsMatrix> crs_matrix_copy(const TpetraLayout& rows, const CsrView& csr);
+
+}  // namespace dapetra::tpetra
