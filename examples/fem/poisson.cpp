@@ -51,20 +51,11 @@ DistArray nodal_array(const Dim& dim) {
   return a;
 }
 
-// MueLu's smoothed aggregation with Chebyshev smoothing (symmetric, as CG
-// needs), or an Ifpack2 preconditioner by name.
+// MueLu's smoothed aggregation (Dapetra's settings for CG, which FEM_MUELU_XML
+// may override), or an Ifpack2 preconditioner by name.
 Teuchos::RCP<OP> make_preconditioner(const std::string& name, const Teuchos::RCP<Matrix>& a) {
   if (name == "MueLu") {
-    Teuchos::ParameterList p;
-    p.set("verbosity", "none");
-    p.set("multigrid algorithm", "sa");
-    p.set("smoother: type", "CHEBYSHEV");
-    p.set("coarse: max size", 100);
-    p.set("coarse: type", "RELAXATION");
-    Teuchos::ParameterList coarse;
-    coarse.set("relaxation: type", "Symmetric Gauss-Seidel");
-    coarse.set("relaxation: sweeps", 4);
-    p.set("coarse: params", coarse);
+    Teuchos::ParameterList p = dapetra::tpetra::muelu_parameters_for_cg();
     if (const char* xml = std::getenv("FEM_MUELU_XML")) Teuchos::updateParametersFromXmlFile(xml, Teuchos::inoutArg(p));
     return MueLu::CreateTpetraPreconditioner<double, LO, GO, Node>(Teuchos::RCP<OP>(a), p);
   }

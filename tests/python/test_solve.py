@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 import dapetra
-from conftest import array, block
+from conftest import all_ranks, array, block
 
 pytestmark = pytest.mark.skipif(not hasattr(dapetra, "solve"), reason="built without Belos and Ifpack2")
 
@@ -64,3 +64,154 @@ def test_apply_matches_the_triplets(comm):
     full = np.zeros(n)
     np.add.at(full, all_rows, all_vals * np.arange(n, dtype=float)[all_cols] ** 2)
     np.testing.assert_allclose(y["buffer"], full[rec["start"]:rec["stop"]], rtol=1e-13, atol=1e-9)
+
+
+# --- CSR in bulk, MueLu, parameters, several right-hand sides ---------------
+
+def laplacian_rows(m, lo, hi, shuffle=False):
+    """Rows lo..hi-1 of the 5-point Laplacian on an m x m grid in CSR form,
+    global columns; with `shuffle`, each row's entries in a random order and
+    the diagonal split into two entries that must be summed."""
+    rng = np.random.default_rng(lo)
+    indptr, indices, data = [0], [], []
+    for r in range(lo, hi):
+        i, j = divmod(r, m)
+        row = [(r, 4.0)] + [(c, -1.0) for c, ok in ((r - m, i > 0), (r + m, i < m - 1), (r - 1, j > 0), (r + 1, j < m - 1)) if ok]
+        if shuffle:
+            row = [(r, 1.5), (r, 2.5)] + row[1:]
+            row = [row[k] for k in rng.permutation(len(row))]
+        indices += [c for c, _ in row]
+        data += [v for _, v in row]
+        indptr.append(len(indices))
+    return np.array(indptr), np.array(indices), np.array(data)
+
+
+def dense_laplacian(m):
+    n = m * m
+    full = np.zeros((n, n))
+    indptr, indices, data = laplacian_rows(m, 0, n)
+    for r in range(n):
+        full[r, indices[indptr[r]:indptr[r + 1]]] = data[indptr[r]:indptr[r + 1]]
+    return full
+
+
+def test_a_csr_matrix_applies_as_its_rows(comm):
+    m = 9
+    n = m * m
+    rec = block(n, comm.size, comm.rank)
+    x, y = array([rec]), array([rec])
+    x["buffer"][:] = np.arange(rec["start"], rec["stop"], dtype=float) % 7 - 3
+    for shuffle in (False, True):
+        A = dapetra.CrsMatrix.from_csr(x, *laplacian_rows(m, rec["start"], rec["stop"], shuffle), comm=comm)
+        assert A.global_rows == n and A.global_entries == n + 4 * m * (m - 1)
+        A.apply(x, y)
+        want = dense_laplacian(m) @ (np.arange(n, dtype=float) % 7 - 3)
+        np.testing.assert_array_equal(y["buffer"], want[rec["start"]:rec["stop"]])
+
+
+def test_a_petsc_mat_becomes_the_same_matrix(comm):
+    PETSc = pytest.importorskip("petsc4py.PETSc")
+    m = 12
+    a = PETSc.Mat().createAIJ([m * m, m * m], comm=comm)
+    a.setUp()
+    lo, hi = a.getOwnershipRange()
+    indptr, indices, data = laplacian_rows(m, lo, hi)
+    for r in range(lo, hi):
+        a.setValues(r, indices[indptr[r - lo]:indptr[r - lo + 1]].astype(PETSc.IntType), data[indptr[r - lo]:indptr[r - lo + 1]])
+    a.assemble()
+    xp, yp = a.createVecs()
+    xp.array[:] = np.arange(lo, hi) % 5 - 2.0
+    a.mult(xp, yp)
+    rec = block(m * m, 1, 0)
+    rec.update(proc_grid_size=comm.size, proc_grid_rank=comm.rank, start=lo, stop=hi)
+    x = {"__version__": "0.10.0", "buffer": xp.array, "dim_data": [rec]}  # PETSc's memory
+    y = array([rec])
+    A = dapetra.CrsMatrix.from_csr(x, *a.getValuesCSR(), first_row=lo, comm=comm)
+    A.apply(x, y)
+    np.testing.assert_array_equal(y["buffer"], yp.array)
+
+
+def laplacian_system(comm, m, k=None):
+    """A m x m Laplacian from CSR, b = 1 (k columns: column j is j + 1,
+    (k, rows) in C order with column_axis 0), x = 0."""
+    n = m * m
+    rec = block(n, comm.size, comm.rank)
+    if k is None:
+        b, x = array([rec], fill=1.0), array([rec])
+    else:
+        cols = {"dist_type": "b", "size": k, "proc_grid_size": 1, "proc_grid_rank": 0, "start": 0, "stop": k}
+        b, x = array([cols, rec]), array([cols, rec])
+        b["buffer"][:] = np.arange(1, k + 1, dtype=float)[:, None]
+    A = dapetra.CrsMatrix.from_csr(b if k is None else array([rec]), *laplacian_rows(m, rec["start"], rec["stop"]), comm=comm)
+    return A, b, x, rec
+
+
+@pytest.mark.skipif(not getattr(dapetra, "has_muelu", False), reason="built without MueLu")
+def test_muelu_keeps_iterations_flat_as_the_grid_grows(comm):
+    iterations = []
+    for m in (30, 60, 120):
+        A, b, x, rec = laplacian_system(comm, m)
+        it, residual = dapetra.solve(A, b, x, preconditioner="MueLu", tolerance=1e-10)
+        assert residual < 1e-9
+        iterations.append(it)
+        if m == 30:
+            want = np.linalg.solve(dense_laplacian(m), np.ones(m * m))
+            np.testing.assert_allclose(x["buffer"], want[rec["start"]:rec["stop"]], rtol=1e-7)
+    print("MueLu iterations", iterations)
+    assert max(iterations) <= 40 and iterations[-1] <= iterations[0] + 10, iterations
+    A, b, x_sgs, _ = laplacian_system(comm, 120)
+    sgs, _ = dapetra.solve(A, b, x_sgs, preconditioner="RELAXATION", tolerance=1e-10)
+    assert iterations[-1] * 3 < sgs, (iterations, sgs)  # multigrid, not a smoother alone
+
+
+@pytest.mark.skipif(not getattr(dapetra, "has_muelu", False), reason="built without MueLu")
+def test_parameters_from_a_dict_and_from_xml_reach_muelu(comm, tmp_path_factory):
+    A, b, x, _ = laplacian_system(comm, 40)
+    two_level, _ = dapetra.solve(A, b, x, preconditioner="MueLu", parameters={"max levels": 2, "coarse: max size": 5000})
+    A, b, x, _ = laplacian_system(comm, 40)
+    default, _ = dapetra.solve(A, b, x, preconditioner="MueLu")
+    assert two_level != default  # a different hierarchy
+    path = comm.bcast(str(tmp_path_factory.mktemp("xml") / "muelu.xml") if comm.rank == 0 else None)
+    if comm.rank == 0:
+        with open(path, "w") as f:
+            f.write('<ParameterList><Parameter name="max levels" type="int" value="2"/>'
+                    '<Parameter name="coarse: max size" type="int" value="5000"/></ParameterList>')
+    comm.Barrier()
+    A, b, x, _ = laplacian_system(comm, 40)
+    from_xml, residual = dapetra.solve(A, b, x, preconditioner="MueLu", parameters=path)
+    assert from_xml == two_level and residual < 1e-9
+    A, b, x, _ = laplacian_system(comm, 40)
+    sweeps, _ = dapetra.solve(A, b, x, preconditioner="RELAXATION", parameters={"relaxation: sweeps": 3})
+    A, b, x, _ = laplacian_system(comm, 40)
+    one_sweep, _ = dapetra.solve(A, b, x, preconditioner="RELAXATION")
+    assert sweeps < one_sweep  # Ifpack2 takes them too
+
+
+def test_several_right_hand_sides_are_solved_as_columns(comm):
+    k = 3
+    A, b, x, rec = laplacian_system(comm, 20, k)
+    _, residual = dapetra.solve(A, b, x, preconditioner="RELAXATION", column_axis=0)
+    assert residual < 1e-9
+    one = np.linalg.solve(dense_laplacian(20), np.ones(400))[rec["start"]:rec["stop"]]
+    for j in range(k):  # column j solves (j + 1) * ones
+        np.testing.assert_allclose(x["buffer"][j], (j + 1) * one, rtol=1e-7)
+
+
+def test_a_wrong_csr_on_one_process_raises_on_every_process(comm):
+    m = 6
+    rec = block(m * m, comm.size, comm.rank)
+    x = array([rec])
+    for bad in range(comm.size):
+        for spoil, key in ((lambda p, i, d: (p, np.where(i == i.max(), m * m, i), d), "columns"),
+                           (lambda p, i, d: (p, i, d[:-1]), "data"),
+                           (lambda p, i, d: (p[:-1], i, d), "rows")):
+            rows = laplacian_rows(m, rec["start"], rec["stop"])
+            if comm.rank == bad:
+                rows = spoil(*rows)
+            with pytest.raises(dapetra.ValidationError) as e:
+                dapetra.CrsMatrix.from_csr(x, *rows, comm=comm)
+            assert e.value.problems[0]["rank"] == bad and e.value.problems[0]["key"] == key
+    A, b, x, _ = laplacian_system(comm, m)
+    with pytest.raises(dapetra.ValidationError):
+        dapetra.solve(A, b, x, parameters={"smoother: sweeps": object()} if comm.rank == comm.size - 1 else None)
+    assert all_ranks(comm, True)  # nobody is left waiting

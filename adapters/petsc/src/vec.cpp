@@ -8,19 +8,10 @@
 #include "dapetra/dim_math.hpp"
 #include "dapetra/mpi/agree.hpp"
 #include "dapetra/mpi/redistribute.hpp"
+#include "petsc_call.hpp"
 
 namespace dapetra::petsc {
 namespace {
-
-void check(PetscErrorCode code, const char* call) {
-  if (code != 0) throw std::runtime_error(std::string("dapetra::petsc: ") + call + " failed (PETSc error " + std::to_string(code) + ")");
-}
-
-MPI_Comm comm_of(Vec v) {
-  MPI_Comm comm = MPI_COMM_NULL;
-  check(PetscObjectGetComm(reinterpret_cast<PetscObject>(v), &comm), "PetscObjectGetComm");
-  return comm;
-}
 
 // The memory of `v` (the array PETSc keeps; access returned at once) and a
 // handle that holds a reference to `v` while any DistArray copy lives.

@@ -5,7 +5,11 @@ Any object with ``__distarray__()`` (or the protocol's dict itself) becomes a
 arrays' buffers; ``Layout.index_map()`` answers who owns each held element,
 where a global index sits and who the neighbours are. With Tpetra,
 ``tpetra_view`` makes a Tpetra vector over the producer's memory and
-``TpetraVector.__distarray__()`` hands Tpetra's memory back, neither copying. Creating layouts, plans and vectors is collective over
+``TpetraVector.__distarray__()`` hands Tpetra's memory back, neither copying.
+With Belos, ``CrsMatrix`` (from COO triplets, or in bulk from CSR arrays:
+``CrsMatrix.from_csr``) and ``solve`` (MueLu or Ifpack2, one or several
+right-hand sides) solve in place on the arrays' owned parts. Creating
+layouts, plans, vectors and matrices, and solving, is collective over
 the mpi4py communicator. Errors are ``ValidationError`` (a ``ValueError``)
 with ``.problems``, raised on every process that takes part.
 """
@@ -23,6 +27,6 @@ if hasattr(_dapetra, "tpetra_view"):
     __all__ += ["TpetraVector", "tpetra_view", "new_tpetra_vector"]
 
 if hasattr(_dapetra, "solve"):
-    from ._dapetra import CrsMatrix, solve
+    from ._dapetra import CrsMatrix, has_muelu, solve
 
-    __all__ += ["CrsMatrix", "solve"]
+    __all__ += ["CrsMatrix", "solve", "has_muelu"]

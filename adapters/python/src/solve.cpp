@@ -1,6 +1,7 @@
-// dapetra.CrsMatrix and dapetra.solve: a Tpetra matrix from COO triplets in
-// global indices on a DAP layout's owned map, and a Belos solve (CG, GMRES)
-// with an Ifpack2 preconditioner, in place on DAP arrays' owned parts.
+// dapetra.CrsMatrix and dapetra.solve: a Tpetra matrix on a DAP layout's
+// owned map, from COO triplets in global indices or in bulk from CSR arrays,
+// and a Belos solve (CG, GMRES, MINRES) with MueLu or an Ifpack2
+// preconditioner, in place on DAP arrays' owned parts (one column or several).
 #include <pybind11/numpy.h>
 
 #include <BelosLinearProblem.hpp>
@@ -8,13 +9,19 @@
 #include <BelosTpetraAdapter.hpp>
 #include <Ifpack2_Factory.hpp>
 #include <Tpetra_CrsMatrix.hpp>
+#include <Teuchos_XMLParameterListHelpers.hpp>
 #include <Tpetra_Export.hpp>
+#ifdef DAPETRA_PYTHON_MUELU
+#include <MueLu_CreateTpetraPreconditioner.hpp>
+#endif
 
 #include <algorithm>
 #include <numeric>
 
 #include "bindings.hpp"
 #include "dapetra/mpi/agree.hpp"
+#include "dapetra/tpetra/crs_matrix.hpp"
+#include "dapetra/tpetra/muelu_parameters.hpp"
 #include "dapetra/tpetra/tpetra.hpp"
 #include "teuchos.hpp"
 
@@ -26,25 +33,27 @@ using tpetra::LO;
 using tpetra::Map;
 using tpetra::Node;
 using tpetra::TpetraLayout;
-using Matrix = Tpetra::CrsMatrix<double, LO, GO, Node>;
+using Matrix = tpetra::CrsMatrix;
 using MV = tpetra::MultiVector<double>;
 using OP = Tpetra::Operator<double, LO, GO, Node>;
+using Int64Array = py::array_t<std::int64_t, py::array::c_style | py::array::forcecast>;
+using DoubleArray = py::array_t<double, py::array::c_style | py::array::forcecast>;
 
 struct CrsMatrix {
   Teuchos::RCP<Matrix> matrix;
   std::shared_ptr<const TpetraLayout> layout;
 };
 
-std::vector<GO> as_global(const py::array_t<std::int64_t, py::array::c_style | py::array::forcecast>& a) {
+std::vector<GO> as_global(const Int64Array& a) {
   return std::vector<GO>(a.data(), a.data() + a.size());
 }
 
 // Triplets for any rows: each process's rows go into a matrix on the rows it
 // names, which one Export sums into the owned map (Tpetra's own exact-size
 // exportAndFillComplete).
-CrsMatrix make_matrix(const py::object& like, const py::array_t<std::int64_t, py::array::c_style | py::array::forcecast>& rows,
-                      const py::array_t<std::int64_t, py::array::c_style | py::array::forcecast>& cols,
-                      const py::array_t<double, py::array::c_style | py::array::forcecast>& values,
+CrsMatrix make_matrix(const py::object& like, const Int64Array& rows,
+                      const Int64Array& cols,
+                      const DoubleArray& values,
                       const py::object& comm_obj) {
   const auto comm = teuchos_comm(comm_obj);
   CrsMatrix out;
@@ -83,33 +92,127 @@ CrsMatrix make_matrix(const py::object& like, const py::array_t<std::int64_t, py
   return out;
 }
 
-// Ifpack2's preconditioners by name; "none" for none.
-Teuchos::RCP<OP> preconditioner(const std::string& name, const Teuchos::RCP<const Matrix>& a) {
+// This process's owned rows in CSR form (SciPy's indptr, indices, data;
+// petsc4py's getValuesCSR()), converted in bulk by the Tpetra adapter.
+CrsMatrix matrix_from_csr(const py::object& like, const Int64Array& indptr, const Int64Array& indices,
+                          const DoubleArray& data, std::int64_t first_row, const py::object& comm_obj) {
+  const auto comm = teuchos_comm(comm_obj);
+  CrsMatrix out;
+  out.layout = tpetra_layout_of(like, comm);
+  std::vector<Problem> problems;
+  if (indices.size() != data.size())
+    problems.push_back({comm->getRank(), -1, "data", std::to_string(data.size()), "indices and data have the same length",
+                        std::to_string(indices.size()) + " indices"});
+  if (indptr.size() < 1)
+    problems.push_back({comm->getRank(), -1, "indptr", "0", "indptr holds rows + 1 offsets", "indptr is empty"});
+  mpi::agree(problems, out.layout->distribution()->comm());
+  CsrView csr;
+  csr.row_offsets = indptr.data();
+  csr.num_rows = static_cast<std::size_t>(indptr.size() - 1);
+  csr.columns = indices.data();
+  csr.values = data.data();
+  csr.num_entries = static_cast<std::size_t>(indices.size());
+  csr.first_row = first_row;
+  py::gil_scoped_release release;
+  out.matrix = tpetra::crs_matrix_copy(*out.layout, csr);
+  return out;
+}
+
+// A ParameterList from a dict (a nested dict is a sublist; values bool, int,
+// float or str) or from the path of an XML file (Teuchos' format). What
+// cannot be read is this process's problem, for agree().
+void put(Teuchos::ParameterList& list, const py::dict& d, int rank, std::vector<Problem>& problems) {
+  for (const auto& [k, v] : d) {
+    const std::string key = py::str(k);
+    if (py::isinstance<py::dict>(v)) put(list.sublist(key), v.cast<py::dict>(), rank, problems);
+    else if (py::isinstance<py::bool_>(v)) list.set(key, v.cast<bool>());
+    else if (py::isinstance<py::int_>(v)) list.set(key, v.cast<int>());
+    else if (py::isinstance<py::float_>(v)) list.set(key, v.cast<double>());
+    else if (py::isinstance<py::str>(v)) list.set(key, v.cast<std::string>());
+    else
+      problems.push_back({rank, -1, key, py::str(py::repr(v)), "a parameter is a bool, int, float, str or dict",
+                          "a value of type " + std::string(py::str(v.get_type().attr("__name__")))});
+  }
+}
+
+Teuchos::ParameterList parameters_from(const py::object& obj, int rank, std::vector<Problem>& problems) {
+  Teuchos::ParameterList list;
+  if (obj.is_none()) return list;
+  if (py::isinstance<py::dict>(obj)) {
+    put(list, obj.cast<py::dict>(), rank, problems);
+  } else if (py::isinstance<py::str>(obj) || py::hasattr(obj, "__fspath__")) {
+    const std::string path = py::str(py::module_::import("os").attr("fspath")(obj));
+    try {
+      Teuchos::updateParametersFromXmlFile(path, Teuchos::inoutArg(list));
+    } catch (const std::exception& e) {
+      problems.push_back({rank, -1, "parameters", path, "an XML file of Teuchos parameters", e.what()});
+    }
+  } else {
+    problems.push_back({rank, -1, "parameters", py::str(py::repr(obj)), "parameters are a dict or an XML file's path",
+                        "an object of another type"});
+  }
+  return list;
+}
+
+// The preconditioner by name ("none" for none): MueLu's smoothed aggregation
+// (Dapetra's settings for CG) or an Ifpack2 one, `overrides` on top.
+Teuchos::RCP<OP> preconditioner(const std::string& name, const Teuchos::RCP<Matrix>& a,
+                                const Teuchos::ParameterList& overrides) {
   if (name == "none") return Teuchos::null;
+#ifdef DAPETRA_PYTHON_MUELU
+  if (name == "MueLu") {
+    Teuchos::ParameterList params = tpetra::muelu_parameters_for_cg();
+    params.setParameters(overrides);
+    return MueLu::CreateTpetraPreconditioner<double, LO, GO, Node>(Teuchos::RCP<OP>(a), params);
+  }
+#endif
   auto prec = Ifpack2::Factory::create<Matrix>(name, a);
   Teuchos::ParameterList params;
   if (name == "RELAXATION") {
     params.set("relaxation: type", "Symmetric Gauss-Seidel");
     params.set("relaxation: sweeps", 1);
   }
+  params.setParameters(overrides);
   prec->setParameters(params);
   prec->initialize();
   prec->compute();
   return prec;
 }
 
-// The owned parts of two protocol objects as Tpetra vectors (views), once
-// every process has read and viewed its own (mpi::agree).
+// The owned parts of two protocol objects as Tpetra multivectors (views),
+// once every process has read and viewed its own (mpi::agree): on the
+// matrix's layout, or with `column_axis` on their own layouts (several
+// columns), whose owned map must be the matrix's.
 std::pair<Teuchos::RCP<MV>, Teuchos::RCP<MV>> owned_views(const CrsMatrix& a, const py::object& first,
-                                                          const py::object& second, std::vector<Problem> problems) {
+                                                          const py::object& second, std::vector<Problem> problems,
+                                                          const py::object& column_axis = py::none()) {
   const int rank = a.layout->distribution()->rank();
-  Read one = read_distarray(first, rank), two = read_distarray(second, rank);
-  problems.insert(problems.end(), one.problems.begin(), one.problems.end());
-  problems.insert(problems.end(), two.problems.begin(), two.problems.end());
+  std::shared_ptr<const TpetraLayout> layouts[2] = {a.layout, a.layout};
+  Read read[2];
+  if (!column_axis.is_none()) {
+    tpetra::TpetraLayoutOptions options;
+    options.column_axis = column_axis.cast<int>();
+    options.index_base = a.layout->owned_map()->getIndexBase();
+    const auto comm = a.matrix->getComm();
+    DistArray arrays[2];
+    layouts[0] = tpetra_layout_of(first, comm, &arrays[0], options);  // collective
+    layouts[1] = tpetra_layout_of(second, comm, &arrays[1], options);
+    for (int i = 0; i < 2; ++i) {
+      read[i].array = arrays[i];
+      if (!layouts[i]->owned_map()->isSameAs(*a.matrix->getDomainMap()))  // collective
+        problems.push_back({rank, column_axis.cast<int>(), "column_axis", std::to_string(column_axis.cast<int>()),
+                            "the rows of b and x are the matrix's rows",
+                            std::string(i ? "x" : "b") + "'s owned rows are not the matrix's"});
+    }
+  } else {
+    read[0] = read_distarray(first, rank);
+    read[1] = read_distarray(second, rank);
+  }
+  for (const Read& r : read) problems.insert(problems.end(), r.problems.begin(), r.problems.end());
   std::pair<Teuchos::RCP<MV>, Teuchos::RCP<MV>> views;
   if (problems.empty()) {
     try {  // a layout Tpetra cannot view is this process's problem to report
-      views = {tpetra::owned_view<double>(*a.layout, one.array), tpetra::owned_view<double>(*a.layout, two.array)};
+      views = {tpetra::owned_view<double>(*layouts[0], read[0].array), tpetra::owned_view<double>(*layouts[1], read[1].array)};
     } catch (const ValidationError& e) {
       problems = e.problems();
     }
@@ -118,19 +221,29 @@ std::pair<Teuchos::RCP<MV>, Teuchos::RCP<MV>> owned_views(const CrsMatrix& a, co
   return views;  // the views hold the buffers alive (keep_alive)
 }
 
-// Solves A x = b in place on x's owned part; returns (iterations, |b - A x| / |b|).
+// Solves A x = b in place on x's owned part, each column; returns
+// (iterations, the largest column's |b - A x| / |b|).
 py::tuple solve(const CrsMatrix& a, const py::object& b_obj, const py::object& x_obj, const std::string& method,
-                const std::string& prec_name, double tolerance, int max_iterations) {
+                const std::string& prec_name, double tolerance, int max_iterations, const py::object& parameters,
+                const py::object& column_axis) {
   const std::map<std::string, std::string> belos{{"cg", "CG"}, {"gmres", "GMRES"}, {"minres", "MINRES"}};
   const auto solver_name = belos.find(method);
+  const int rank = a.layout->distribution()->rank();
   std::vector<Problem> problems;
   if (solver_name == belos.end())
-    problems.push_back({a.layout->distribution()->rank(), -1, "method", method, "method is 'cg', 'gmres' or 'minres'",
-                        "an unknown Belos method"});
-  const auto [bv, xv] = owned_views(a, b_obj, x_obj, std::move(problems));
+    problems.push_back({rank, -1, "method", method, "method is 'cg', 'gmres' or 'minres'", "an unknown Belos method"});
+#ifndef DAPETRA_PYTHON_MUELU
+  if (prec_name == "MueLu")
+    problems.push_back({rank, -1, "preconditioner", prec_name, "a preconditioner this build has",
+                        "the module was built without MueLu (libtrilinos-muelu-dev)"});
+#endif
+  const Teuchos::ParameterList overrides = parameters_from(parameters, rank, problems);
+  const auto [bv, xv] = owned_views(a, b_obj, x_obj, std::move(problems), column_axis);
   py::gil_scoped_release release;
+  Teuchos::RCP<OP> prec;
+  mpi::agree_on(a.layout->distribution()->comm(), [&] { prec = preconditioner(prec_name, a.matrix, overrides); });
   auto problem = Teuchos::rcp(new Belos::LinearProblem<double, MV, OP>(a.matrix, xv, bv));
-  if (auto p = preconditioner(prec_name, a.matrix); !p.is_null()) problem->setLeftPrec(p);
+  if (!prec.is_null()) problem->setLeftPrec(prec);
   problem->setProblem();
   auto params = Teuchos::rcp(new Teuchos::ParameterList());
   params->set("Convergence Tolerance", tolerance);
@@ -139,15 +252,18 @@ py::tuple solve(const CrsMatrix& a, const py::object& b_obj, const py::object& x
   auto solver = factory.create(solver_name->second, params);
   solver->setProblem(problem);
   solver->solve();
-  MV residual(a.matrix->getRangeMap(), 1);
+  const std::size_t k = bv->getNumVectors();
+  MV residual(a.matrix->getRangeMap(), k);
   a.matrix->apply(*xv, residual);
   residual.update(1.0, *bv, -1.0);
-  std::vector<double> rn(1), bn(1);
+  std::vector<double> rn(k), bn(k);
   residual.norm2(Teuchos::ArrayView<double>(rn));
   bv->norm2(Teuchos::ArrayView<double>(bn));
+  double worst = 0;
+  for (std::size_t j = 0; j < k; ++j) worst = std::max(worst, bn[j] > 0 ? rn[j] / bn[j] : rn[j]);
   const int iterations = solver->getNumIters();
   py::gil_scoped_acquire gil;
-  return py::make_tuple(iterations, bn[0] > 0 ? rn[0] / bn[0] : rn[0]);
+  return py::make_tuple(iterations, worst);
 }
 
 }  // namespace
@@ -163,6 +279,19 @@ duplicates are summed, and triplets of rows other processes own are sent
 there (finite-element assembly).)")
       .def(py::init(&make_matrix), py::arg("like"), py::arg("rows"), py::arg("cols"), py::arg("values"),
            py::arg("comm") = py::none())
+      .def_static("from_csr", &matrix_from_csr, py::arg("like"), py::arg("indptr"), py::arg("indices"), py::arg("data"),
+                  py::arg("first_row") = -1, py::arg("comm") = py::none(),
+                  R"(A CrsMatrix from this process's owned rows in CSR form (collective; copies).
+
+`like`: a protocol object whose layout's owned elements are the rows, in
+order (row r is its r-th owned element). indptr (rows + 1 offsets),
+indices (global columns, any order within a row, repeats summed) and data:
+SciPy's csr_matrix arrays, or petsc4py's Mat.getValuesCSR() with
+first_row=Mat.getOwnershipRange()[0], which is then checked against the
+layout. Converted in bulk, no per-entry insert. A wrong input on any
+process (a column outside the array, offsets that do not end at the entry
+count, a row count other than the owned count, arrays of different
+lengths) raises the same ValidationError on every process.)")
       .def_property_readonly("global_rows", [](const CrsMatrix& a) { return a.matrix->getGlobalNumRows(); })
       .def_property_readonly("global_entries", [](const CrsMatrix& a) { return a.matrix->getGlobalNumEntries(); })
       .def("apply", [](const CrsMatrix& a, const py::object& x_obj, const py::object& y_obj) {
@@ -172,14 +301,26 @@ there (finite-element assembly).)")
            },
            py::arg("x"), py::arg("y"), "y = A x on the owned parts of two protocol objects (collective).");
 
+#ifdef DAPETRA_PYTHON_MUELU
+  m.attr("has_muelu") = true;  // solve(..., preconditioner="MueLu") works
+#else
+  m.attr("has_muelu") = false;
+#endif
   m.def("solve", &solve, py::arg("A"), py::arg("b"), py::arg("x"), py::arg("method") = "cg",
         py::arg("preconditioner") = "RELAXATION", py::arg("tolerance") = 1e-10, py::arg("max_iterations") = 1000,
+        py::arg("parameters") = py::none(), py::arg("column_axis") = py::none(),
         R"(Solves A x = b with Belos (collective), in place on x's owned part.
 
 b and x are protocol objects with the layout A was made on; their owned
-elements must be viewable by Tpetra (owned first, or contiguous). method:
-'cg', 'gmres' or 'minres'; preconditioner: an Ifpack2 name ('RELAXATION',
-'ILUT', 'RILUK', 'CHEBYSHEV') or 'none'. Returns (iterations, relative
+elements must be viewable by Tpetra (owned first, or contiguous). With
+column_axis, b and x are 2-D (rows x right-hand sides, or the transpose)
+and every column is solved: one Tpetra MultiVector each, no copy.
+method: 'cg', 'gmres' or 'minres'. preconditioner: 'MueLu' (smoothed
+aggregation, Dapetra's settings for CG: dapetra/tpetra/muelu_parameters.hpp),
+an Ifpack2 name ('RELAXATION', 'ILUT', 'RILUK', 'CHEBYSHEV') or 'none'.
+parameters: overrides of the preconditioner's parameters (MueLu's or
+Ifpack2's names), a dict (nested dicts are sublists) or the path of a
+Teuchos XML file. Returns (iterations, the largest column's relative
 residual |b - A x| / |b|), the residual recomputed after the solve.)");
 }
 

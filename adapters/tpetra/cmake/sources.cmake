@@ -4,6 +4,7 @@ set(DAPETRA_TPETRA_SOURCES
   src/eti_float.cpp
   src/crs_matrix.cpp
   src/fe_matrix.cpp
+  src/muelu_parameters.cpp
   src/tpetra_layout.cpp
   src/producer.cpp
   src/transfers.cpp

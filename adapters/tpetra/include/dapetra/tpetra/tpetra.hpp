@@ -7,6 +7,7 @@
 #include "dapetra/tpetra/tpetra_layout.hpp"
 #include "dapetra/tpetra/crs_matrix.hpp"
 #include "dapetra/tpetra/fe_matrix.hpp"
+#include "dapetra/tpetra/muelu_parameters.hpp"
 #include "dapetra/tpetra/producer.hpp"
 #include "dapetra/tpetra/transfers.hpp"
 #include "dapetra/tpetra/types.hpp"

@@ -1,0 +1,143 @@
+// PETSc Mat -> CSR (csr_rows_copy) -> Tpetra (crs_matrix_copy): the Tpetra
+// matrix applied to a vector gives what PETSc's MatMult gives, bit for bit
+// (integer entries: every sum exact in any order), for AIJ (read block by
+// block) and a dense Mat (read row by row); the system's vectors are the
+// PETSc Vecs' own memory.
+#include <gtest/gtest.h>
+#include <petscmat.h>
+
+#include <Teuchos_DefaultMpiComm.hpp>
+#include <Tpetra_CrsMatrix.hpp>
+#include <Tpetra_MultiVector.hpp>
+#include <random>
+
+#include "../common/seed.hpp"
+#include "dapetra/petsc/mat.hpp"
+#include "dapetra/petsc/vec.hpp"
+#include "dapetra/tpetra/tpetra.hpp"
+
+using namespace dapetra;
+
+namespace {
+
+Teuchos::RCP<const Teuchos::Comm<int>> petsc_world() {
+  return Teuchos::rcp(new Teuchos::MpiComm<int>(Teuchos::opaqueWrapper(PETSC_COMM_WORLD)));
+}
+
+// A square Mat of `type`, n rows split by PETSc: each row a few integer
+// entries near the diagonal and a few anywhere (so off-diagonal blocks hold
+// columns of every other process), set from the owning process.
+Mat random_mat(MatType type, PetscInt n, std::uint64_t seed) {
+  Mat a = nullptr;
+  MatCreate(PETSC_COMM_WORLD, &a);
+  MatSetSizes(a, PETSC_DECIDE, PETSC_DECIDE, n, n);
+  MatSetType(a, type);
+  MatSetUp(a);
+  PetscInt start = 0, stop = 0;
+  MatGetOwnershipRange(a, &start, &stop);
+  for (PetscInt r = start; r < stop; ++r) {
+    std::mt19937_64 rng(seed * 7919u + static_cast<std::uint64_t>(r));
+    for (int k = 0; k < 6; ++k) {
+      const PetscInt c = k < 3 ? std::clamp<PetscInt>(r + k - 1, 0, n - 1) : std::uniform_int_distribution<PetscInt>(0, n - 1)(rng);
+      const PetscScalar v = std::uniform_int_distribution<int>(-4, 4)(rng);
+      MatSetValue(a, r, c, v, ADD_VALUES);
+    }
+  }
+  MatAssemblyBegin(a, MAT_FINAL_ASSEMBLY);
+  MatAssemblyEnd(a, MAT_FINAL_ASSEMBLY);
+  return a;
+}
+
+// PETSc's y = A x against Tpetra's on views of PETSc's own x and a second y.
+void expect_same_products(Mat a) {
+  Vec x = nullptr, y_petsc = nullptr, y_tpetra = nullptr;
+  MatCreateVecs(a, &x, &y_petsc);
+  VecDuplicate(y_petsc, &y_tpetra);
+  PetscInt lo = 0, hi = 0;
+  VecGetOwnershipRange(x, &lo, &hi);
+  for (PetscInt g = lo; g < hi; ++g) VecSetValue(x, g, static_cast<PetscScalar>(g % 9 - 4), INSERT_VALUES);
+  VecAssemblyBegin(x);
+  VecAssemblyEnd(x);
+  MatMult(a, x, y_petsc);
+
+  const DistArray xa = petsc::vec_as_distarray(x), ya = petsc::vec_as_distarray(y_tpetra);
+  const auto layout = tpetra::TpetraLayout::create(xa, petsc_world());
+  const CsrRows rows = petsc::csr_rows_copy(a);
+  EXPECT_EQ(rows.first_row, lo);
+  const auto matrix = tpetra::crs_matrix_copy(*layout, rows.view());
+  PetscInt nonzeros = 0;
+  MatInfo info;
+  MatGetInfo(a, MAT_GLOBAL_SUM, &info);
+  nonzeros = static_cast<PetscInt>(info.nz_used);
+  EXPECT_EQ(matrix->getGlobalNumEntries(), static_cast<std::size_t>(nonzeros));
+  matrix->apply(*tpetra::owned_view<double>(*layout, xa), *tpetra::owned_view<double>(*layout, ya));
+
+  const PetscScalar *want = nullptr, *got = nullptr;
+  VecGetArrayRead(y_petsc, &want);
+  VecGetArrayRead(y_tpetra, &got);
+  for (PetscInt i = 0; i < hi - lo; ++i) {
+    EXPECT_EQ(got[i], want[i]) << "row " << lo + i;
+    if (got[i] != want[i]) break;
+  }
+  VecRestoreArrayRead(y_tpetra, &got);
+  VecRestoreArrayRead(y_petsc, &want);
+  VecDestroy(&x);
+  VecDestroy(&y_petsc);
+  VecDestroy(&y_tpetra);
+}
+
+}  // namespace
+
+TEST(PetscMat, AijToTpetraAppliesAsPetsc) {
+  const auto seed = dapetra::testing::test_seed(31);
+  SCOPED_TRACE(seed.replay);
+  for (PetscInt n : {1, 7, 50, 403}) {
+    Mat a = random_mat(MATAIJ, n, seed.value + static_cast<std::uint64_t>(n));
+    expect_same_products(a);
+    MatDestroy(&a);
+  }
+}
+
+TEST(PetscMat, DenseToTpetraAppliesAsPetsc) {  // read row by row (MatGetRow)
+  Mat a = random_mat(MATDENSE, 23, 3);
+  expect_same_products(a);
+  MatDestroy(&a);
+}
+
+// A Mat whose rows are not the layout's owned rows: every process throws the
+// same error (first_row names the first rank whose rows differ).
+TEST(Faults, PetscMatRowsOtherThanTheLayoutsFailEveryRank) {
+  int rank = 0, size = 1;
+  MPI_Comm_rank(PETSC_COMM_WORLD, &rank);
+  MPI_Comm_size(PETSC_COMM_WORLD, &size);
+  if (size == 1) GTEST_SKIP() << "one process owns every row";
+  Mat a = random_mat(MATAIJ, 10 * size, 5);
+  const CsrRows rows = petsc::csr_rows_copy(a);
+  // Rank 0 owns one row more than PETSc gave it, rank 1 one fewer.
+  const global_index_t n = 10 * size;
+  std::vector<global_index_t> starts;
+  for (int p = 0; p <= size; ++p) starts.push_back(p == 0 || p == size ? p * n / size : p * n / size + (p == 1));
+  const auto layout = tpetra::TpetraLayout::create(
+      {Dim::block(n, size, rank, starts[static_cast<std::size_t>(rank)], starts[static_cast<std::size_t>(rank) + 1])}, petsc_world());
+  try {
+    tpetra::crs_matrix_copy(*layout, rows.view());
+    ADD_FAILURE() << "rows other than the layout's were accepted";
+  } catch (const ValidationError& e) {
+    EXPECT_EQ(e.problems().at(0).rank, 0);
+    EXPECT_EQ(e.problems().at(0).key, "rows");
+  }
+  MatDestroy(&a);
+}
+
+TEST(Faults, PetscMatNotAssembledFailsEveryRank) {
+  Mat a = nullptr;
+  MatCreateAIJ(PETSC_COMM_WORLD, PETSC_DECIDE, PETSC_DECIDE, 8, 8, 1, nullptr, 1, nullptr, &a);
+  try {
+    petsc::csr_rows_copy(a);
+    ADD_FAILURE() << "an unassembled Mat was read";
+  } catch (const ValidationError& e) {
+    EXPECT_EQ(e.problems().at(0).rank, 0);
+    EXPECT_EQ(e.problems().at(0).key, "Mat");
+  }
+  MatDestroy(&a);
+}
