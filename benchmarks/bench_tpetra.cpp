@@ -183,6 +183,7 @@ void bench_creation(Report& report, const Teuchos::RCP<const Comm>& comm, MPI_Co
 #ifdef DAPETRA_BENCH_PETSC
 void bench_petsc(Report& report, MPI_Comm raw, bool quick);
 void bench_petsc_redistribute(Report& report, MPI_Comm raw, bool quick);
+void bench_petsc_mat(Report& report, MPI_Comm raw, bool quick);
 #endif
 }
 
@@ -224,6 +225,7 @@ int main(int argc, char** argv) {
     PetscInitializeNoArguments();
     bench::bench_petsc(report, raw, quick);
     bench::bench_petsc_redistribute(report, raw, quick);
+    bench::bench_petsc_mat(report, raw, quick);
     PetscFinalize();
   }
 #endif

@@ -48,6 +48,8 @@ def family(name):
         return "finite-element pipeline against DOLFINx"
     if name.startswith("python "):
         return "calls from Python"
+    if name.split(" ", 1)[0] in ("csr_to_tpetra", "petsc_mat_to_tpetra", "muelu_solve"):
+        return "matrices from other libraries, and their solve"
     if "PETSc" in name:
         return "against PETSc"
     if "ScaLAPACK" in name or "8000^2" in name:

@@ -49,20 +49,18 @@ void copy_aij(Mat diagonal, Mat off_diagonal, PetscInt column_start, const Petsc
   const std::size_t entries = static_cast<std::size_t>(d.offsets[d.rows]);
   std::unique_ptr<AijBlock> o = off_diagonal ? std::make_unique<AijBlock>(off_diagonal) : nullptr;
   const std::size_t all = entries + (o ? static_cast<std::size_t>(o->offsets[o->rows]) : 0);
-  out.row_offsets.resize(static_cast<std::size_t>(d.rows) + 1);
-  out.columns.resize(all);
-  out.values.resize(all);
-  std::size_t at = 0;
+  // Appended, not resized first: zeroing the arrays would cost as much as filling them.
+  out.row_offsets.reserve(static_cast<std::size_t>(d.rows) + 1);
+  out.columns.reserve(all);
+  out.values.reserve(all);
   for (PetscInt r = 0; r < d.rows; ++r) {
-    for (PetscInt k = d.offsets[r]; k < d.offsets[r + 1]; ++k, ++at) {
-      out.columns[at] = column_start + d.columns[k];
-      out.values[at] = d.values[k];
+    for (PetscInt k = d.offsets[r]; k < d.offsets[r + 1]; ++k) out.columns.push_back(column_start + d.columns[k]);
+    out.values.insert(out.values.end(), d.values + d.offsets[r], d.values + d.offsets[r + 1]);
+    if (o) {
+      for (PetscInt k = o->offsets[r]; k < o->offsets[r + 1]; ++k) out.columns.push_back(column_map[o->columns[k]]);
+      out.values.insert(out.values.end(), o->values + o->offsets[r], o->values + o->offsets[r + 1]);
     }
-    for (PetscInt k = o ? o->offsets[r] : 0; o && k < o->offsets[r + 1]; ++k, ++at) {
-      out.columns[at] = column_map[o->columns[k]];
-      out.values[at] = o->values[k];
-    }
-    out.row_offsets[static_cast<std::size_t>(r) + 1] = static_cast<global_index_t>(at);
+    out.row_offsets.push_back(static_cast<global_index_t>(out.columns.size()));
   }
 }
 

@@ -50,19 +50,8 @@ void check_offsets(const CsrView& csr, std::size_t owned, int rank, std::vector<
                           "the rows end at entry " + std::to_string(last) + " of " + std::to_string(csr.num_entries)));
 }
 
-// Every column inside the layout; the rows where first_row says they are.
-void check_indices(const CsrView& csr, const Map& owned, global_index_t size, GO base, int rank,
-                   std::vector<Problem>& out) {
-  std::size_t bad = 0;
-  global_index_t first_bad = 0;
-  for (std::size_t k = 0; k < csr.num_entries && csr.columns; ++k)
-    if (csr.columns[k] < 0 || csr.columns[k] >= size) {
-      if (bad++ == 0) first_bad = csr.columns[k];
-    }
-  if (bad)
-    out.push_back(problem(rank, "columns", std::to_string(first_bad),
-                          "every column is a global index of the layout (0 <= c < " + std::to_string(size) + ")",
-                          std::to_string(bad) + " columns outside the layout"));
+// The rows where first_row says they are.
+void check_first_row(const CsrView& csr, const Map& owned, GO base, int rank, std::vector<Problem>& out) {
   if (csr.first_row < 0 || csr.num_rows != owned.getNodeNumElements()) return;
   for (std::size_t r = 0; r < csr.num_rows; ++r)
     if (owned.getGlobalElement(static_cast<LO>(r)) - base != csr.first_row + static_cast<global_index_t>(r)) {
@@ -76,40 +65,93 @@ void check_indices(const CsrView& csr, const Map& owned, global_index_t size, GO
     }
 }
 
-// Local columns: an owned column is its place in the owned map; any other
-// goes after them, ascending by global index (the column map's order).
-struct LocalColumns {
+// The matrix's local arrays: one pass over the entries finds each one's
+// local column (an owned column is its place in the owned map; any other
+// goes after them, ascending by global index: the column map's order),
+// copies its value, and notes whether the rows are already strictly
+// ascending, as Tpetra needs (rows holding other processes' columns are
+// judged once those have their places). Columns outside [0, size) are
+// counted, not placed: the caller reports them before using anything.
+struct LocalRows {
+  RowMap row_map;
   Entries entries;
+  Values values;
   std::vector<GO> others;  // the column map's part after the owned elements
+  bool ascending = true;
+  std::size_t outside = 0;
+  global_index_t first_outside = 0;
 };
 
-LocalColumns local_columns(const CsrView& csr, const Map& owned, GO base) {
-  const LO n = static_cast<LO>(owned.getNodeNumElements());
-  LocalColumns out{Entries(Kokkos::view_alloc(Kokkos::WithoutInitializing, "columns"), csr.num_entries), {}};
+// Where each global column sits: arithmetic for a contiguous owned map,
+// Tpetra's lookup otherwise; -1 when another process owns it.
+struct OwnedColumns {
+  const Map& owned;
+  bool contiguous;
+  GO first;
+  LO n;
+  explicit OwnedColumns(const Map& m)
+      : owned(m), contiguous(m.isContiguous()), first(m.getMinGlobalIndex()), n(static_cast<LO>(m.getNodeNumElements())) {}
+  LO operator()(GO g) const {
+    if (contiguous) return g >= first && g - first < n ? static_cast<LO>(g - first) : -1;
+    const LO c = owned.getLocalElement(g);
+    return c == Teuchos::OrdinalTraits<LO>::invalid() ? -1 : c;
+  }
+};
+
+LocalRows local_rows(const CsrView& csr, const Map& owned, global_index_t size, GO base) {
+  const OwnedColumns owned_column(owned);
+  const LO n = owned_column.n;
+  LocalRows out;
+  out.row_map = RowMap(Kokkos::view_alloc(Kokkos::WithoutInitializing, "row_map"), csr.num_rows + 1);
+  out.entries = Entries(Kokkos::view_alloc(Kokkos::WithoutInitializing, "columns"), csr.num_entries);
+  out.values = Values(Kokkos::view_alloc(Kokkos::WithoutInitializing, "values"), csr.num_entries);
+  out.row_map(0) = 0;
   std::unordered_map<GO, LO> first_seen;  // another process's column -> n + its place in `others`
-  for (std::size_t k = 0; k < csr.num_entries; ++k) {
-    const GO g = static_cast<GO>(csr.columns[k]) + base;
-    LO c = owned.getLocalElement(g);
-    if (c == Teuchos::OrdinalTraits<LO>::invalid()) {
-      const auto [at, added] = first_seen.emplace(g, n + static_cast<LO>(out.others.size()));
-      if (added) out.others.push_back(g);
-      c = at->second;
+  std::vector<std::size_t> rows_with_others;
+  for (std::size_t r = 0; r < csr.num_rows; ++r) {
+    const std::size_t b = static_cast<std::size_t>(csr.row_offsets[r]), e = static_cast<std::size_t>(csr.row_offsets[r + 1]);
+    out.row_map(r + 1) = e;
+    bool others_here = false;
+    for (std::size_t k = b; k < e; ++k) {
+      const global_index_t g = csr.columns[k];
+      out.values(k) = csr.values[k];
+      if (g < 0 || g >= size) {
+        if (out.outside++ == 0) out.first_outside = g;
+        out.entries(k) = 0;
+        continue;
+      }
+      LO c = owned_column(static_cast<GO>(g) + base);
+      if (c < 0) {
+        const auto [at, added] = first_seen.emplace(static_cast<GO>(g) + base, n + static_cast<LO>(out.others.size()));
+        if (added) out.others.push_back(at->first);
+        c = at->second;
+        others_here = true;
+      } else if (k > b && out.entries(k - 1) >= c) {  // (others' columns all come after the owned)
+        out.ascending = false;
+      }
+      out.entries(k) = c;
     }
-    out.entries(k) = c;
+    if (others_here) rows_with_others.push_back(r);
   }
   if (out.others.empty()) return out;
+  // The other processes' columns in ascending order; only rows holding them change.
   std::vector<LO> order(out.others.size());
   for (std::size_t i = 0; i < order.size(); ++i) order[i] = static_cast<LO>(i);
-  std::sort(order.begin(), order.end(), [&](LO a, LO b) { return out.others[a] < out.others[b]; });
-  std::vector<LO> sorted_place(order.size());
+  std::sort(order.begin(), order.end(), [&](LO x, LO y) { return out.others[static_cast<std::size_t>(x)] < out.others[static_cast<std::size_t>(y)]; });
+  std::vector<LO> place(order.size());
   std::vector<GO> sorted(order.size());
   for (std::size_t i = 0; i < order.size(); ++i) {
-    sorted_place[static_cast<std::size_t>(order[i])] = n + static_cast<LO>(i);
+    place[static_cast<std::size_t>(order[i])] = n + static_cast<LO>(i);
     sorted[i] = out.others[static_cast<std::size_t>(order[i])];
   }
-  for (std::size_t k = 0; k < csr.num_entries; ++k)
-    if (out.entries(k) >= n) out.entries(k) = sorted_place[static_cast<std::size_t>(out.entries(k) - n)];
   out.others = std::move(sorted);
+  for (std::size_t r : rows_with_others) {
+    const std::size_t b = out.row_map(r), e = out.row_map(r + 1);
+    for (std::size_t k = b; k < e; ++k) {
+      if (out.entries(k) >= n) out.entries(k) = place[static_cast<std::size_t>(out.entries(k) - n)];
+      if (k > b && out.entries(k - 1) >= out.entries(k)) out.ascending = false;
+    }
+  }
   return out;
 }
 
@@ -150,32 +192,37 @@ Teuchos::RCP<CrsMatrix> crs_matrix_copy(const TpetraLayout& rows, const CsrView&
   const auto& layout = *rows.distribution();
   const int rank = layout.rank();
   const auto owned = rows.owned_map();
+  const GO base = owned->getIndexBase();
   std::vector<Problem> problems;
+  LocalRows local;
   if (rows.dim_data().size() != 1 || rows.column_axis() >= 0)
     problems.push_back(problem(rank, "dim_data", std::to_string(rows.dim_data().size()) + " axes",
                                "the row layout is 1-D, one row per element", "matrices take a 1-D layout"));
-  else {
+  else
     check_offsets(csr, owned->getNodeNumElements(), rank, problems);
-    check_indices(csr, *owned, layout.global_shape()[0], owned->getIndexBase(), rank, problems);
+  if (problems.empty()) {  // the offsets are sound: the rows can be read
+    check_first_row(csr, *owned, base, rank, problems);
+    const global_index_t size = layout.global_shape()[0];
+    local = local_rows(csr, *owned, size, base);
+    if (local.outside)
+      problems.push_back(problem(rank, "columns", std::to_string(local.first_outside),
+                                 "every column is a global index of the layout (0 <= c < " + std::to_string(size) + ")",
+                                 std::to_string(local.outside) + " columns outside the layout"));
   }
   mpi::agree(problems, layout.comm());
 
-  LocalColumns columns = local_columns(csr, *owned, owned->getIndexBase());
-  RowMap row_map(Kokkos::view_alloc(Kokkos::WithoutInitializing, "row_map"), csr.num_rows + 1);
-  for (std::size_t r = 0; r <= csr.num_rows; ++r) row_map(r) = static_cast<std::size_t>(csr.row_offsets ? csr.row_offsets[r] : 0);
-  Values values(Kokkos::view_alloc(Kokkos::WithoutInitializing, "values"), csr.num_entries);
-  std::copy(csr.values, csr.values + csr.num_entries, values.data());
-  const std::size_t kept = sort_and_merge_rows(row_map, columns.entries, values, csr.num_rows);
-  if (kept < csr.num_entries) {  // repeats were summed
-    Kokkos::resize(columns.entries, kept);
-    Kokkos::resize(values, kept);
+  if (!local.ascending) {
+    const std::size_t kept = sort_and_merge_rows(local.row_map, local.entries, local.values, csr.num_rows);
+    if (kept < csr.num_entries) {  // repeats were summed
+      Kokkos::resize(local.entries, kept);
+      Kokkos::resize(local.values, kept);
+    }
   }
-
   std::vector<GO> column_gids(owned->getNodeElementList().begin(), owned->getNodeElementList().end());
-  column_gids.insert(column_gids.end(), columns.others.begin(), columns.others.end());
+  column_gids.insert(column_gids.end(), local.others.begin(), local.others.end());
   auto column_map = Teuchos::rcp(new Map(Teuchos::OrdinalTraits<Tpetra::global_size_t>::invalid(),
-                                         Teuchos::ArrayView<const GO>(column_gids), owned->getIndexBase(), owned->getComm()));
-  auto matrix = Teuchos::rcp(new CrsMatrix(owned, column_map, row_map, columns.entries, values));
+                                         Teuchos::ArrayView<const GO>(column_gids), base, owned->getComm()));
+  auto matrix = Teuchos::rcp(new CrsMatrix(owned, column_map, local.row_map, local.entries, local.values));
   matrix->expertStaticFillComplete(owned, owned);  // collective: the column map's Import
   return matrix;
 }
