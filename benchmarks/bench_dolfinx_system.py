@@ -33,7 +33,7 @@ from mpi4py import MPI
 from petsc4py import PETSc
 
 import dapetra
-from bench_rows import append_rows
+from bench_rows import finish_mpi_rows
 
 comm = MPI.COMM_WORLD
 P, rank = comm.size, comm.rank
@@ -190,13 +190,7 @@ def main():
         if n == sizes[-1]:
             rows += bench_conversions(system, label, 3 if args.quick else 5)
         rows += bench_solve(system, label, 1e-8)
-    for r in rows:
-        r["np"], r["mode"] = P, "quick" if args.quick else "full"
-    if rank == 0:
-        append_rows(args.out, rows)
-    if args.check and not all(r["same_result"] for r in rows):
-        return 1
-    return 0
+    return finish_mpi_rows(rows, args, comm)
 
 
 if __name__ == "__main__":

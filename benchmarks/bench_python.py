@@ -19,7 +19,7 @@ from mpi4py import MPI
 import dapetra
 from dapetra import _dapetra
 
-from bench_rows import append_rows
+from bench_rows import finish_mpi_rows
 
 comm = MPI.COMM_WORLD
 P, rank = comm.size, comm.rank
@@ -114,13 +114,7 @@ def main():
     rows = bench_update(args.quick)
     if hasattr(dapetra, "tpetra_view"):
         rows += bench_views(args.quick)
-    for r in rows:
-        r["np"], r["mode"] = P, "quick" if args.quick else "full"
-    if rank == 0:
-        append_rows(args.out, rows)
-    if args.check and not all(r["same_result"] for r in rows):
-        return 1
-    return 0
+    return finish_mpi_rows(rows, args, comm)
 
 
 if __name__ == "__main__":

@@ -22,6 +22,17 @@ def append_rows(path, rows):
         json.dump(existing + rows, f, indent=1)
 
 
+def finish_mpi_rows(rows, args, comm):
+    """The end of an MPI driver (--out, --quick, --check): every row gets the
+    process count and the mode, rank 0 appends them, and the exit code is 1
+    when --check finds a row whose two sides disagreed."""
+    for row in rows:
+        row["np"], row["mode"] = comm.size, "quick" if args.quick else "full"
+    if comm.rank == 0:
+        append_rows(args.out, rows)
+    return 1 if args.check and not all(row["same_result"] for row in rows) else 0
+
+
 def machine():
     """This machine in one line: CPU model, cores, memory, OS, date."""
     model, memory = platform.processor() or platform.machine(), ""
