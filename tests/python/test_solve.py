@@ -214,4 +214,9 @@ def test_a_wrong_csr_on_one_process_raises_on_every_process(comm):
     A, b, x, _ = laplacian_system(comm, m)
     with pytest.raises(dapetra.ValidationError):
         dapetra.solve(A, b, x, parameters={"smoother: sweeps": object()} if comm.rank == comm.size - 1 else None)
+    A, b, x, _ = laplacian_system(comm, m, 2)
+    last = comm.rank == comm.size - 1
+    for axis in ("columns" if last else 0, None if last else 0, 1 if last else 0):
+        with pytest.raises(dapetra.ValidationError):
+            dapetra.solve(A, b, x, column_axis=axis)
     assert all_ranks(comm, True)  # nobody is left waiting

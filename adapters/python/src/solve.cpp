@@ -16,6 +16,7 @@
 #endif
 
 #include <algorithm>
+#include <limits>
 #include <numeric>
 
 #include "bindings.hpp"
@@ -189,9 +190,14 @@ std::pair<Teuchos::RCP<MV>, Teuchos::RCP<MV>> owned_views(const CrsMatrix& a, co
   const int rank = a.layout->distribution()->rank();
   std::shared_ptr<const TpetraLayout> layouts[2] = {a.layout, a.layout};
   Read read[2];
-  if (!column_axis.is_none()) {
+  // One reduction first: if any process names a column axis, every process
+  // takes the collective path below (an axis given on some processes only,
+  // or not an int, then fails on every process, as creation decides).
+  if (!mpi::all_true(column_axis.is_none(), a.layout->distribution()->comm())) {
     tpetra::TpetraLayoutOptions options;
-    options.column_axis = column_axis.cast<int>();
+    options.column_axis = column_axis.is_none() ? -1
+                          : py::isinstance<py::int_>(column_axis) ? column_axis.cast<int>()
+                                                                  : std::numeric_limits<int>::max();
     options.index_base = a.layout->owned_map()->getIndexBase();
     const auto comm = a.matrix->getComm();
     DistArray arrays[2];
@@ -200,7 +206,7 @@ std::pair<Teuchos::RCP<MV>, Teuchos::RCP<MV>> owned_views(const CrsMatrix& a, co
     for (int i = 0; i < 2; ++i) {
       read[i].array = arrays[i];
       if (!layouts[i]->owned_map()->isSameAs(*a.matrix->getDomainMap()))  // collective
-        problems.push_back({rank, column_axis.cast<int>(), "column_axis", std::to_string(column_axis.cast<int>()),
+        problems.push_back({rank, options.column_axis, "column_axis", std::to_string(options.column_axis),
                             "the rows of b and x are the matrix's rows",
                             std::string(i ? "x" : "b") + "'s owned rows are not the matrix's"});
     }
