@@ -214,6 +214,8 @@ def test_a_wrong_csr_on_one_process_raises_on_every_process(comm):
     A, b, x, _ = laplacian_system(comm, m)
     with pytest.raises(dapetra.ValidationError):
         dapetra.solve(A, b, x, parameters={"smoother: sweeps": object()} if comm.rank == comm.size - 1 else None)
+    with pytest.raises(dapetra.ValidationError):
+        dapetra.solve(A, b, x, parameters={"relaxation: sweeps": 2**40} if comm.rank == 0 else None)
     A, b, x, _ = laplacian_system(comm, m, 2)
     last = comm.rank == comm.size - 1
     for axis in ("columns" if last else 0, None if last else 0, 1 if last else 0):

@@ -125,14 +125,18 @@ CrsMatrix matrix_from_csr(const py::object& like, const Int64Array& indptr, cons
 void put(Teuchos::ParameterList& list, const py::dict& d, int rank, std::vector<Problem>& problems) {
   for (const auto& [k, v] : d) {
     const std::string key = py::str(k);
-    if (py::isinstance<py::dict>(v)) put(list.sublist(key), v.cast<py::dict>(), rank, problems);
-    else if (py::isinstance<py::bool_>(v)) list.set(key, v.cast<bool>());
-    else if (py::isinstance<py::int_>(v)) list.set(key, v.cast<int>());
-    else if (py::isinstance<py::float_>(v)) list.set(key, v.cast<double>());
-    else if (py::isinstance<py::str>(v)) list.set(key, v.cast<std::string>());
-    else
-      problems.push_back({rank, -1, key, py::str(py::repr(v)), "a parameter is a bool, int, float, str or dict",
-                          "a value of type " + std::string(py::str(v.get_type().attr("__name__")))});
+    try {  // a value that does not convert (an int past C's range) is a problem, not a local raise
+      if (py::isinstance<py::dict>(v)) put(list.sublist(key), v.cast<py::dict>(), rank, problems);
+      else if (py::isinstance<py::bool_>(v)) list.set(key, v.cast<bool>());
+      else if (py::isinstance<py::int_>(v)) list.set(key, v.cast<int>());
+      else if (py::isinstance<py::float_>(v)) list.set(key, v.cast<double>());
+      else if (py::isinstance<py::str>(v)) list.set(key, v.cast<std::string>());
+      else
+        throw py::cast_error("a value of type " + std::string(py::str(v.get_type().attr("__name__"))));
+    } catch (const py::cast_error& e) {
+      problems.push_back({rank, -1, key, py::str(py::repr(v)), "a parameter is a bool, int (C range), float, str or dict",
+                          e.what()});
+    }
   }
 }
 
