@@ -207,14 +207,16 @@ void bench_unstructured(Report& report, const Teuchos::RCP<const Comm>& comm, MP
   double* x = storage->data();
   // (b) Tpetra as its experts write it: the owned vector is a view of the
   // overlapped one's first entries (owned nodes come first, as FEMultiVector
-  // arranges them), so doImport / doExport copy nothing owned.
+  // arranges them), so doImport / doExport copy nothing owned. The transfers
+  // are the layout's own (dapetra::tpetra::HaloTransfer): the Import
+  // owned map -> buffer map and its reverse Export.
   const auto owned_map = layout->owned_map();
   const auto overlap_map = layout->buffer_map();
-  Tpetra::Import<LO, GO, Node> importer(owned_map, overlap_map);
+  const HaloTransfer halo = HaloTransfer::create(*layout);
   MultiVector<double> overlap_v(overlap_map, 1);
   const auto owned_v = overlap_v.offsetViewNonConst(owned_map, 0);
-  const auto tp_update = [&] { overlap_v.doImport(*owned_v, importer, Tpetra::INSERT); };
-  const auto tp_assemble = [&] { owned_v->doExport(overlap_v, importer, Tpetra::ADD); };
+  const auto tp_update = [&] { overlap_v.doImport(*owned_v, *halo.import, Tpetra::INSERT); };
+  const auto tp_assemble = [&] { owned_v->doExport(overlap_v, *halo.exporter, Tpetra::ADD); };
 
   // Every side alternates with ours, repetition by repetition (microsecond
   // rows are the most exposed to drift on a shared machine). Before every
@@ -278,11 +280,11 @@ void bench_unstructured(Report& report, const Teuchos::RCP<const Comm>& comm, MP
   // to hold, and is reported as it comes out.
   add("ghost_update unstructured", vs_raw_u, "hand-written MPI, same pattern, from and into the array", 1.0,
       updated_right && ours_u == result_of([&](double* v) { raw_update(v); }));
-  add("ghost_update unstructured", vs_tp_u, "Tpetra doImport into the overlapped vector (owned part a view)", 0.05,
+  add("ghost_update unstructured", vs_tp_u, "Tpetra doImport (HaloTransfer::import) into the overlapped vector (owned part a view)", 0.05,
       updated_right && ours_u == result_of(on_tpetra(tp_update)));
   add("assemble(add) unstructured", vs_raw_a, "hand-written MPI, same pattern, ghosts sent in place", 1.0,
       ours_a == result_of([&](double* v) { raw_assemble(v); }));
-  add("assemble(add) unstructured", vs_tp_a, "Tpetra doExport(ADD) into the owned view", 0.05,
+  add("assemble(add) unstructured", vs_tp_a, "Tpetra doExport(ADD) (HaloTransfer::exporter) into the owned view", 0.05,
       ours_a == result_of(on_tpetra(tp_assemble)));
 
   // Plan construction (layout + plan) versus Tpetra's maps + Import, built as

@@ -34,6 +34,10 @@ struct SolveOptions {
   // example built with Dapetra's PETSc adapter, a PetscSession alive, and
   // nodes numbered so each rank's owned nodes are consecutive (distribute_mesh does).
   bool petsc = false;
+  // Assemble the values this many more times into the same matrix and
+  // right-hand side, as a time step or a Newton iteration does
+  // (Result::reassembly_seconds is the fastest).
+  int reassemblies = 0;
   // Keep this process's assembled rows in Result::owned_rows (for checks).
   bool keep_rows = false;
   // Called on every process with a line on each phase as it finishes
@@ -62,8 +66,10 @@ struct Result {
   std::optional<SolverRun> petsc;  // PETSc CG + GAMG, with SolveOptions::petsc
   double petsc_difference = 0;     // max |u_petsc - u_belos| over all nodes
   double l2_error = 0, h1_error = 0;
-  double assembly_seconds = 0;   // structure and values
-  double structure_seconds = 0;  // the matrix graph and its assembly plan, built once
+  double setup_seconds = 0;       // the Dirichlet values at the held nodes
+  double assembly_seconds = 0;    // structure and values
+  double structure_seconds = 0;   // the matrix graph and its assembly plan, built once
+  double reassembly_seconds = 0;  // values only, into the same matrix (SolveOptions::reassemblies)
   // This process's owned matrix rows, (global column, value) sorted, as
   // assembled (with SolveOptions::keep_rows or ::petsc; empty otherwise).
   std::vector<std::vector<std::pair<std::int64_t, double>>> owned_rows;

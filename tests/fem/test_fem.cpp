@@ -12,6 +12,7 @@
 #include <Teuchos_CommHelpers.hpp>
 #include <Tpetra_Core.hpp>
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
@@ -259,6 +260,21 @@ TEST(Fem, AssembledMatrixEqualsTheSerialAssembly) {
   expect_rows_equal(part, r, fem::serial_matrix_rows(fem::unit_square(12, 0.25)));
 }
 
+// Re-assembly into the same FEMatrix and right-hand side starts from zero:
+// the rows and the solution are the first assembly's, not twice them.
+TEST(Fem, ReassemblyGivesTheSameMatrixAndSolution) {
+  fem::SolveOptions opt;
+  opt.keep_rows = true;
+  opt.reassemblies = 2;
+  opt.tolerance = 1e-12;
+  const fem::MeshPart part = generated(fem::MeshSpec::square, 12, 0.25);
+  const fem::Mesh whole = fem::unit_square(12, 0.25);
+  const fem::Result r = fem::solve_poisson(part, world(), opt);
+  EXPECT_GT(r.reassembly_seconds, 0.0);
+  expect_rows_equal(part, r, fem::serial_matrix_rows(whole));
+  expect_serial_solution(part, r, whole, "after two re-assemblies");
+}
+
 TEST(Fem, MueLuIterationsStayFlatUnderRefinement) {
   std::vector<int> iterations;
   for (int n : {16, 32, 64, 128}) iterations.push_back(fem::solve_poisson(generated(fem::MeshSpec::square, n), world()).belos.iterations);
@@ -327,6 +343,55 @@ TEST(Fem3D, ConvergesAtTheP1Rates) {
   }
   EXPECT_NEAR(std::log(l2[0] / l2[1]) / std::log(h[0] / h[1]), 2.0, 0.25);
   EXPECT_NEAR(std::log(h1[0] / h1[1]) / std::log(h[0] / h[1]), 1.0, 0.15);
+}
+
+// ---- Quadrature -------------------------------------------------------------
+
+// The integral of x^a y^b z^c over the reference simplex of dimension
+// `dim`, a! b! c! / (a + b + c + dim)!, divided by its volume 1 / dim!
+// (the rules' weights sum to 1).
+double factorial(int n) { return n <= 1 ? 1.0 : n * factorial(n - 1); }
+double reference_mean(int dim, const std::array<int, 3>& power) {
+  double numerator = factorial(dim);
+  int total = 0;
+  for (int d = 0; d < dim; ++d) {
+    numerator *= factorial(power[static_cast<std::size_t>(d)]);
+    total += power[static_cast<std::size_t>(d)];
+  }
+  return numerator / factorial(total + dim);
+}
+
+double rule_mean(const std::vector<fem::QuadraturePoint>& rule, int dim, const std::array<int, 3>& power) {
+  double sum = 0;
+  for (const auto& q : rule) {
+    double term = q.w;
+    for (int d = 0; d < dim; ++d) term *= std::pow(q.l[static_cast<std::size_t>(d)], power[static_cast<std::size_t>(d)]);
+    sum += term;
+  }
+  return sum;
+}
+
+// The largest degree up to which `rule` integrates every monomial exactly.
+int exact_degree(const std::vector<fem::QuadraturePoint>& rule, int dim) {
+  for (int degree = 0; degree <= 8; ++degree)
+    for (int a = 0; a <= degree; ++a)
+      for (int b = 0; a + b <= degree; ++b) {
+        const int c = degree - a - b;
+        if (dim == 2 && c != 0) continue;
+        const std::array<int, 3> power{a, b, c};
+        if (std::abs(rule_mean(rule, dim, power) - reference_mean(dim, power)) > 1e-13) return degree - 1;
+      }
+  return 8;
+}
+
+// The load rules have exactly the degree the DOLFINx yardstick is told to
+// use, and the error rules at least that.
+TEST(Quadrature, RulesHaveTheirStatedDegree) {
+  for (int dim : {2, 3}) {
+    EXPECT_EQ(exact_degree(fem::load_quadrature(dim), dim), fem::load_quadrature_degree(dim)) << dim << "-D load rule";
+    EXPECT_GE(exact_degree(fem::error_quadrature(dim), dim), fem::load_quadrature_degree(dim)) << dim << "-D error rule";
+    for (const auto& q : fem::error_quadrature(dim)) EXPECT_GT(q.w, 0) << dim << "-D error rule";
+  }
 }
 
 // ---- Gmsh meshes -----------------------------------------------------------
@@ -434,7 +499,9 @@ TEST(Gmsh, FaultyFilesNameTheFileTheLineAndTheFault) {
     } catch (const fem::MeshError& e) {
       const std::string what = e.what();
       EXPECT_EQ(what.rfind(path, 0), 0u) << fault.name << ": " << what;
-      if (fault.line > 0) EXPECT_NE(what.find(":" + std::to_string(fault.line) + ":"), std::string::npos) << fault.name << ": " << what;
+      if (fault.line > 0) {
+        EXPECT_NE(what.find(":" + std::to_string(fault.line) + ":"), std::string::npos) << fault.name << ": " << what;
+      }
       EXPECT_NE(what.find(fault.words), std::string::npos) << fault.name << ": " << what;
     }
   }

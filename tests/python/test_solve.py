@@ -211,6 +211,19 @@ def test_a_wrong_csr_on_one_process_raises_on_every_process(comm):
             with pytest.raises(dapetra.ValidationError) as e:
                 dapetra.CrsMatrix.from_csr(x, *rows, comm=comm)
             assert e.value.problems[0]["rank"] == bad and e.value.problems[0]["key"] == key
+        # Arguments that do not convert at all: raised on every process too,
+        # not by pybind11 on the one process while the others wait.
+        indptr, indices, data = laplacian_rows(m, rec["start"], rec["stop"])
+        here = comm.rank == bad
+        for call, key in ((lambda: dapetra.CrsMatrix.from_csr(x, indptr, None if here else indices, data, comm=comm),
+                           "indices"),
+                          (lambda: dapetra.CrsMatrix.from_csr(x, indptr, indices, data, first_row="0" if here else -1,
+                                                              comm=comm), "first_row"),
+                          (lambda: dapetra.CrsMatrix(x, indptr[:1], indptr[:1], ["one"] if here else [1.0], comm=comm),
+                           "values")):
+            with pytest.raises(dapetra.ValidationError) as e:
+                call()
+            assert e.value.problems[0]["rank"] == bad and e.value.problems[0]["key"] == key
     A, b, x, _ = laplacian_system(comm, m)
     with pytest.raises(dapetra.ValidationError):
         dapetra.solve(A, b, x, parameters={"smoother: sweeps": object()} if comm.rank == comm.size - 1 else None)

@@ -49,18 +49,32 @@ std::vector<GO> as_global(const Int64Array& a) {
   return std::vector<GO>(a.data(), a.data() + a.size());
 }
 
+// `obj` as a NumPy array of Array's type, or an empty array and a problem
+// for agree(): a conversion that fails on one process must not raise there
+// alone while the others wait in the next collective.
+template <class Array>
+Array array_argument(const py::object& obj, const char* key, int rank, std::vector<Problem>& problems) {
+  Array a = Array::ensure(obj);  // NumPy's own conversion; null (error cleared) when it fails
+  if (a) return a;
+  problems.push_back({rank, -1, key, py::str(py::repr(obj)), "an array NumPy converts to the element type",
+                      "a value of type " + std::string(py::str(obj.get_type().attr("__name__")))});
+  return Array(0);
+}
+
 // Triplets for any rows: each process's rows go into a matrix on the rows it
 // names, which one Export sums into the owned map (Tpetra's own exact-size
 // exportAndFillComplete).
-CrsMatrix make_matrix(const py::object& like, const Int64Array& rows,
-                      const Int64Array& cols,
-                      const DoubleArray& values,
-                      const py::object& comm_obj) {
+CrsMatrix make_matrix(const py::object& like, const py::object& rows_obj, const py::object& cols_obj,
+                      const py::object& values_obj, const py::object& comm_obj) {
   const auto comm = teuchos_comm(comm_obj);
   CrsMatrix out;
   out.layout = tpetra_layout_of(like, comm);
   std::vector<Problem> problems;
-  if (rows.size() != cols.size() || rows.size() != values.size())
+  const int rank = comm->getRank();
+  const auto rows = array_argument<Int64Array>(rows_obj, "rows", rank, problems);
+  const auto cols = array_argument<Int64Array>(cols_obj, "cols", rank, problems);
+  const auto values = array_argument<DoubleArray>(values_obj, "values", rank, problems);
+  if (problems.empty() && (rows.size() != cols.size() || rows.size() != values.size()))
     problems.push_back({comm->getRank(), -1, "values", std::to_string(values.size()),
                         "rows, cols and values have the same length",
                         std::to_string(rows.size()) + " rows, " + std::to_string(cols.size()) + " cols"});
@@ -95,16 +109,27 @@ CrsMatrix make_matrix(const py::object& like, const Int64Array& rows,
 
 // This process's owned rows in CSR form (SciPy's indptr, indices, data;
 // petsc4py's getValuesCSR()), converted in bulk by the Tpetra adapter.
-CrsMatrix matrix_from_csr(const py::object& like, const Int64Array& indptr, const Int64Array& indices,
-                          const DoubleArray& data, std::int64_t first_row, const py::object& comm_obj) {
+CrsMatrix matrix_from_csr(const py::object& like, const py::object& indptr_obj, const py::object& indices_obj,
+                          const py::object& data_obj, const py::object& first_row_obj, const py::object& comm_obj) {
   const auto comm = teuchos_comm(comm_obj);
   CrsMatrix out;
   out.layout = tpetra_layout_of(like, comm);
   std::vector<Problem> problems;
-  if (indices.size() != data.size())
+  const int rank = comm->getRank();
+  const auto indptr = array_argument<Int64Array>(indptr_obj, "indptr", rank, problems);
+  const auto indices = array_argument<Int64Array>(indices_obj, "indices", rank, problems);
+  const auto data = array_argument<DoubleArray>(data_obj, "data", rank, problems);
+  std::int64_t first_row = -1;
+  try {
+    first_row = first_row_obj.cast<std::int64_t>();
+  } catch (const py::cast_error& e) {
+    problems.push_back({rank, -1, "first_row", py::str(py::repr(first_row_obj)), "first_row is an int", e.what()});
+  }
+  const bool converted = problems.empty();
+  if (converted && indices.size() != data.size())
     problems.push_back({comm->getRank(), -1, "data", std::to_string(data.size()), "indices and data have the same length",
                         std::to_string(indices.size()) + " indices"});
-  if (indptr.size() < 1)
+  if (converted && indptr.size() < 1)
     problems.push_back({comm->getRank(), -1, "indptr", "0", "indptr holds rows + 1 offsets", "indptr is empty"});
   mpi::agree(problems, out.layout->distribution()->comm());
   CsrView csr;

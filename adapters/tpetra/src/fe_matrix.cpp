@@ -109,6 +109,7 @@ struct FEGraphBuilder {
   std::vector<std::int64_t> received;            // the same, from every process
   std::vector<int> received_counts;
   Teuchos::RCP<const Map> column_map;
+  std::vector<LO> column_of;  // each held node's column-map index: one look-up per node, not per entry
   Teuchos::ArrayRCP<std::size_t> row_ptr;  // the owned rows in Tpetra's local form, as the graph holds them
   Teuchos::ArrayRCP<LO> col_ind;
 
@@ -197,6 +198,8 @@ struct FEGraphBuilder {
     columns.insert(columns.end(), others.begin(), others.end());
     column_map = Teuchos::rcp(new Map(Teuchos::OrdinalTraits<Tpetra::global_size_t>::invalid(),
                                       Teuchos::ArrayView<const GO>(columns), owned.getIndexBase(), owned.getComm()));
+    column_of.resize(held);
+    for (std::size_t i = 0; i < held; ++i) column_of[i] = column_map->getLocalElement(gid[i]);
   }
 
   // The owned rows in Tpetra's local form (columns as column-map indices,
@@ -215,13 +218,16 @@ struct FEGraphBuilder {
     g.num_owned_entries_ = static_cast<std::size_t>(col_ind.size());
   }
 
-  // Where (row, column) of an owned row sits among the owned entries.
-  std::size_t owned_entry(GO row, GO column) const {
-    const std::size_t r = static_cast<std::size_t>(g.nodes_->owned_map()->getLocalElement(row));
-    const LO c = column_map->getLocalElement(column);
-    const auto b = col_ind.begin() + static_cast<std::ptrdiff_t>(row_ptr[r]);
-    const auto e = col_ind.begin() + static_cast<std::ptrdiff_t>(row_ptr[r + 1]);
+  // Where column c (a column-map index) of owned row r (an owned-map
+  // index) sits among the owned entries.
+  std::size_t owned_entry(LO r, LO c) const {
+    const auto b = col_ind.begin() + static_cast<std::ptrdiff_t>(row_ptr[static_cast<std::size_t>(r)]);
+    const auto e = col_ind.begin() + static_cast<std::ptrdiff_t>(row_ptr[static_cast<std::size_t>(r) + 1]);
     return static_cast<std::size_t>(std::lower_bound(b, e, c) - col_ind.begin());
+  }
+  // The same, by global row and column (for the rows other processes sent).
+  std::size_t owned_entry_of_global(GO row, GO column) const {
+    return owned_entry(g.nodes_->owned_map()->getLocalElement(row), column_map->getLocalElement(column));
   }
 
   // Each held row's entries as this process adds into them: owned rows'
@@ -244,7 +250,8 @@ struct FEGraphBuilder {
         const GO row = received[k];
         const std::size_t n = static_cast<std::size_t>(received[k + 1]);
         for (std::size_t j = 0; j < n; ++j)
-          answers[static_cast<std::size_t>(p)].push_back(offset + static_cast<global_index_t>(owned_entry(row, received[k + 2 + j])));
+          answers[static_cast<std::size_t>(p)].push_back(offset +
+                                                         static_cast<global_index_t>(owned_entry_of_global(row, received[k + 2 + j])));
         k += 2 + n;
       }
     std::vector<int> answer_counts;
@@ -259,10 +266,14 @@ struct FEGraphBuilder {
     for (int p = 1; p < nprocs; ++p)
       first_copy[static_cast<std::size_t>(p)] = first_copy[static_cast<std::size_t>(p - 1)] +
                                                 static_cast<std::size_t>(answer_counts[static_cast<std::size_t>(p - 1)]);
+    const Map& owned = *g.nodes_->owned_map();
+    std::vector<LO> owned_row(held, Teuchos::OrdinalTraits<LO>::invalid());
+    for (std::size_t r = 0; r < held; ++r)
+      if (owner[r] == rank) owned_row[r] = owned.getLocalElement(gid[r]);
     for (std::size_t r = 0; r < held; ++r) {
       const int p = owner[r];
       for (std::size_t e = pattern.begin[r]; e < pattern.begin[r + 1]; ++e)
-        g.entry_at_[e] = p == rank ? owned_entry(gid[r], gid[static_cast<std::size_t>(pattern.items[e])])
+        g.entry_at_[e] = p == rank ? owned_entry(owned_row[r], column_of[static_cast<std::size_t>(pattern.items[e])])
                                    : first_copy[static_cast<std::size_t>(p)] + next_copy[static_cast<std::size_t>(p)]++;
     }
     g.num_shared_entries_ = numbers.size();
@@ -270,7 +281,7 @@ struct FEGraphBuilder {
     // The owned diagonals, for constrained rows.
     g.diagonal_at_.assign(held, -1);
     for (std::size_t r = 0; r < held; ++r)
-      if (owner[r] == rank) g.diagonal_at_[r] = static_cast<std::ptrdiff_t>(owned_entry(gid[r], gid[r]));
+      if (owner[r] == rank) g.diagonal_at_[r] = static_cast<std::ptrdiff_t>(owned_entry(owned_row[r], column_of[r]));
 
     // The entries as a 'u' layout: the owned ones are this process's range,
     // the copies' are numbered by their owners; assembly is its halo's.
