@@ -9,9 +9,9 @@ index array. Each returns a ``DistArray``: the buffer, the records, and
 
 None of the builders communicates: each process computes its own records
 from the global shape and its rank, as the protocol intends, and allocates
-its buffer with ``numpy.empty``. ``from_ndarray`` (scatter from one process) and
-``gather`` (to one process) are collective and copy, as their names say;
-``owned_view`` is a view.
+its buffer with ``numpy.empty`` (``zeros``: ``numpy.zeros``).
+``from_ndarray`` (scatter from one process) and ``gather`` (to one process)
+are collective and copy, as their names say; ``owned_view`` is a view.
 """
 import numpy as np
 from mpi4py import MPI
@@ -46,7 +46,8 @@ class DistArray:
 
 
 def _per_axis(value, ndim, name):
-    values = tuple(value) if np.ndim(value) else (value,) * ndim
+    # Plain type checks, not np.ndim: a builder's cost is its bookkeeping.
+    values = tuple(value) if isinstance(value, (tuple, list, np.ndarray)) else (value,) * ndim
     if len(values) != ndim:
         raise ValueError(f"{name}: one value per axis ({ndim}), got {len(values)}")
     return values
@@ -54,6 +55,8 @@ def _per_axis(value, ndim, name):
 
 def _grid(comm, ndim, grid):
     if grid is None:
+        if ndim == 1:
+            return (comm.size,)
         return tuple(MPI.Compute_dims(comm.size, ndim)) if ndim else ()
     grid = tuple(int(g) for g in grid)
     if len(grid) != ndim or int(np.prod(grid)) != comm.size:
@@ -117,8 +120,18 @@ def empty(shape, comm=None, *, dist="b", grid=None, halo=0, periodic=False, bloc
     MPI.Compute_dims). halo, periodic: per 'b' axis (see _block_record);
     block_size: per 'c' axis. Not collective: no message is sent.
     """
+    return _build(np.empty, shape, comm, dist, grid, halo, periodic, block_size, dtype)
+
+
+def zeros(shape, comm=None, *, dist="b", grid=None, halo=0, periodic=False, block_size=1, dtype=float):
+    """As empty(), filled with zeros (numpy.zeros: pages the system hands
+    out zeroed are not written again)."""
+    return _build(np.zeros, shape, comm, dist, grid, halo, periodic, block_size, dtype)
+
+
+def _build(allocate, shape, comm, dist, grid, halo, periodic, block_size, dtype):
     comm = MPI.COMM_WORLD if comm is None else comm
-    shape = tuple(int(s) for s in np.atleast_1d(shape))
+    shape = (int(shape),) if isinstance(shape, (int, np.integer)) else tuple(int(s) for s in shape)
     ndim = len(shape)
     kinds = _per_axis(tuple(dist) if len(dist) == ndim else dist, ndim, "dist")
     halos = _per_axis(halo, ndim, "halo")
@@ -134,14 +147,7 @@ def empty(shape, comm=None, *, dist="b", grid=None, halo=0, periodic=False, bloc
             records.append(_cyclic_record(shape[a], grid[a], coords[a], int(blocks[a])))
         else:
             raise ValueError(f"dist of axis {a}: 'b' or 'c' (for 'u' see unstructured), not {kinds[a]!r}")
-    return DistArray(np.empty([_extent(r) for r in records], dtype=dtype), records, comm)
-
-
-def zeros(shape, comm=None, **kwargs):
-    """As empty(), filled with zeros."""
-    a = empty(shape, comm, **kwargs)
-    a.buffer[...] = 0
-    return a
+    return DistArray(allocate([_extent(r) for r in records], dtype=dtype), records, comm)
 
 
 def unstructured(indices, size, comm=None, *, one_to_one=False, values_per_index=(), dtype=float):
