@@ -22,7 +22,6 @@ checked for the same result:
     Target 1.0. The iterations go in the row, at each size (10^4, 10^5 and
     10^6 unknowns in full runs), so their growth shows.
 """
-import argparse
 import sys
 import time
 
@@ -34,7 +33,7 @@ from mpi4py import MPI
 from petsc4py import PETSc
 
 import dapetra
-from bench_rows import finish_mpi_rows
+from bench_rows import finish_mpi_rows, mpi_driver_arguments
 
 comm = MPI.COMM_WORLD
 P, rank = comm.size, comm.rank
@@ -179,11 +178,7 @@ def bench_solve(system, label, tol):
 
 
 def main():
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--out", required=True)
-    parser.add_argument("--quick", action="store_true")
-    parser.add_argument("--check", action="store_true", help="exit 1 if a row's two sides disagree")
-    args = parser.parse_args()
+    args = mpi_driver_arguments()
     if not getattr(dapetra, "has_muelu", False):
         if rank == 0:
             print("dapetra was built without MueLu: no rows")

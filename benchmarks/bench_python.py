@@ -13,7 +13,6 @@ checked for the same result afterwards (rows appended to the JSON file):
     10^7 elements per process against numpy.empty (numpy.zeros) of the
     same local shape plus one small collective: at most 1.2.
 """
-import argparse
 import sys
 
 import numpy as np
@@ -22,7 +21,7 @@ from mpi4py import MPI
 import dapetra
 from dapetra import _dapetra
 
-from bench_rows import finish_mpi_rows
+from bench_rows import finish_mpi_rows, mpi_driver_arguments
 
 comm = MPI.COMM_WORLD
 P, rank = comm.size, comm.rank
@@ -132,11 +131,7 @@ def bench_builders(quick):
 
 
 def main():
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--out", required=True)
-    parser.add_argument("--quick", action="store_true")
-    parser.add_argument("--check", action="store_true", help="exit 1 if a row's two sides disagree")
-    args = parser.parse_args()
+    args = mpi_driver_arguments()
     rows = bench_update(args.quick) + bench_builders(args.quick)
     if hasattr(dapetra, "tpetra_view"):
         rows += bench_views(args.quick)

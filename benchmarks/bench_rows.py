@@ -5,6 +5,7 @@ stamped with the command and the machine that measured it.
     python3 benchmarks/bench_rows.py --stamp FILE "COMMAND"
         gives every row of FILE that has no "command" yet this one, and the machine
 """
+import argparse
 import datetime
 import json
 import os
@@ -20,6 +21,15 @@ def append_rows(path, rows):
             existing = json.load(f)
     with open(path, "w") as f:
         json.dump(existing + rows, f, indent=1)
+
+
+def mpi_driver_arguments():
+    """The command line of an MPI driver: --out FILE, --quick, --check."""
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--out", required=True)
+    parser.add_argument("--quick", action="store_true")
+    parser.add_argument("--check", action="store_true", help="exit 1 if a row's two sides disagree")
+    return parser.parse_args()
 
 
 def finish_mpi_rows(rows, args, comm):
