@@ -272,5 +272,7 @@ TEST(OwnedRanges, RangesTheNumberingShowsKeepEveryOwnerRule) {
     }
   }
   MPI_Allreduce(MPI_IN_PLACE, &moved, 1, MPI_INT, MPI_SUM, comm);
-  if (P > 1) EXPECT_GT(moved, 0) << "no draw gave an index of a range to another process";
+  if (P > 1) {
+    EXPECT_GT(moved, 0) << "no draw gave an index of a range to another process";
+  }
 }

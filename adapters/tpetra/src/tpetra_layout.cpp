@@ -439,6 +439,7 @@ mpi::DistributedLayoutOptions ownership_options(const TpetraLayoutOptions& optio
   mpi::DistributedLayoutOptions mpi_options;
   mpi_options.shared_owner = options.shared_owner;
   mpi_options.owned_ranges = options.owned_ranges;
+  mpi_options.held_owners = options.held_owners;
   return mpi_options;
 }
 }  // namespace

@@ -34,6 +34,7 @@ enum Extra {
   extra_ranges,  // a fold of the owned ranges passed (0: none)
   extra_lead_first,   // the scattered axis's leading run of indices (see ranges_of_leading_runs) ...
   extra_lead_length,  // ... and its length
+  extra_claims,       // 1: this process passed held_owners
   extra_count
 };
 
@@ -60,6 +61,8 @@ struct ScatteredSummary {
   std::int64_t held = 0;             // indices held, summed over processes
   bool fingerprint_matches = false;  // the fingerprints prove every index of [0, size) held once
   bool same_ranges = true;           // every process passed the same owned ranges (or none)
+  bool claimed = false;              // some process passed held_owners
+  std::vector<int> unclaimed;        // then, the processes holding indices that passed none
   std::vector<global_index_t> shown_ranges;  // owned ranges the leading runs show (empty: none)
 };
 
@@ -156,14 +159,47 @@ std::int64_t fold_all(const std::int64_t* words, std::size_t n, std::int64_t h =
 // axis (check_rank defers them), checked at the cost of the ghosts: the
 // prefix needs one comparison per index. That every process passed the
 // same ranges is checked from the gathered folds.
+// The axis owned ranges and held owners describe: the scattered one, or on
+// one process (where nothing is distributed) the lone 'u' axis; else -1.
+int lone_u_axis(const std::vector<Dim>& dim_data, int scattered, int nprocs) {
+  const auto is_u = [](const Dim& d) { return d.dist_type == DistType::unstructured; };
+  if (scattered >= 0) return scattered;
+  if (nprocs == 1 && std::count_if(dim_data.begin(), dim_data.end(), is_u) == 1)
+    return static_cast<int>(std::find_if(dim_data.begin(), dim_data.end(), is_u) - dim_data.begin());
+  return -1;
+}
+
+// What this process can tell of the owners it claims (see
+// DistributedLayoutOptions::held_owners): one per position it holds along
+// the lone 'u' axis, each a rank. Whether the holders agree is settled in
+// the rendezvous.
+std::vector<Problem> check_held_owners(const DistributedLayoutOptions& options, const std::vector<Dim>& dim_data,
+                                       int scattered, int rank, int nprocs) {
+  const std::vector<int>& claims = options.held_owners;
+  const int axis = lone_u_axis(dim_data, scattered, nprocs);
+  const auto problem = [&](const std::string& value, const std::string& rule, const std::string& detail) {
+    return std::vector<Problem>{{rank, axis, "held_owners", value, rule, detail}};
+  };
+  if (!options.owned_ranges.empty())
+    return problem("", "held owners or owned ranges name the owners, not both", "both were passed");
+  if (axis < 0)
+    return problem("", "held owners describe a layout whose only distributed axis is 'u'",
+                   "this layout's distributed axes are not one 'u' axis");
+  const std::size_t held = dim_data[axis].indices.size();
+  if (claims.size() != held)
+    return problem(std::to_string(claims.size()), "held_owners names one owner per position held along the 'u' axis",
+                   std::to_string(claims.size()) + " owners for " + std::to_string(held) + " positions");
+  for (std::size_t i = 0; i < held; ++i)
+    if (claims[i] < 0 || claims[i] >= nprocs)
+      return problem(std::to_string(claims[i]), "every owner named is a rank of the communicator",
+                     "position " + std::to_string(i) + " names rank " + std::to_string(claims[i]) + " of " +
+                         std::to_string(nprocs) + " processes");
+  return {};
+}
+
 std::vector<Problem> check_owned_ranges(const std::vector<global_index_t>& starts, const std::vector<Dim>& dim_data,
                                         int scattered, int rank, int nprocs) {
-  // On one process nothing is distributed; a lone 'u' axis is still the case meant.
-  const auto is_u = [](const Dim& d) { return d.dist_type == DistType::unstructured; };
-  const int axis = scattered >= 0 ? scattered
-                   : nprocs == 1 && std::count_if(dim_data.begin(), dim_data.end(), is_u) == 1
-                       ? static_cast<int>(std::find_if(dim_data.begin(), dim_data.end(), is_u) - dim_data.begin())
-                       : -1;
+  const int axis = lone_u_axis(dim_data, scattered, nprocs);
   const auto problem = [&](const std::string& value, const std::string& rule, const std::string& detail) {
     return std::vector<Problem>{{rank, axis, "owned_ranges", value, rule, detail}};
   };
@@ -266,6 +302,11 @@ PackedRank describe_local(const std::string& version, const BufferView& buffer, 
     mine.problems.insert(mine.problems.end(), problems.begin(), problems.end());
     mine.extra[extra_ranges] = fold_all(options.owned_ranges.data(), options.owned_ranges.size(), 1);
   }
+  if (!options.held_owners.empty()) {
+    const auto problems = check_held_owners(options, dim_data, scattered, rank, nprocs);
+    mine.problems.insert(mine.problems.end(), problems.begin(), problems.end());
+    mine.extra[extra_claims] = 1;
+  }
   return mine;
 }
 
@@ -329,7 +370,10 @@ ScatteredSummary combine_summaries(const std::vector<PackedRank>& all, const Dim
     total.sum[0] += static_cast<std::uint64_t>(p.extra[extra_fingerprint_1]);
     total.sum[1] += static_cast<std::uint64_t>(p.extra[extra_fingerprint_2]);
     everyone.same_ranges = everyone.same_ranges && p.extra[extra_ranges] == all.front().extra[extra_ranges];
+    everyone.claimed = everyone.claimed || p.extra[extra_claims] == 1;
   }
+  for (int r = 0; r < static_cast<int>(all.size()) && everyone.claimed; ++r)
+    if (all[r].extra[extra_claims] != 1 && all[r].extra[extra_held] > 0) everyone.unclaimed.push_back(r);
   everyone.fingerprint_matches = fingerprint_proves(u) && total.is_zero();
   everyone.shown_ranges = ranges_of_leading_runs(lead_first, lead_length, u.size);
   return everyone;
@@ -434,11 +478,19 @@ struct LayoutBuilder {
                                                          const std::vector<Dim>& dim_data, MPI_Comm comm,
                                                          const DistributedLayoutOptions& options,
                                                          const std::vector<Problem>* unread = nullptr);
-  static void gather_everything(DistributedLayout& self, const PackedRank& mine,
-                                const std::vector<global_index_t>& owned_ranges);
+  static void gather_everything(DistributedLayout& self, const PackedRank& mine, const DistributedLayoutOptions& options);
   static void resolve_scattered(DistributedLayout& self, const ScatteredSummary& summary,
-                                const std::vector<global_index_t>& owned_ranges);
+                                const DistributedLayoutOptions& options);
   static void count_owned(DistributedLayout& self);
+  // Owners claimed by their holders: no rule names them (each holder knows
+  // its own indices' owners only).
+  static void mark_claimed(DistributedLayout& self) {
+    self.owners_claimed_ = true;
+    self.shared_owner_ = [](global_index_t g, const std::vector<int>&) -> int {
+      throw std::logic_error("dapetra::mpi::DistributedLayout: the owner of index " + std::to_string(g) +
+                             " was claimed by its holders (held_owners); no rule names it");
+    };
+  }
 };
 
 std::shared_ptr<const DistributedLayout> LayoutBuilder::create(const std::string& version, const BufferView& buffer,
@@ -470,7 +522,9 @@ std::shared_ptr<const DistributedLayout> LayoutBuilder::create(const std::string
   if (self->global_)
     self->memory_orders_ = {mine.memory_order};  // the same on every process
   else
-    gather_everything(*self, mine, options.owned_ranges);
+    gather_everything(*self, mine, options);
+  // (On one process the claims were checked alone: each names this rank.)
+  if (nprocs == 1 && !options.held_owners.empty()) mark_claimed(*self);
   // Only now: records that failed the checks may describe no grid at all.
   self->grid_ = ProcessGrid::of(dim_data);
   self->coords_ = grid_coords(dim_data);
@@ -482,7 +536,7 @@ std::shared_ptr<const DistributedLayout> LayoutBuilder::create(const std::string
 // distributed axis (where that is O(sum of the grid's extents) anyway), or
 // to name the problems exactly when a process's records fail.
 void LayoutBuilder::gather_everything(DistributedLayout& self, const PackedRank& mine,
-                                      const std::vector<global_index_t>& owned_ranges) {
+                                      const DistributedLayoutOptions& options) {
   const int scattered = self.scattered_axis_;
   Judged judged = judge(allgather_words(pack_rank(mine), self.comm_), scattered);
   throw_if_any(judged.problems);  // on every process alike
@@ -494,7 +548,7 @@ void LayoutBuilder::gather_everything(DistributedLayout& self, const PackedRank&
   if (scattered < 0)
     self.global_ = std::make_unique<GlobalLayout>(assume_valid, judged.layout, self.shared_owner_);
   else
-    resolve_scattered(self, combine_summaries(judged.all, self.dim_data_[scattered]), owned_ranges);
+    resolve_scattered(self, combine_summaries(judged.all, self.dim_data_[scattered]), options);
 }
 
 // Owners along the scattered 'u' axis. A one_to_one claim the gathered
@@ -503,21 +557,31 @@ void LayoutBuilder::gather_everything(DistributedLayout& self, const PackedRank&
 // whether the claim holds and how many distinct indices there are. Every
 // process takes the same branch: each decides from the gathered summaries.
 void LayoutBuilder::resolve_scattered(DistributedLayout& self, const ScatteredSummary& summary,
-                                      const std::vector<global_index_t>& owned_ranges) {
+                                      const DistributedLayoutOptions& options) {
+  const std::vector<global_index_t>& owned_ranges = options.owned_ranges;
+  const std::vector<int>& claims = options.held_owners;
   const Dim& u = self.dim_data_[self.scattered_axis_];
   const int me = self.rank_;
   const bool by_ranges = !owned_ranges.empty();  // on every process alike: the ranges were compared
   if (!summary.same_ranges)
     throw ValidationError({{-1, self.scattered_axis_, "owned_ranges", "", "every process passes the same owned ranges",
                             "the processes passed different owned ranges (or only some passed any)"}});
+  if (!summary.unclaimed.empty())
+    throw ValidationError({{summary.unclaimed.front(), self.scattered_axis_, "held_owners", "",
+                            "every process holding an index names its owners, or none does",
+                            std::to_string(summary.unclaimed.size()) + " process(es) holding indices passed no held owners "
+                            "where others did"}});
   if (by_ranges) {  // the owner of a shared index is the one whose range holds it
     self.shared_owner_ = [starts = owned_ranges](global_index_t g, const std::vector<int>&) { return range_holding(starts, g); };
   }
+  if (summary.claimed) mark_claimed(self);
   self.lowest_index_ = self.dim_data_.size() == 1 ? summary.lowest_negative : 0;
   // Under owned ranges (checked on every process) each range's indices are
   // held first by its process: the counts summing to size leave no room for
   // a copy anywhere.
-  const bool proven = u.one_to_one && summary.held == u.size &&
+  // (Claimed owners are checked in the rendezvous even then: a proof of the
+  // indices says nothing of the owners named.)
+  const bool proven = u.one_to_one && summary.held == u.size && !summary.claimed &&
                       (by_ranges || (summary.in_range && summary.fingerprint_matches));
   if (u.one_to_one && !proven) {
     // The proof failed: the per-index rules check_rank deferred decide first,
@@ -531,7 +595,9 @@ void LayoutBuilder::resolve_scattered(DistributedLayout& self, const ScatteredSu
     self.every_element_owned_ = true;
     return;
   }
-  if (by_ranges) {  // the owned range comes first; only what follows needs its owner named
+  if (summary.claimed) {
+    self.scattered_ = owned_prefix_and_rest(0, holders_by_claims(u.indices, claims, self.comm_), me);
+  } else if (by_ranges) {  // the owned range comes first; only what follows needs its owner named
     const auto prefix = static_cast<local_index_t>(owned_ranges[me + 1] - owned_ranges[me]);
     self.scattered_ = owned_prefix_and_rest(
         prefix, owners_from_ranges(u.indices.data() + prefix, u.indices.size() - prefix, owned_ranges), me);

@@ -165,10 +165,12 @@ std::uint64_t spread(std::int64_t g) {
 }
 
 // One index's holders as the process settling it sees them: ranks in
-// ascending order, and where each keeps the index.
+// ascending order, where each keeps the index, and (for claimed owners)
+// the owner each names.
 struct Holders {
   std::vector<int> rank;
   std::vector<std::int64_t> position;
+  std::vector<int> claim;
 };
 
 // The owner of g among its holders (the only one; else `*rule`'s choice, or
@@ -187,19 +189,22 @@ std::pair<int, std::int64_t> choose(const SharedIndexOwner* rule, std::int64_t g
 }
 
 // The rendezvous by pairs: the (index, position) of every position from
-// `first` on goes to dest(index); each settling process groups what it got
-// by index (senders in rank order) and settle(g, holders) names the owner
-// and where it keeps g. A problem any settling process records (in
-// `problems`) is thrown on every process before the answers return.
-// Returns the answers for the positions from `first` on. Collective.
+// `first` on goes to dest(index), with the owner it claims when `claims` is
+// given (one per position); each settling process groups what it got by
+// index (senders in rank order) and settle(g, holders) names the owner and
+// where it keeps g. A problem any settling process records (in `problems`)
+// is thrown on every process before the answers return. Returns the answers
+// for the positions from `first` on. Collective.
 template <class Dest, class Settle>
 Owners settle_pairs(const std::vector<std::int64_t>& indices, std::size_t first, Dest dest, Settle settle,
-                    std::vector<Problem>& problems, MPI_Comm comm) {
+                    std::vector<Problem>& problems, MPI_Comm comm, const std::vector<int>* claims = nullptr) {
   const int P = size_of(comm);
+  const int stride = claims ? 3 : 2;  // words per index sent
   std::vector<std::vector<std::int64_t>> pairs(static_cast<std::size_t>(P));
   for (std::size_t i = first; i < indices.size(); ++i) {
     auto& out = pairs[static_cast<std::size_t>(dest(indices[i]))];
     out.insert(out.end(), {indices[i], static_cast<std::int64_t>(i)});
+    if (claims) out.push_back((*claims)[i]);
   }
   const Exchanged in = alltoallv_words(pairs, comm);
 
@@ -207,23 +212,27 @@ Owners settle_pairs(const std::vector<std::int64_t>& indices, std::size_t first,
     std::int64_t index;
     int sender;
     std::int64_t position;
+    int claim;
     std::size_t arrival;  // where its answer goes
   };
   std::vector<Held> held;
-  held.reserve(in.words.size() / 2);
+  held.reserve(in.words.size() / static_cast<std::size_t>(stride));
   for (int p = 0; p < P; ++p)
-    for (int k = in.displs[p]; k < in.displs[p] + in.counts[p]; k += 2)
-      held.push_back({in.words[k], p, in.words[k + 1], static_cast<std::size_t>(k / 2)});
+    for (int k = in.displs[p]; k < in.displs[p] + in.counts[p]; k += stride)
+      held.push_back({in.words[k], p, in.words[k + 1], claims ? static_cast<int>(in.words[k + 2]) : -1,
+                      static_cast<std::size_t>(k / stride)});
   std::stable_sort(held.begin(), held.end(), [](const Held& x, const Held& y) { return x.index < y.index; });
-  std::vector<std::int64_t> answer(in.words.size(), -1);  // (owner, position) where the pair arrived
+  std::vector<std::int64_t> answer(held.size() * 2, -1);  // (owner, position) in arrival order
   Holders holders;
   for (std::size_t i = 0; i < held.size();) {
     std::size_t j = i;
     holders.rank.clear();
     holders.position.clear();
+    holders.claim.clear();
     for (; j < held.size() && held[j].index == held[i].index; ++j) {
       holders.rank.push_back(held[j].sender);
       holders.position.push_back(held[j].position);
+      holders.claim.push_back(held[j].claim);
     }
     const auto [owner, where] = settle(held[i].index, holders);
     for (std::size_t k = i; k < j; ++k) {
@@ -235,18 +244,41 @@ Owners settle_pairs(const std::vector<std::int64_t>& indices, std::size_t first,
   agree(std::move(problems), comm);
   std::vector<std::vector<std::int64_t>> answers(static_cast<std::size_t>(P));
   for (int p = 0; p < P; ++p)
-    answers[p].assign(answer.begin() + in.displs[p], answer.begin() + in.displs[p] + in.counts[p]);
+    answers[p].assign(answer.begin() + in.displs[p] / stride * 2, answer.begin() + (in.displs[p] + in.counts[p]) / stride * 2);
   const Exchanged back = alltoallv_words(answers, comm);
   Owners result;
   result.owner.resize(indices.size() - first);
   result.position.resize(indices.size() - first);
   for (int p = 0; p < P; ++p)
     for (int k = 0; k < back.counts[p]; k += 2) {
-      const auto i = static_cast<std::size_t>(pairs[p][static_cast<std::size_t>(k) + 1]) - first;
+      const auto i = static_cast<std::size_t>(pairs[p][static_cast<std::size_t>(k / 2 * stride) + 1]) - first;
       result.owner[i] = static_cast<int>(back.words[static_cast<std::size_t>(back.displs[p] + k)]);
       result.position[i] = static_cast<local_index_t>(back.words[static_cast<std::size_t>(back.displs[p] + k + 1)]);
     }
   return result;
+}
+
+// The claimed owner of g when every holder names the same one and it holds
+// g; else (-1, -1) and a problem naming a holder at fault.
+std::pair<int, std::int64_t> confirm_claims(std::int64_t g, const Holders& h, std::vector<Problem>& problems) {
+  const int claimed = h.claim.front();
+  for (std::size_t k = 1; k < h.rank.size(); ++k)
+    if (h.claim[k] != claimed) {
+      if (problems.size() < 20)
+        problems.push_back({h.rank[k], 0, "held_owners", std::to_string(h.claim[k]),
+                            "every process holding an index names the same owner",
+                            "rank " + std::to_string(h.rank[k]) + " names rank " + std::to_string(h.claim[k]) +
+                                " the owner of index " + std::to_string(g) + ", rank " + std::to_string(h.rank[0]) +
+                                " names rank " + std::to_string(claimed)});
+      return {-1, -1};
+    }
+  const auto pick = std::find(h.rank.begin(), h.rank.end(), claimed);
+  if (pick != h.rank.end()) return {claimed, h.position[static_cast<std::size_t>(pick - h.rank.begin())]};
+  if (problems.size() < 20)
+    problems.push_back({h.rank[0], 0, "held_owners", std::to_string(claimed), "the owner named holds the index",
+                        "rank " + std::to_string(claimed) + " is named the owner of index " + std::to_string(g) +
+                            ", which it does not hold"});
+  return {-1, -1};
 }
 
 }  // namespace
@@ -278,6 +310,14 @@ Owners holders_by_rule(const std::vector<std::int64_t>& indices, const SharedInd
   return settle_pairs(
       indices, 0, [P](std::int64_t g) { return static_cast<int>(spread(g) % static_cast<std::uint64_t>(P)); },
       [&](std::int64_t g, const Holders& h) { return choose(&rule, g, h, me, problems); }, problems, comm);
+}
+
+Owners holders_by_claims(const std::vector<std::int64_t>& indices, const std::vector<int>& claims, MPI_Comm comm) {
+  const int P = size_of(comm);
+  std::vector<Problem> problems;
+  return settle_pairs(
+      indices, 0, [P](std::int64_t g) { return static_cast<int>(spread(g) % static_cast<std::uint64_t>(P)); },
+      [&](std::int64_t g, const Holders& h) { return confirm_claims(g, h, problems); }, problems, comm, &claims);
 }
 
 Owners owners_from_ranges(const std::int64_t* indices, std::size_t n, const std::vector<std::int64_t>& starts) {

@@ -37,6 +37,13 @@ Owners holders_by_stretch(const std::vector<std::int64_t>& indices, std::int64_t
 // process (ValidationError). Collective; indices locally unique.
 Owners holders_by_rule(const std::vector<std::int64_t>& indices, const SharedIndexOwner& rule, MPI_Comm comm);
 
+// Owners the caller names (DistributedLayoutOptions::held_owners, one per
+// position): each index goes, with its claim, to the process settling it
+// (spread by a hash), which checks that every holder names the same owner
+// and that it holds the index; otherwise every process throws
+// ValidationError. Collective; indices locally unique.
+Owners holders_by_claims(const std::vector<std::int64_t>& indices, const std::vector<int>& claims, MPI_Comm comm);
+
 // The process whose owned range [starts[p], starts[p + 1]) holds g (empty
 // ranges before it skipped).
 inline int range_holding(const std::vector<std::int64_t>& starts, std::int64_t g) {

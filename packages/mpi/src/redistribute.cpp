@@ -8,6 +8,7 @@
 #include <cstring>
 #include <numeric>
 #include <stdexcept>
+#include <unordered_map>
 #include <utility>
 
 #include "collectives.hpp"
@@ -215,6 +216,28 @@ struct Records {
   const GlobalLayout* global = nullptr;
 };
 
+// The owners of a layout whose holders claimed them (held_owners), as a
+// rule over every process's records: each process's indices it holds but
+// does not own, with their owners, gathered (an index held twice is one of
+// them somewhere). Collective.
+SharedIndexOwner claimed_owners_rule(const DistributedLayout& layout) {
+  const int a = layout.scattered_axis(), me = layout.rank();
+  const auto& owners = detail::LayoutAccess::scattered(layout);
+  const auto& indices = layout.dim_data()[a].indices;
+  std::vector<std::int64_t> ghosts;  // (index, owner) pairs
+  for (std::size_t p = 0; p < indices.size(); ++p)
+    if (const int owner = owners.owner_of(static_cast<global_index_t>(p), me); owner != me)
+      ghosts.insert(ghosts.end(), {indices[p], owner});
+  const detail::Gathered words = detail::allgather_words(ghosts, layout.comm());
+  auto owner_of = std::make_shared<std::unordered_map<global_index_t, int>>();
+  for (int q = 0; q < words.count(); ++q)
+    for (std::size_t k = 0; k < words.size(q); k += 2) (*owner_of)[words.of(q)[k]] = static_cast<int>(words.of(q)[k + 1]);
+  return [owner_of](global_index_t g, const std::vector<int>& holders) {
+    const auto it = owner_of->find(g);
+    return it == owner_of->end() ? holders.front() : it->second;
+  };
+}
+
 Records every_record(const DistributedLayout& layout) {
   Records r;
   if (layout.has_global_layout()) {
@@ -226,7 +249,8 @@ Records every_record(const DistributedLayout& layout) {
   const detail::Gathered words = detail::allgather_words(pack_rank(mine), layout.comm());
   LayoutRecords all;
   for (int p = 0; p < words.count(); ++p) all.ranks.push_back(unpack_rank(words.of(p), words.size(p)).entry);
-  r.gathered = std::make_unique<GlobalLayout>(assume_valid, std::move(all), layout.shared_owner());
+  r.gathered = std::make_unique<GlobalLayout>(assume_valid, std::move(all),
+                                              layout.owners_claimed() ? claimed_owners_rule(layout) : layout.shared_owner());
   r.global = r.gathered.get();
   return r;
 }

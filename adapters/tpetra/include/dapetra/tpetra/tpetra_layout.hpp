@@ -45,6 +45,9 @@ struct TpetraLayoutOptions {
   /// Owned ranges of a 1-D 'u' layout numbered by them (P+1 boundaries; see
   /// mpi::DistributedLayoutOptions::owned_ranges): owners in closed form.
   std::vector<global_index_t> owned_ranges;
+  /// The owner of every position held along a lone 'u' axis, as the caller's
+  /// numbering names it (see mpi::DistributedLayoutOptions::held_owners).
+  std::vector<int> held_owners;
   /// Tpetra global index of the array's flat index 0 (DAP indices are 0-based;
   /// Tpetra maps may start anywhere). GID = flat index + index_base.
   GO index_base = 0;
@@ -63,8 +66,8 @@ class TpetraLayout {
   static std::shared_ptr<const TpetraLayout> create(const std::vector<Dim>& dim_data, Teuchos::RCP<const Comm> comm,
                                                     const TpetraLayoutOptions& options = {});
   /// Collective: the maps of an existing layout (`comm` spans the same
-  /// processes in the same order; options.shared_owner and owned_ranges are the
-  /// layout's).
+  /// processes in the same order; options.shared_owner, owned_ranges and
+  /// held_owners are the layout's).
   static std::shared_ptr<const TpetraLayout> create(std::shared_ptr<const mpi::DistributedLayout> layout,
                                                     Teuchos::RCP<const Comm> comm, const TpetraLayoutOptions& options = {});
 

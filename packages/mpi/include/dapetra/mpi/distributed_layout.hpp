@@ -60,6 +60,17 @@ struct DistributedLayoutOptions {
   /// plan then cost about the ghosts, plus one pass over the owned prefix.
   /// Empty: the owners are found from the indices (shared_owner).
   std::vector<global_index_t> owned_ranges;
+  /// For a layout whose only distributed axis is 'u': the owner's rank of
+  /// every position this process holds along it, as the caller's own
+  /// numbering names it (DOLFINx's IndexMap: this rank for the owned dofs,
+  /// owners() for the ghosts; PETSc's ghost owners). For numberings that are
+  /// not ranges; shared_owner is then not used. Creation (collective) sends
+  /// each claim with its index to the process settling it, which checks that
+  /// every holder names the same owner and that the owner holds the index;
+  /// otherwise every process throws the same ValidationError (key
+  /// "held_owners"). Every process that holds an index passes claims, or
+  /// none does; not with owned_ranges.
+  std::vector<int> held_owners;
   /// From this many processes on, a layout with two or more distributed axes
   /// gathers only the records of each process's grid lines, O(sum of the
   /// grid's extents) words per process, instead of every process's records,
@@ -136,8 +147,12 @@ class DistributedLayout {
   const GlobalLayout& global() const;
   /// The 'u' axis whose indices stayed on their processes, or -1.
   int scattered_axis() const { return scattered_axis_; }
-  /// The rule that picks the owner of a shared 'u' index.
+  /// The rule that picks the owner of a shared 'u' index. Where the owners
+  /// were claimed (held_owners) no rule names them: it throws std::logic_error.
   const SharedIndexOwner& shared_owner() const { return shared_owner_; }
+  /// Whether the owners along the 'u' axis were claimed by their holders
+  /// (DistributedLayoutOptions::held_owners).
+  bool owners_claimed() const { return owners_claimed_; }
 
   /// Whether this process owns position i along axis a of its buffer
   /// (boundary padding is owned; communication padding and copies of 'u'
@@ -175,6 +190,7 @@ class DistributedLayout {
   std::unique_ptr<GlobalLayout> global_;
   int scattered_axis_ = -1;
   SharedIndexOwner shared_owner_;
+  bool owners_claimed_ = false;
   std::unique_ptr<detail::ScatteredOwners> scattered_;
   global_index_t num_owned_ = 0;
   bool every_element_owned_ = false;
