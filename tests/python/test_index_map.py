@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 import dapetra
-from conftest import array, block
+from conftest import all_ranks, array, block
 
 
 def truth(comm, held, owned_here):
@@ -132,3 +132,90 @@ def test_owned_ranges_that_do_not_fit_raise_on_every_process(comm):
             with pytest.raises(dapetra.ValidationError) as e:
                 dapetra.Layout(d, comm, owned_ranges=mine)
             assert any(p["key"] == "owned_ranges" for p in e.value.problems), e.value.problems
+
+
+def scrambled(comm, seed=11):
+    """A numbering that is not ranges (DOLFINx's after reordering, say): every
+    index of [0, 4P) held by a random set of processes in random order, its
+    owner a random holder. The same draw on every process. Returns this
+    process's dict, its held indices, the owner of every index and its holders."""
+    P, r = comm.size, comm.rank
+    rng = np.random.default_rng(seed)
+    n = 4 * P
+    holders = {}
+    for g in range(n):
+        first = int(rng.integers(P))
+        holders[g] = sorted({first} | {q for q in range(P) if rng.random() < 0.4})
+    owner = {g: holders[g][int(rng.integers(len(holders[g])))] for g in range(n)}
+    held = np.array([g for g in range(n) if r in holders[g]], dtype=np.int64)
+    rng.shuffle(held)  # (the same draws on every process: shuffles of different lengths come last)
+    d = {"__version__": "0.10.0", "buffer": np.zeros(len(held)), "dim_data": [
+        {"dist_type": "u", "size": n, "proc_grid_size": P, "proc_grid_rank": r, "indices": held,
+         "one_to_one": False}]}
+    return d, held, owner, holders
+
+
+def test_owner_arrays_name_the_owner_of_every_held_position(comm):
+    d, held, owner, holders = scrambled(comm)
+    claims = np.array([owner[int(g)] for g in held], dtype=np.int32)
+    m = dapetra.Layout(d, comm, owner=claims).index_map()
+    np.testing.assert_array_equal(m.owners, claims)
+    ruled = dapetra.Layout(d, comm, owner=lambda g, h: owner[g]).index_map()  # the same owners, by a rule
+    assert m.src == ruled.src and m.dest == ruled.dest and m.num_owned == ruled.num_owned
+    # A halo update copies every owner's value, where the owner is not the
+    # lowest holder too (the stale-ghost case of a lowest-holder rule).
+    if comm.size > 1:
+        assert any(owner[g] != holders[g][0] for g in owner), "the draw tests no owner but the lowest"
+    layout = dapetra.Layout(d, comm, owner=list(claims))  # any integer sequence
+    d["buffer"][:] = np.where(claims == comm.rank, 10.0 * held + 1, -1.0)
+    dapetra.HaloPlan(layout).update(d)
+    np.testing.assert_array_equal(d["buffer"], 10.0 * held + 1)
+
+
+@pytest.mark.skipif(not hasattr(dapetra, "tpetra_view"), reason="built without Tpetra")
+def test_tpetra_views_follow_an_owner_array(comm):
+    # A solve writes the owned rows; the halo update then brings them to every copy.
+    d, held, owner, _ = scrambled(comm, seed=5)
+    claims = np.array([owner[int(g)] for g in held], dtype=np.int64)
+    d["buffer"][:] = held + 1.0
+    v = dapetra.tpetra_view(d, comm, owner=claims)
+    n = 4 * comm.size
+    assert v.global_length == n and v.owned_length == int(np.sum(claims == comm.rank))
+    assert v.norm2() == pytest.approx(np.linalg.norm(np.arange(n) + 1.0))
+    w = v.copy_owned()
+    w.scale(3.0)  # "the solve": the owned rows alone, in Tpetra's memory
+    d["buffer"][claims == comm.rank] = np.asarray(w.__distarray__()["buffer"]).ravel()
+    dapetra.HaloPlan(dapetra.Layout(d, comm, owner=claims)).update(d)
+    np.testing.assert_array_equal(d["buffer"], 3.0 * (held + 1.0))
+
+
+def test_a_wrong_owner_array_raises_on_every_process(comm):
+    d, held, owner, holders = scrambled(comm, seed=3)
+    claims = np.array([owner[int(g)] for g in held], dtype=np.int64)
+    P = comm.size
+    spoils = [("one short", lambda c: c[:-1], "held_owners"),
+              ("floats", lambda c: c.astype(float) + 0.5, "owner"),
+              ("two-dimensional", lambda c: c.reshape(1, -1), "owner"),
+              ("a rank past the communicator", lambda c: np.full_like(c, P), "held_owners")]
+    if P > 1:
+        # An index held here and elsewhere, claimed for another holder (or one not holding it).
+        shared = [i for i, g in enumerate(held) if len(holders[int(g)]) > 1]
+        def other_owner(c):
+            c = c.copy()
+            i = shared[0]
+            c[i] = next(q for q in range(P) if q != c[i])
+            return c
+        spoils.append(("disagreeing on a shared index", other_owner, "held_owners"))
+    for bad in range(P):
+        for what, spoil, key in spoils:
+            if P > 1 and what.startswith("disagreeing"):
+                # every process must have a shared index for this spoil to bite on `bad`
+                if not all_ranks(comm, any(len(holders[int(g)]) > 1 for g in held)):
+                    continue
+            mine = spoil(claims) if comm.rank == bad else claims
+            with pytest.raises(dapetra.ValidationError) as e:
+                dapetra.Layout(d, comm, owner=mine)
+            assert any(p["key"] == key for p in e.value.problems), (what, e.value.problems)
+            if hasattr(dapetra, "tpetra_view"):
+                with pytest.raises(dapetra.ValidationError):
+                    dapetra.tpetra_view(d, comm, owner=mine)

@@ -8,7 +8,7 @@
 # cmake/DapetraPython.cmake found.
 function(dapetra_python_package dir)
   set(src ${CMAKE_CURRENT_FUNCTION_LIST_DIR}/../src)
-  pybind11_add_module(dapetra_python ${src}/module.cpp ${src}/convert.cpp ${src}/plans.cpp)
+  pybind11_add_module(dapetra_python ${src}/module.cpp ${src}/convert.cpp ${src}/plans.cpp ${src}/ownership_args.cpp)
   # Default symbol visibility, not pybind11's hidden one: Trilinos keeps
   # registries in function-local statics of templates (Belos' solver factory),
   # which must be the same objects here as in Trilinos' own libraries.

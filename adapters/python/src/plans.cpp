@@ -13,6 +13,7 @@
 #include "convert.hpp"
 #include "dapetra/dim_math.hpp"
 #include "dapetra/mpi/mpi.hpp"
+#include "ownership_args.hpp"
 
 namespace dapetra::python {
 namespace {
@@ -93,63 +94,15 @@ struct Layout {
   py::object comm;  // the mpi4py communicator it was created on
 };
 
-// A Python callable as the C++ owner rule. It runs inside the collective
-// creation with the GIL released, so it takes the GIL; whatever it raises
-// becomes rank -1, a choice the creation refuses on every process (never an
-// exception on one process alone). Its reference is dropped under the GIL.
-SharedIndexOwner python_rule(const py::object& f) {
-  std::shared_ptr<py::object> held(new py::object(f), [](py::object* p) {
-    if (!Py_IsInitialized()) return;  // at interpreter exit, leak rather than touch Python
-    py::gil_scoped_acquire gil;
-    delete p;
-  });
-  return [held](global_index_t g, const std::vector<int>& holders) -> int {
-    py::gil_scoped_acquire gil;
-    try {
-      return (*held)(g, holders).cast<int>();
-    } catch (const std::exception&) {
-      PyErr_Clear();
-      return -1;
-    }
-  };
-}
-
-// owner=: 'lowest' (the default), 'highest', or a callable(index, holders)
-// returning a rank among holders. Anything else is a problem of this
-// process's input, refused collectively like any other.
-std::optional<SharedIndexOwner> owner_rule(const py::object& owner, std::vector<Problem>& problems, int rank) {
-  if (owner.is_none() || (py::isinstance<py::str>(owner) && owner.cast<std::string>() == "lowest")) return lowest_holder;
-  if (py::isinstance<py::str>(owner) && owner.cast<std::string>() == "highest")
-    return SharedIndexOwner([](global_index_t, const std::vector<int>& h) { return *std::max_element(h.begin(), h.end()); });
-  if (PyCallable_Check(owner.ptr())) return python_rule(owner);
-  problems.push_back({rank, -1, "owner", py::str(owner).cast<std::string>(),
-                      "owner is 'lowest', 'highest' or a callable(index, holders) -> rank", "not an owner rule"});
-  return std::nullopt;
-}
-
-// owned_ranges=: None, or P + 1 integers (PETSc's getOwnershipRanges(),
-// DOLFINx's local ranges gathered). Anything else is a problem of this
-// process's input.
-std::vector<global_index_t> owned_ranges_of(const py::object& ranges, std::vector<Problem>& problems, int rank) {
-  if (ranges.is_none()) return {};
-  if (!py::isinstance<py::str>(ranges) && !py::isinstance<py::bytes>(ranges)) {
-    try {
-      return ranges.cast<std::vector<global_index_t>>();
-    } catch (const py::cast_error&) {
-    }
-  }
-  problems.push_back({rank, -1, "owned_ranges", py::str(ranges).cast<std::string>(),
-                      "owned_ranges is a sequence of P + 1 integers", "not a sequence of integers"});
-  return {};
-}
-
 Layout make_layout(const py::object& obj, const py::object& comm_obj, const py::object& owner,
                    const py::object& owned_ranges) {
   const MPI_Comm comm = comm_of(comm_obj);
   Read r = read_distarray(obj, rank_in(comm));
+  OwnershipArgs args = ownership_args(owner, owned_ranges, rank_in(comm), r.problems);
   mpi::DistributedLayoutOptions options;
-  if (auto rule = owner_rule(owner, r.problems, rank_in(comm))) options.shared_owner = *rule;
-  options.owned_ranges = owned_ranges_of(owned_ranges, r.problems, rank_in(comm));
+  options.shared_owner = std::move(args.shared_owner);
+  options.owned_ranges = std::move(args.owned_ranges);
+  options.held_owners = std::move(args.held_owners);
   Layout out{nullptr, comm_obj};
   py::gil_scoped_release release;
   if (!r.ok()) DistributedLayout::refuse(r.problems, comm, options);
@@ -271,6 +224,13 @@ owner picks the owner of a 'u' index held by several processes: 'lowest'
 holders (sorted ranks); every process passes the same rule. It may be called
 on any process, for indices that process does not hold; a rule that raises
 or picks a non-holder makes every process raise ValidationError.
+Or owner is an integer array with the owner's rank of every position this
+process holds along the 'u' axis, as the caller's numbering names it
+(DOLFINx: this rank for the owned dofs, then index_map.owners for the
+ghosts; PETSc: the ghosts' owners). Every process holding an index must name
+the same owner, one that holds it; creation checks that with one message
+per index and otherwise makes every process raise ValidationError (key
+'held_owners').
 
 owned_ranges, for a 1-D 'u' array numbered as DOLFINx, PETSc and Tpetra's
 contiguous maps number it: P + 1 integers, process p owning the indices

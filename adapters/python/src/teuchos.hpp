@@ -22,12 +22,16 @@ inline Teuchos::RCP<const tpetra::Comm> teuchos_comm(const py::object& comm) {
   return Teuchos::rcp(new Teuchos::MpiComm<int>(Teuchos::opaqueWrapper(*raw)));
 }
 
-// Collective. The array read (a view of obj's buffer) comes back with the layout.
+// Collective. The array read (a view of obj's buffer) comes back with the
+// layout. `problems` are this process's own of other arguments, refused with
+// its reading problems.
 inline std::shared_ptr<const tpetra::TpetraLayout> tpetra_layout_of(const py::object& obj,
                                                                      const Teuchos::RCP<const tpetra::Comm>& comm,
                                                                      DistArray* array = nullptr,
-                                                                     const tpetra::TpetraLayoutOptions& options = {}) {
+                                                                     const tpetra::TpetraLayoutOptions& options = {},
+                                                                     const std::vector<Problem>& problems = {}) {
   Read r = read_distarray(obj, comm->getRank());
+  r.problems.insert(r.problems.end(), problems.begin(), problems.end());
   py::gil_scoped_release release;
   if (!r.ok()) mpi::DistributedLayout::refuse(r.problems, tpetra::mpi_comm_of(*comm));
   auto layout = tpetra::TpetraLayout::create(r.array, comm, options);

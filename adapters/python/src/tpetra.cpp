@@ -14,6 +14,7 @@
 #include "dapetra/mpi/agree.hpp"
 #include "dapetra/tpetra/compat.hpp"
 #include "dapetra/tpetra/tpetra.hpp"
+#include "ownership_args.hpp"
 #include "teuchos.hpp"
 
 namespace dapetra::python {
@@ -104,15 +105,22 @@ py::object owned_dot(const TpetraVector& v, const TpetraVector& w) {
 }
 
 // Collective over the layout's communicator. A column axis (None: none)
-// makes the MultiVector's columns.
-TpetraVector view_of(const py::object& obj, const py::object& comm, const py::object& column_axis) {
+// makes the MultiVector's columns; owner and owned_ranges as Layout takes them.
+TpetraVector view_of(const py::object& obj, const py::object& comm, const py::object& column_axis,
+                     const py::object& owner, const py::object& owned_ranges) {
+  const auto tc = teuchos_comm(comm);
+  std::vector<Problem> problems;
+  OwnershipArgs args = ownership_args(owner, owned_ranges, tc->getRank(), problems);
   tpetra::TpetraLayoutOptions options;
+  options.shared_owner = std::move(args.shared_owner);
+  options.owned_ranges = std::move(args.owned_ranges);
+  options.held_owners = std::move(args.held_owners);
   // An axis that is no int still enters the collective creation, as an axis
   // no array has, so that every process refuses it alike.
   if (!column_axis.is_none())
     options.column_axis = py::isinstance<py::int_>(column_axis) ? column_axis.cast<int>() : std::numeric_limits<int>::max();
   TpetraVector v;
-  v.layout = tpetra_layout_of(obj, teuchos_comm(comm), &v.array, options);
+  v.layout = tpetra_layout_of(obj, tc, &v.array, options, problems);
   py::gil_scoped_release release;
   v.vector = tpetra::buffer_view<double>(*v.layout, v.array);
   return v;
@@ -183,6 +191,7 @@ over the vector's memory, keeping it alive.)")
                              "Columns of the MultiVector.");
 
   m.def("tpetra_view", &view_of, py::arg("obj"), py::arg("comm") = py::none(), py::arg("column_axis") = py::none(),
+        py::arg("owner") = py::none(), py::arg("owned_ranges") = py::none(),
         R"(A Tpetra vector over obj's buffer, without copying (collective).
 
 obj is any __distarray__ object or the dict. Its buffer must be writable,
@@ -193,8 +202,10 @@ become the MultiVector's columns (components of a field over nodes): each
 column must be contiguous, so it is the slowest axis in memory, axis 0 of a
 C-ordered array (shape (k, nodes)) or the last axis of a Fortran-ordered
 one (numpy.asfortranarray of (nodes, k)). Without it, every element is a
-row of one column. The producer's buffer stays alive as long as the
-vector does.)");
+row of one column. owner and owned_ranges say who owns a 'u' index held by
+several processes, as Layout takes them (a rule, or the owner's rank of
+every held position): the owned map, reductions and owned_view() follow
+them. The producer's buffer stays alive as long as the vector does.)");
 
   m.def("_views_timed_in_cpp", [](const py::object& obj, const py::object& comm, int calls) {
           // For the benchmark driver: tpetra_view's work (the collective
@@ -209,16 +220,19 @@ vector does.)");
         },
         py::arg("obj"), py::arg("comm"), py::arg("calls"));
 
-  m.def("new_tpetra_vector", [](const py::object& obj, const py::object& comm, const py::object& column_axis) {
+  m.def("new_tpetra_vector", [](const py::object& obj, const py::object& comm, const py::object& column_axis,
+                                 const py::object& owner, const py::object& owned_ranges) {
           // The layout of obj (its records and buffer shape), a vector in Tpetra's memory.
-          TpetraVector v = view_of(obj, comm, column_axis);
+          TpetraVector v = view_of(obj, comm, column_axis, owner, owned_ranges);
           TpetraVector fresh;
           fresh.layout = v.layout;
           fresh.vector = Teuchos::rcp(new Vector(v.layout->buffer_map(), v.layout->num_vectors()));
           return fresh;
         },
-        py::arg("obj"), py::arg("comm") = py::none(), py::arg("column_axis") = py::none(),
-        "A new Tpetra vector (zeros) with obj's layout, in Tpetra's own memory (collective).");
+        py::arg("obj"), py::arg("comm") = py::none(), py::arg("column_axis") = py::none(), py::arg("owner") = py::none(),
+        py::arg("owned_ranges") = py::none(),
+        "A new Tpetra vector (zeros) with obj's layout, in Tpetra's own memory (collective); owner and "
+        "owned_ranges as tpetra_view takes them.");
 }
 
 }  // namespace dapetra::python
