@@ -140,6 +140,11 @@ Strip strip(global_index_t nx, global_index_t ny, int P, int r) {
   return s;
 }
 
+// The process whose owned range [starts[q], starts[q + 1]) holds g.
+int range_holder(const std::vector<global_index_t>& starts, global_index_t g) {
+  return static_cast<int>(std::upper_bound(starts.begin(), starts.end(), g) - starts.begin()) - 1;
+}
+
 void bench_unstructured(Report& report, const Teuchos::RCP<const Comm>& comm, MPI_Comm raw, global_index_t nx,
                         global_index_t ny, int reps) {
   const int P = comm->getSize(), r = comm->getRank();
@@ -309,6 +314,29 @@ void bench_unstructured(Report& report, const Teuchos::RCP<const Comm>& comm, MP
     const bool same_pattern = built->num_ghosts() == import.getNumRemoteIDs() && built->num_sends() == import.getNumExportIDs();
     add(std::string("plan_build unstructured") + how, {build.ours, build.baseline}, "Tpetra Map(N, n) + Map + Import", target,
         same_pattern);
+  }
+  // Owners named per held position (DistributedLayoutOptions::held_owners),
+  // for numberings that are not ranges: a Tpetra user with the same
+  // knowledge lists the owned GIDs (a non-contiguous Map, whose directory
+  // the Import asks). Both are told the same owners, the ranges'.
+  mpi::DistributedLayoutOptions claimed;
+  for (std::size_t i = 0; i < s.nodes.size(); ++i)
+    claimed.held_owners.push_back(i < s.owned ? r : range_holder(by_ranges.owned_ranges, s.nodes[i]));
+  const std::vector<GO> owned_gids(s.nodes.begin(), s.nodes.begin() + static_cast<std::ptrdiff_t>(s.owned));
+  const auto tpetra_listed = [&] {
+    const auto invalid = Teuchos::OrdinalTraits<Tpetra::global_size_t>::invalid();
+    auto om = Teuchos::rcp(new Map(invalid, Teuchos::ArrayView<const GO>(owned_gids), 0, comm));
+    auto bm = Teuchos::rcp(new Map(invalid, Teuchos::ArrayView<const GO>(all_gids), 0, comm));
+    return Tpetra::Import<LO, GO, Node>(om, bm);
+  };
+  {
+    const auto ours_claimed = [&] { return HaloPlan::create(DistributedLayout::create(a, raw, claimed)); };
+    const auto build = bench::paired_median_seconds(raw, 7, [&] { ours_claimed(); }, [&] { tpetra_listed(); });
+    const auto built = ours_claimed();
+    const auto listed = tpetra_listed();
+    add("plan_build unstructured (owners claimed per position)", {build.ours, build.baseline},
+        "Tpetra Map(owned GIDs) + Map + Import", 1.0,
+        built->num_ghosts() == listed.getNumRemoteIDs() && built->num_sends() == listed.getNumExportIDs());
   }
   // With only what a DAP 'u' record says (who holds what, not who owns it),
   // a Tpetra user must find owners first: createOneToOne, then the Import.
