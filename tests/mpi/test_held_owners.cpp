@@ -101,6 +101,19 @@ TEST(HeldOwners, AgreeWithARuleNamingTheSameOwners) {
     HaloPlan::create(layout)->update<double>(array_over(v, {d}));
     for (std::size_t i = 0; i < v.size(); ++i) EXPECT_EQ(v[i], 10.0 * static_cast<double>(d.indices[i]) + 1) << i;
 
+    // The same indices moved below 0 (a 1-D 'u' array may hold such):
+    // settled by a hash, not in plain arrays over [0, size).
+    std::vector<global_index_t> shifted = drawn.mine;
+    for (global_index_t& g : shifted) g -= 1000;
+    const Dim below = Dim::unstructured(drawn.n, P, me, shifted, false);
+    const auto hashed = IndexMap::create(DistributedLayout::create(std::vector<Dim>{below}, comm, claimed));
+    EXPECT_EQ(hashed->owners(), drawn.claims);
+    EXPECT_EQ(hashed->src(), want->src());
+    EXPECT_EQ(hashed->dest(), want->dest());
+    std::vector<double> w = owned_values(below, drawn.claims, me);
+    HaloPlan::create(DistributedLayout::create(std::vector<Dim>{below}, comm, claimed))->update<double>(array_over(w, {below}));
+    for (std::size_t i = 0; i < w.size(); ++i) EXPECT_EQ(w[i], 10.0 * static_cast<double>(shifted[i]) + 1) << i;
+
     // Redistribution to a block layout (the records near this process) and
     // to a scattered 'u' layout (every process's records gathered) takes
     // each index's value from its claimed owner: mark every copy that is
@@ -165,16 +178,20 @@ TEST(Faults, HeldOwnersThatDoNotFitAreRefusedEverywhere) {
       {"a ghost's owner differing from its owner's claim", [P, me](auto& c, auto&) { c.back() = (me + 2) % P; }, false, true},
       {"an owned index given to a process not holding it", [P, me](auto& c, auto&) { c[2] = (me + 1) % P; }, false, true},
   };
+  // Indices in [0, size) settle in plain arrays; shifted below 0, by a hash.
+  for (const global_index_t shift : {global_index_t{0}, global_index_t{-1000}})
   for (const Case& c : cases)
     for (int bad = 0; bad < P; ++bad) {
       if (c.needs_two && P < 2) continue;
-      SCOPED_TRACE(std::string(c.what) + " on rank " + std::to_string(bad));
+      SCOPED_TRACE(std::string(c.what) + " on rank " + std::to_string(bad) + ", indices shifted by " + std::to_string(shift));
       std::vector<int> held_owners = claims;
       DistributedLayoutOptions options;
       if (me == bad) c.spoil(held_owners, options);
       options.held_owners = held_owners;
+      std::vector<global_index_t> held = mine;
+      for (global_index_t& g : held) g += shift;
       const auto error = outcome([&] {
-        DistributedLayout::create(std::vector<Dim>{Dim::unstructured(n, P, me, mine, false)}, comm, options);
+        DistributedLayout::create(std::vector<Dim>{Dim::unstructured(n, P, me, held, false)}, comm, options);
       });
       ASSERT_TRUE(error.has_value());
       bool found = false;

@@ -595,8 +595,11 @@ void LayoutBuilder::resolve_scattered(DistributedLayout& self, const ScatteredSu
     self.every_element_owned_ = true;
     return;
   }
-  if (summary.claimed) {
-    self.scattered_ = owned_prefix_and_rest(0, holders_by_claims(u.indices, claims, self.comm_), me);
+  if (summary.claimed) {  // indices in [0, size) settle in plain arrays, the others by a hash
+    self.scattered_ = owned_prefix_and_rest(
+        0, summary.in_range ? holders_by_stretch(u.indices, u.size, nullptr, self.comm_, &claims)
+                            : holders_by_claims(u.indices, claims, self.comm_),
+        me);
   } else if (by_ranges) {  // the owned range comes first; only what follows needs its owner named
     const auto prefix = static_cast<local_index_t>(owned_ranges[me + 1] - owned_ranges[me]);
     self.scattered_ = owned_prefix_and_rest(

@@ -19,18 +19,23 @@ Owners all_here(std::size_t n, int me) {
   return result;
 }
 
-// Pieces sent to the settling processes: (first index, length, first position).
+// Pieces sent to the settling processes: (first index, length, first
+// position), and the owner their holder names when owners are claimed.
 using Pieces = std::vector<std::vector<std::int64_t>>;
+inline int piece_words(const std::vector<int>* claims) { return claims ? 4 : 3; }
 
-Pieces runs_by_stretch(const std::vector<std::int64_t>& indices, std::int64_t chunk, int P) {
+Pieces runs_by_stretch(const std::vector<std::int64_t>& indices, std::int64_t chunk, int P,
+                       const std::vector<int>* claims) {
   Pieces pieces(P);
+  const auto same_claim = [claims](std::size_t j) { return !claims || (*claims)[j] == (*claims)[j - 1]; };
   for (std::size_t i = 0; i < indices.size();) {
     const std::int64_t first = indices[i];
     const int dest = static_cast<int>(first / chunk);
     const std::int64_t end_of_stretch = (dest + 1) * chunk;
     std::size_t j = i + 1;
-    while (j < indices.size() && indices[j] == indices[j - 1] + 1 && indices[j] < end_of_stretch) ++j;
+    while (j < indices.size() && indices[j] == indices[j - 1] + 1 && indices[j] < end_of_stretch && same_claim(j)) ++j;
     pieces[dest].insert(pieces[dest].end(), {first, static_cast<std::int64_t>(j - i), static_cast<std::int64_t>(i)});
+    if (claims) pieces[dest].push_back((*claims)[i]);
     i = j;
   }
   return pieces;
@@ -47,19 +52,21 @@ struct Stretch {
   std::vector<std::uint8_t> holders;
 };
 
-// Calls f(stretch position, sender, sender's position) for every index received.
+// Calls f(stretch position, sender, sender's position, owner it names or
+// -1) for every index received in pieces of `words` words.
 template <class F>
-void for_each_received(const Exchanged& in, std::int64_t lo, int P, F&& f) {
+void for_each_received(const Exchanged& in, std::int64_t lo, int P, int words, F&& f) {
   for (int p = 0; p < P; ++p)
-    for (int k = in.displs[p]; k < in.displs[p] + in.counts[p]; k += 3) {
+    for (int k = in.displs[p]; k < in.displs[p] + in.counts[p]; k += words) {
       const std::int64_t first = in.words[k], count = in.words[k + 1], at = in.words[k + 2];
-      for (std::int64_t t = 0; t < count; ++t) f(static_cast<std::size_t>(first - lo + t), p, at + t);
+      const int claim = words == 4 ? static_cast<int>(in.words[k + 3]) : -1;
+      for (std::int64_t t = 0; t < count; ++t) f(static_cast<std::size_t>(first - lo + t), p, at + t, claim);
     }
 }
 
-Stretch settle_stretch(const Exchanged& in, std::int64_t lo, std::size_t length, int P) {
+Stretch settle_stretch(const Exchanged& in, std::int64_t lo, std::size_t length, int P, int words) {
   Stretch s{lo, std::vector<int>(length, P), std::vector<std::int64_t>(length), std::vector<std::uint8_t>(length, 0)};
-  for_each_received(in, lo, P, [&](std::size_t i, int p, std::int64_t at) {
+  for_each_received(in, lo, P, words, [&](std::size_t i, int p, std::int64_t at, int) {
     if (s.holders[i] == 0) {
       s.owner[i] = p;
       s.where[i] = at;
@@ -69,6 +76,34 @@ Stretch settle_stretch(const Exchanged& in, std::int64_t lo, std::size_t length,
   return s;
 }
 
+// The owners of a stretch settled (settle_stretch) from pieces with
+// claims (held_owners): each index's owner is what its first holder names,
+// confirmed when every holder names the same and the named one holds it
+// (its own position is then `where`). Returns the problems of those that
+// do not (at most 20).
+std::vector<Problem> settle_claims(const Exchanged& in, Stretch& s, int P) {
+  std::vector<Problem> problems;
+  const auto problem = [&](int rank, int named, std::int64_t g, const std::string& rule, const std::string& detail) {
+    if (problems.size() < 20) problems.push_back({rank, 0, "held_owners", std::to_string(named), rule, detail + std::to_string(g)});
+  };
+  std::fill(s.where.begin(), s.where.end(), -1);
+  std::vector<std::uint8_t> seen(s.holders.size(), 0);
+  for_each_received(in, s.lo, P, 4, [&](std::size_t i, int p, std::int64_t at, int claim) {
+    if (!seen[i]) s.owner[i] = claim;
+    else if (claim != s.owner[i])
+      problem(p, claim, s.lo + static_cast<std::int64_t>(i), "every process holding an index names the same owner",
+              "rank " + std::to_string(p) + " names rank " + std::to_string(claim) + ", another holder rank " +
+                  std::to_string(s.owner[i]) + ", the owner of index ");
+    if (p == claim) s.where[i] = at;
+    seen[i] = 1;
+  });
+  for (std::size_t i = 0; i < s.holders.size(); ++i)
+    if (s.holders[i] > 0 && s.where[i] < 0)
+      problem(-1, s.owner[i], s.lo + static_cast<std::int64_t>(i), "the owner named holds the index",
+              "rank " + std::to_string(s.owner[i]) + " is named the owner of an index it does not hold: ");
+  return problems;
+}
+
 // The rule's owner for every index of the stretch held more than once. Only
 // those indices' holders are listed (compressed rows: the bulk of a
 // partition is held once). Returns the problems of a rule that picked a
@@ -76,12 +111,12 @@ Stretch settle_stretch(const Exchanged& in, std::int64_t lo, std::size_t length,
 std::vector<Problem> apply_rule(const Exchanged& in, Stretch& s, int P, const SharedIndexOwner& rule, int me) {
   std::vector<std::size_t> first(s.holders.size() + 1, 0);
   std::vector<std::uint32_t> count(s.holders.size(), 0);
-  for_each_received(in, s.lo, P, [&](std::size_t i, int, std::int64_t) { count[i] += s.holders[i] > 1; });
+  for_each_received(in, s.lo, P, 3, [&](std::size_t i, int, std::int64_t, int) { count[i] += s.holders[i] > 1; });
   for (std::size_t i = 0; i < count.size(); ++i) first[i + 1] = first[i] + count[i];
   std::vector<int> who(first.back());
   std::vector<std::int64_t> at(first.back());
   std::fill(count.begin(), count.end(), 0);
-  for_each_received(in, s.lo, P, [&](std::size_t i, int p, std::int64_t where) {
+  for_each_received(in, s.lo, P, 3, [&](std::size_t i, int p, std::int64_t where, int) {
     if (s.holders[i] < 2) return;
     who[first[i] + count[i]] = p;
     at[first[i] + count[i]++] = where;
@@ -110,10 +145,10 @@ std::vector<Problem> apply_rule(const Exchanged& in, Stretch& s, int P, const Sh
 // Answers as runs (length, owner, owner's first position), per piece in the
 // order the pieces came. A piece nobody else holds any index of (the bulk of
 // a partition) is answered with one run: its sender owns it where it keeps it.
-Pieces answer_pieces(const Exchanged& in, const Stretch& s, int P) {
+Pieces answer_pieces(const Exchanged& in, const Stretch& s, int P, int words) {
   Pieces answers(P);
   for (int p = 0; p < P; ++p)
-    for (int k = in.displs[p]; k < in.displs[p] + in.counts[p]; k += 3) {
+    for (int k = in.displs[p]; k < in.displs[p] + in.counts[p]; k += words) {
       const std::int64_t first = in.words[k], length = in.words[k + 1], at = in.words[k + 2];
       std::vector<std::int64_t>& out = answers[p];
       const auto s0 = static_cast<std::size_t>(first - s.lo);
@@ -137,10 +172,10 @@ Pieces answer_pieces(const Exchanged& in, const Stretch& s, int P) {
 }
 
 // The answers arrive per process in the order its pieces were sent.
-void read_answers(const Pieces& pieces, const Exchanged& back, Owners& result) {
+void read_answers(const Pieces& pieces, int words, const Exchanged& back, Owners& result) {
   for (std::size_t p = 0; p < pieces.size(); ++p) {
     int k = back.displs[p];
-    for (std::size_t piece = 0; piece < pieces[p].size(); piece += 3) {
+    for (std::size_t piece = 0; piece < pieces[p].size(); piece += static_cast<std::size_t>(words)) {
       std::int64_t pos = pieces[p][piece + 2], left = pieces[p][piece + 1];
       while (left > 0) {
         const std::int64_t length = back.words[k], owner = back.words[k + 1], at = back.words[k + 2];
@@ -284,23 +319,26 @@ std::pair<int, std::int64_t> confirm_claims(std::int64_t g, const Holders& h, st
 }  // namespace
 
 Owners holders_by_stretch(const std::vector<std::int64_t>& indices, std::int64_t size, const SharedIndexOwner* rule,
-                          MPI_Comm comm) {
+                          MPI_Comm comm, const std::vector<int>* claims) {
   const int P = size_of(comm), me = rank_of(comm);
   if (P == 1) return all_here(indices.size(), me);
   // Finite-element numberings are mostly runs, so the messages are far
-  // smaller than the indices (a scattered numbering costs 3 words per index).
+  // smaller than the indices (a scattered numbering costs 3 words per index,
+  // 4 with claims; claimed runs also break where the owner named changes).
+  const int words = piece_words(claims);
   const std::int64_t chunk = std::max<std::int64_t>(1, (size + P - 1) / P);
-  const Pieces pieces = runs_by_stretch(indices, chunk, P);
+  const Pieces pieces = runs_by_stretch(indices, chunk, P, claims);
   const Exchanged in = alltoallv_words(pieces, comm);
   const std::int64_t lo = me * chunk;
   const auto length = static_cast<std::size_t>(std::max<std::int64_t>(0, std::min(chunk, size - lo)));
-  Stretch settled = settle_stretch(in, lo, length, P);
-  if (rule) agree(apply_rule(in, settled, P, *rule, me), comm);
-  const Exchanged back = alltoallv_words(answer_pieces(in, settled, P), comm);
+  Stretch settled = settle_stretch(in, lo, length, P, words);
+  if (claims) agree(settle_claims(in, settled, P), comm);
+  else if (rule) agree(apply_rule(in, settled, P, *rule, me), comm);
+  const Exchanged back = alltoallv_words(answer_pieces(in, settled, P, words), comm);
   Owners result;
   result.owner.resize(indices.size());
   result.position.resize(indices.size());
-  read_answers(pieces, back, result);
+  read_answers(pieces, words, back, result);
   return result;
 }
 

@@ -27,9 +27,11 @@ struct Owners {
 // index held more than once is its lowest holder, or `*rule`'s choice when a
 // rule is given (every process passes one, or none); a rule that picks a
 // process not holding the index is refused on every process
-// (ValidationError). Collective; indices locally unique.
+// (ValidationError). With `claims` (one per position) the owner is the one
+// every holder names instead, refused likewise unless all name the same
+// holder. Collective; indices locally unique.
 Owners holders_by_stretch(const std::vector<std::int64_t>& indices, std::int64_t size, const SharedIndexOwner* rule,
-                          MPI_Comm comm);
+                          MPI_Comm comm, const std::vector<int>* claims = nullptr);
 
 // Any indices (1-D 'u' arrays may hold negative ones, or beyond size) and any rule:
 // indices are spread by a hash and each settling process sorts what it got.
