@@ -189,6 +189,11 @@ def test_tpetra_views_follow_an_owner_array(comm):
     np.testing.assert_array_equal(d["buffer"], 3.0 * (held + 1.0))
 
 
+class Unprintable:
+    def __str__(self):
+        raise RuntimeError("no text")
+
+
 def test_a_wrong_owner_array_raises_on_every_process(comm):
     d, held, owner, holders = scrambled(comm, seed=3)
     claims = np.array([owner[int(g)] for g in held], dtype=np.int64)
@@ -196,7 +201,8 @@ def test_a_wrong_owner_array_raises_on_every_process(comm):
     spoils = [("one short", lambda c: c[:-1], "held_owners"),
               ("floats", lambda c: c.astype(float) + 0.5, "owner"),
               ("two-dimensional", lambda c: c.reshape(1, -1), "owner"),
-              ("a rank past the communicator", lambda c: np.full_like(c, P), "held_owners")]
+              ("a rank past the communicator", lambda c: np.full_like(c, P), "held_owners"),
+              ("an object whose str() raises", lambda c: Unprintable(), "owner")]
     if P > 1:
         # An index held here and elsewhere, claimed for another holder (or one not holding it).
         shared = [i for i, g in enumerate(held) if len(holders[int(g)]) > 1]

@@ -152,13 +152,6 @@ std::int64_t fold_all(const std::int64_t* words, std::size_t n, std::int64_t h =
   return h;
 }
 
-// What this process can tell of the owned ranges it was given (see
-// DistributedLayoutOptions::owned_ranges): their shape, that it holds its
-// own range first, in order, and that every index past it lies in another
-// range, none twice. With the ranges, that is every per-index rule of the
-// axis (check_rank defers them), checked at the cost of the ghosts: the
-// prefix needs one comparison per index. That every process passed the
-// same ranges is checked from the gathered folds.
 // The axis owned ranges and held owners describe: the scattered one, or on
 // one process (where nothing is distributed) the lone 'u' axis; else -1.
 int lone_u_axis(const std::vector<Dim>& dim_data, int scattered, int nprocs) {
@@ -197,6 +190,13 @@ std::vector<Problem> check_held_owners(const DistributedLayoutOptions& options, 
   return {};
 }
 
+// What this process can tell of the owned ranges it was given (see
+// DistributedLayoutOptions::owned_ranges): their shape, that it holds its
+// own range first, in order, and that every index past it lies in another
+// range, none twice. With the ranges, that is every per-index rule of the
+// axis (check_rank defers them), checked at the cost of the ghosts: the
+// prefix needs one comparison per index. That every process passed the
+// same ranges is checked from the gathered folds.
 std::vector<Problem> check_owned_ranges(const std::vector<global_index_t>& starts, const std::vector<Dim>& dim_data,
                                         int scattered, int rank, int nprocs) {
   const int axis = lone_u_axis(dim_data, scattered, nprocs);
