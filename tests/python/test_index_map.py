@@ -190,8 +190,11 @@ def test_tpetra_views_follow_an_owner_array(comm):
 
 
 class Unprintable:
-    def __str__(self):
+    """No text: its repr() and str() raise, as a message about it is built."""
+    def __repr__(self):
         raise RuntimeError("no text")
+
+    __str__ = __repr__
 
 
 def test_a_wrong_owner_array_raises_on_every_process(comm):
@@ -202,7 +205,7 @@ def test_a_wrong_owner_array_raises_on_every_process(comm):
               ("floats", lambda c: c.astype(float) + 0.5, "owner"),
               ("two-dimensional", lambda c: c.reshape(1, -1), "owner"),
               ("a rank past the communicator", lambda c: np.full_like(c, P), "held_owners"),
-              ("an object whose str() raises", lambda c: Unprintable(), "owner")]
+              ("an object whose repr() raises", lambda c: Unprintable(), "owner")]
     if P > 1:
         # An index held here and elsewhere, claimed for another holder (or one not holding it).
         shared = [i for i, g in enumerate(held) if len(holders[int(g)]) > 1]

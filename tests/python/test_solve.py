@@ -197,6 +197,14 @@ def test_several_right_hand_sides_are_solved_as_columns(comm):
         np.testing.assert_allclose(x["buffer"][j], (j + 1) * one, rtol=1e-7)
 
 
+class Unprintable:
+    """No text: its repr() and str() raise, as a message about it is built."""
+    def __repr__(self):
+        raise RuntimeError("no text")
+
+    __str__ = __repr__
+
+
 def test_a_wrong_csr_on_one_process_raises_on_every_process(comm):
     m = 6
     rec = block(m * m, comm.size, comm.rank)
@@ -220,7 +228,9 @@ def test_a_wrong_csr_on_one_process_raises_on_every_process(comm):
                           (lambda: dapetra.CrsMatrix.from_csr(x, indptr, indices, data, first_row="0" if here else -1,
                                                               comm=comm), "first_row"),
                           (lambda: dapetra.CrsMatrix(x, indptr[:1], indptr[:1], ["one"] if here else [1.0], comm=comm),
-                           "values")):
+                           "values"),
+                          (lambda: dapetra.CrsMatrix.from_csr(x, indptr, Unprintable() if here else indices, data,
+                                                              comm=comm), "indices")):
             with pytest.raises(dapetra.ValidationError) as e:
                 call()
             assert e.value.problems[0]["rank"] == bad and e.value.problems[0]["key"] == key

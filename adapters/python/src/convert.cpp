@@ -11,14 +11,7 @@
 #include "dapetra/record_reader.hpp"
 
 namespace dapetra::python {
-namespace {
 
-Problem problem(int rank, int dim, std::string key, std::string value, std::string rule, std::string message) {
-  return Problem{rank, dim, std::move(key), std::move(value), std::move(rule), std::move(message)};
-}
-
-// Quoted for a message; a __repr__ that raises must not turn one process's
-// refusal into an exception the others never see.
 std::string brief(const py::handle& h) {
   std::string s;
   try {
@@ -27,6 +20,12 @@ std::string brief(const py::handle& h) {
     s = std::string("<") + Py_TYPE(h.ptr())->tp_name + " object whose repr() raised>";
   }
   return s.size() > 60 ? s.substr(0, 57) + "..." : s;
+}
+
+namespace {
+
+Problem problem(int rank, int dim, std::string key, std::string value, std::string rule, std::string message) {
+  return Problem{rank, dim, std::move(key), std::move(value), std::move(rule), std::move(message)};
 }
 
 bool is_numpy_bool(PyObject* v) { return !std::strcmp(Py_TYPE(v)->tp_name, "numpy.bool_"); }
@@ -204,6 +203,7 @@ void read_buffer(const py::handle& b, int rank, Read& r) {
 }
 
 }  // namespace
+
 
 std::string normalized_format(const std::string& format, std::size_t itemsize) {
   std::string f = format;

@@ -30,6 +30,11 @@ struct Read {
 // `obj` is an object with __distarray__() or the dict itself.
 Read read_distarray(const py::handle& obj, int rank);
 
+// `h` quoted for a problem's message, at most 60 characters. A __repr__
+// that raises gives the type's name instead: one process's refusal must not
+// become an exception the others never see.
+std::string brief(const py::handle& h);
+
 // The element format as Dapetra names it ("d", "f", "i", "q", "Zf", "Zd"),
 // from a PEP-3118 format and itemsize as Python reports them ("<d", "l",
 // "=q", ...); "" when Dapetra has no such type.

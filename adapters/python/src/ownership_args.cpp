@@ -1,5 +1,7 @@
 #include "ownership_args.hpp"
 
+#include "convert.hpp"
+
 #include <pybind11/numpy.h>
 #include <pybind11/stl.h>
 
@@ -34,16 +36,6 @@ SharedIndexOwner python_rule(const py::object& f) {
 
 bool is_string(const py::object& o) { return py::isinstance<py::str>(o) || py::isinstance<py::bytes>(o); }
 
-// Quoted for a message; a __str__ that raises must not turn one process's
-// refusal into an exception the others never see.
-std::string quoted(const py::object& o) {
-  try {
-    return py::str(o).cast<std::string>().substr(0, 60);
-  } catch (const py::error_already_set&) {
-    return std::string("<") + Py_TYPE(o.ptr())->tp_name + " object>";
-  }
-}
-
 // An array of integer ranks (any integer dtype; floats and the like are not
 // ranks). A rank beyond int becomes -1, which the layout refuses as no rank.
 bool held_owner_ranks(const py::object& owner, std::vector<int>& out) {
@@ -70,7 +62,7 @@ OwnershipArgs ownership_args(const py::object& owner, const py::object& owned_ra
     out.shared_owner = python_rule(owner);
   else if (!owner.is_none() && !(named && owner.cast<std::string>() == "lowest") &&
            (named || !held_owner_ranks(owner, out.held_owners)))
-    problems.push_back({rank, -1, "owner", quoted(owner),
+    problems.push_back({rank, -1, "owner", brief(owner),
                         "owner is 'lowest', 'highest', a callable(index, holders) -> rank, or an integer array "
                         "of the owner's rank of every held position",
                         "not an owner rule"});
@@ -82,7 +74,7 @@ OwnershipArgs ownership_args(const py::object& owner, const py::object& owned_ra
     } catch (const py::cast_error&) {
     }
   }
-  problems.push_back({rank, -1, "owned_ranges", quoted(owned_ranges),
+  problems.push_back({rank, -1, "owned_ranges", brief(owned_ranges),
                       "owned_ranges is a sequence of P + 1 integers", "not a sequence of integers"});
   return out;
 }

@@ -56,7 +56,7 @@ template <class Array>
 Array array_argument(const py::object& obj, const char* key, int rank, std::vector<Problem>& problems) {
   Array a = Array::ensure(obj);  // NumPy's own conversion; null (error cleared) when it fails
   if (a) return a;
-  problems.push_back({rank, -1, key, py::str(py::repr(obj)), "an array NumPy converts to the element type",
+  problems.push_back({rank, -1, key, brief(obj), "an array NumPy converts to the element type",
                       "a value of type " + std::string(py::str(obj.get_type().attr("__name__")))});
   return Array(0);
 }
