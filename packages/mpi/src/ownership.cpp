@@ -81,26 +81,42 @@ Stretch settle_stretch(const Exchanged& in, std::int64_t lo, std::size_t length,
 // confirmed when every holder names the same and the named one holds it
 // (its own position is then `where`). Returns the problems of those that
 // do not (at most 20).
+// The two refusals of claimed owners (held_owners), written once for both
+// settling paths (settle_claims over stretches, confirm_claims by pairs);
+// at most 20 are kept, enough to name the fault without a flood.
+void refuse_claims(std::vector<Problem>& problems, Problem p) {
+  if (problems.size() < 20) problems.push_back(std::move(p));
+}
+
+// Holder `rank` names `named` the owner of g where another holder named `other`.
+Problem disagreeing_claims(std::int64_t g, int rank, int named, int other) {
+  return {rank, 0, "held_owners", std::to_string(named), "every process holding an index names the same owner",
+          "rank " + std::to_string(rank) + " names rank " + std::to_string(named) + " the owner of index " +
+              std::to_string(g) + ", another holder names rank " + std::to_string(other)};
+}
+
+// `named` is named the owner of g but does not hold it (`rank`: the holder
+// at fault, or -1 when the settling process cannot tell which).
+Problem owner_not_holding(std::int64_t g, int rank, int named) {
+  return {rank, 0, "held_owners", std::to_string(named), "the owner named holds the index",
+          "rank " + std::to_string(named) + " is named the owner of index " + std::to_string(g) +
+              ", which it does not hold"};
+}
+
 std::vector<Problem> settle_claims(const Exchanged& in, Stretch& s, int P) {
   std::vector<Problem> problems;
-  const auto problem = [&](int rank, int named, std::int64_t g, const std::string& rule, const std::string& detail) {
-    if (problems.size() < 20) problems.push_back({rank, 0, "held_owners", std::to_string(named), rule, detail + std::to_string(g)});
-  };
   std::fill(s.where.begin(), s.where.end(), -1);
   std::vector<std::uint8_t> seen(s.holders.size(), 0);
   for_each_received(in, s.lo, P, 4, [&](std::size_t i, int p, std::int64_t at, int claim) {
     if (!seen[i]) s.owner[i] = claim;
     else if (claim != s.owner[i])
-      problem(p, claim, s.lo + static_cast<std::int64_t>(i), "every process holding an index names the same owner",
-              "rank " + std::to_string(p) + " names rank " + std::to_string(claim) + ", another holder rank " +
-                  std::to_string(s.owner[i]) + ", the owner of index ");
+      refuse_claims(problems, disagreeing_claims(s.lo + static_cast<std::int64_t>(i), p, claim, s.owner[i]));
     if (p == claim) s.where[i] = at;
     seen[i] = 1;
   });
   for (std::size_t i = 0; i < s.holders.size(); ++i)
     if (s.holders[i] > 0 && s.where[i] < 0)
-      problem(-1, s.owner[i], s.lo + static_cast<std::int64_t>(i), "the owner named holds the index",
-              "rank " + std::to_string(s.owner[i]) + " is named the owner of an index it does not hold: ");
+      refuse_claims(problems, owner_not_holding(s.lo + static_cast<std::int64_t>(i), -1, s.owner[i]));
   return problems;
 }
 
@@ -299,20 +315,12 @@ std::pair<int, std::int64_t> confirm_claims(std::int64_t g, const Holders& h, st
   const int claimed = h.claim.front();
   for (std::size_t k = 1; k < h.rank.size(); ++k)
     if (h.claim[k] != claimed) {
-      if (problems.size() < 20)
-        problems.push_back({h.rank[k], 0, "held_owners", std::to_string(h.claim[k]),
-                            "every process holding an index names the same owner",
-                            "rank " + std::to_string(h.rank[k]) + " names rank " + std::to_string(h.claim[k]) +
-                                " the owner of index " + std::to_string(g) + ", rank " + std::to_string(h.rank[0]) +
-                                " names rank " + std::to_string(claimed)});
+      refuse_claims(problems, disagreeing_claims(g, h.rank[k], h.claim[k], claimed));
       return {-1, -1};
     }
   const auto pick = std::find(h.rank.begin(), h.rank.end(), claimed);
   if (pick != h.rank.end()) return {claimed, h.position[static_cast<std::size_t>(pick - h.rank.begin())]};
-  if (problems.size() < 20)
-    problems.push_back({h.rank[0], 0, "held_owners", std::to_string(claimed), "the owner named holds the index",
-                        "rank " + std::to_string(claimed) + " is named the owner of index " + std::to_string(g) +
-                            ", which it does not hold"});
+  refuse_claims(problems, owner_not_holding(g, h.rank[0], claimed));
   return {-1, -1};
 }
 
