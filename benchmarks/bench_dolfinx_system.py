@@ -1,5 +1,5 @@
 """Benchmark rows for another library's linear system in Tpetra: DOLFINx
-0.5.2 assembles P1 Poisson on the unit square (its documented way, a PETSc
+(0.5.2 to 0.11) assembles P1 Poisson on the unit square (its documented way, a PETSc
 Mat), Dapetra hands it to Tpetra and solves with MueLu (run under mpirun by
 scripts/bench; rows appended to the results file).
 
@@ -34,6 +34,7 @@ from petsc4py import PETSc
 
 import dapetra
 from bench_rows import finish_mpi_rows, mpi_driver_arguments
+from dolfinx_compat import lagrange_space
 
 comm = MPI.COMM_WORLD
 P, rank = comm.size, comm.rank
@@ -79,7 +80,7 @@ class System:
 
     def __init__(self, n):
         self.msh = mesh.create_unit_square(comm, n, n, mesh.CellType.triangle)
-        V = fem.FunctionSpace(self.msh, ("Lagrange", 1))
+        V = lagrange_space(self.msh)
         u, v = ufl.TrialFunction(V), ufl.TestFunction(V)
         self.a = fem.form(ufl.inner(ufl.grad(u), ufl.grad(v)) * ufl.dx)
         L = fem.form(fem.Constant(self.msh, PETSc.ScalarType(1.0)) * v * ufl.dx)

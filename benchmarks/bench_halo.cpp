@@ -12,6 +12,7 @@
 #include <tuple>
 
 #include "bench_util.hpp"
+#include "dapetra/tpetra/compat.hpp"
 #include "dapetra/tpetra/tpetra.hpp"
 
 using namespace dapetra;
@@ -378,7 +379,7 @@ void bench_plan_build(Report& report, const Teuchos::RCP<const Comm>& comm, MPI_
   const auto bm = layout->buffer_map();
   const auto given_owned = layout->owned_map();
   std::vector<GO> owned_gids;
-  for (LO i = 0; i < static_cast<LO>(given_owned->getNodeNumElements()); ++i) owned_gids.push_back(given_owned->getGlobalElement(i));
+  for (LO i = 0; i < static_cast<LO>(compat::local_num_elements(*given_owned)); ++i) owned_gids.push_back(given_owned->getGlobalElement(i));
   const bool contiguous = given_owned->isContiguous();
   const auto tpetra_build = [&] {
     auto om = contiguous ? Teuchos::rcp(new Map(given_owned->getGlobalNumElements(), owned_gids.size(), 0, comm))

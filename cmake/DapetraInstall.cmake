@@ -61,10 +61,10 @@ write_basic_package_version_file(${PROJECT_BINARY_DIR}/DapetraConfigVersion.cmak
                                  COMPATIBILITY SameMajorVersion)
 install(EXPORT DapetraTargets NAMESPACE Dapetra:: DESTINATION ${DAPETRA_INSTALL_CMAKEDIR})
 install(FILES ${PROJECT_BINARY_DIR}/DapetraConfig.cmake ${PROJECT_BINARY_DIR}/DapetraConfigVersion.cmake
-              ${PROJECT_SOURCE_DIR}/cmake/DapetraTrilinosCompat.cmake
+              ${PROJECT_SOURCE_DIR}/cmake/DapetraCompat.cmake
         DESTINATION ${DAPETRA_INSTALL_CMAKEDIR})
 
 # The build tree as a package too.
 export(EXPORT DapetraTargets NAMESPACE Dapetra:: FILE ${PROJECT_BINARY_DIR}/DapetraTargets.cmake)
-configure_file(${PROJECT_SOURCE_DIR}/cmake/DapetraTrilinosCompat.cmake
-               ${PROJECT_BINARY_DIR}/DapetraTrilinosCompat.cmake COPYONLY)
+configure_file(${PROJECT_SOURCE_DIR}/cmake/DapetraCompat.cmake
+               ${PROJECT_BINARY_DIR}/DapetraCompat.cmake COPYONLY)

@@ -5,7 +5,7 @@
 # lists the files behind the package's libraries: Debian's 13.2 gives names
 # and imported targets without usage requirements, later versions
 # <Package>::all_libs; TPL files serve every TriBITS version alike.
-include("${CMAKE_CURRENT_LIST_DIR}/../DapetraTrilinosCompat.cmake")
+include("${CMAKE_CURRENT_LIST_DIR}/../DapetraCompat.cmake")
 macro(dapetra_trilinos_tpl package header library)
   find_package(${package} REQUIRED)
   dapetra_trilinos_usage(${package} _dapetra_libs _dapetra_dirs FILES)

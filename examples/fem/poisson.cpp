@@ -114,10 +114,10 @@ std::vector<std::vector<std::pair<std::int64_t, double>>> owned_rows_of(const Ma
   for (std::size_t i = 0; i < num_owned; ++i) {
     const GO row = nodes[i];
     const std::size_t len = a.getNumEntriesInGlobalRow(row);
-    std::vector<GO> cols(len);
-    std::vector<double> vals(len);
+    Matrix::nonconst_global_inds_host_view_type cols("cols", len);
+    Matrix::nonconst_values_host_view_type vals("vals", len);
     std::size_t got = 0;
-    a.getGlobalRowCopy(row, Teuchos::ArrayView<GO>(cols), Teuchos::ArrayView<double>(vals), got);
+    a.getGlobalRowCopy(row, cols, vals, got);
     std::vector<std::pair<std::int64_t, double>> entries;
     for (std::size_t k = 0; k < got; ++k) entries.emplace_back(cols[k], vals[k]);
     std::sort(entries.begin(), entries.end());

@@ -3,9 +3,13 @@
 # Sourced, not run.
 
 DAPETRA_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
-DAPETRA_BUILD=${DAPETRA_BUILD:-$DAPETRA_ROOT/build}
+# The plain build: build/, or build/newest/ for the second stack (inside its
+# chroot, where DAPETRA_STACK=newest; scripts/lib/newest.sh).
+DAPETRA_PLAIN_BUILD=$DAPETRA_ROOT/build${DAPETRA_STACK:+/$DAPETRA_STACK}
+DAPETRA_BUILD=${DAPETRA_BUILD:-$DAPETRA_PLAIN_BUILD}
 
-# Everything the build, tests and adapters use, all from Debian 12.
+# Everything the build, tests and adapters use: the same names on both stacks
+# (Debian 12, and sid in the chroot of scripts/lib/newest.sh).
 # Debian's Tpetra CMake config also needs Kokkos, KokkosKernels and Epetra.
 DAPETRA_PACKAGES=(
   build-essential cmake ccache pkg-config
@@ -74,3 +78,5 @@ dapetra_build() {
 
 # OpenMPI refuses root without these; CI and developers run as root here.
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+
+source "$DAPETRA_ROOT/scripts/lib/newest.sh"

@@ -87,7 +87,10 @@ TEST(InspectTool, MalformedFilesExit2WithoutCrashing) {
                                               "\"size\": 1e400}]}]}")}) {
     const ToolRun r = run_tool("--json " + write_temp("malformed.json", text));
     EXPECT_EQ(r.status, 2) << text << "\n" << r.out;
-    EXPECT_NO_THROW(nlohmann::json::parse(r.out)) << r.out;
+    nlohmann::json report;
+    ASSERT_NO_THROW(report = nlohmann::json::parse(r.out)) << r.out;
+    EXPECT_EQ(report.value("valid", true), false) << r.out;
+    EXPECT_FALSE(report.value("errors", nlohmann::json::array()).empty()) << r.out;
   }
   EXPECT_EQ(run_tool("--json /nonexistent.json").status, 2);
   EXPECT_EQ(run_tool("").status, 1);

@@ -16,6 +16,7 @@
 #include <set>
 
 #include "../common/seed.hpp"
+#include "dapetra/tpetra/compat.hpp"
 #include "dapetra/tpetra/tpetra.hpp"
 #include "tpetra_test_util.hpp"
 
@@ -75,7 +76,7 @@ CsrRows owned_rows(const TpetraLayout& layout, std::uint64_t seed) {
   const Map& owned = *layout.owned_map();
   const global_index_t n = static_cast<global_index_t>(owned.getGlobalNumElements());
   CsrRows csr;
-  for (std::size_t r = 0; r < owned.getNodeNumElements(); ++r) {
+  for (std::size_t r = 0; r < compat::local_num_elements(owned); ++r) {
     for (const auto& [c, v] : row_entries(seed, owned.getGlobalElement(static_cast<LO>(r)) - owned.getIndexBase(), n)) {
       csr.columns.push_back(c);
       csr.values.push_back(v);
@@ -91,11 +92,11 @@ void expect_products(const CrsMatrix& a, std::uint64_t seed, const std::function
   const GO base = rows.getIndexBase();
   const global_index_t n = static_cast<global_index_t>(rows.getGlobalNumElements());
   Vector x(a.getDomainMap()), y(a.getRangeMap());
-  for (std::size_t i = 0; i < a.getDomainMap()->getNodeNumElements(); ++i)
+  for (std::size_t i = 0; i < compat::local_num_elements(*a.getDomainMap()); ++i)
     x.replaceLocalValue(static_cast<LO>(i), f(a.getDomainMap()->getGlobalElement(static_cast<LO>(i)) - base));
   a.apply(x, y);
   const auto got = y.getData();
-  for (std::size_t r = 0; r < rows.getNodeNumElements(); ++r) {
+  for (std::size_t r = 0; r < compat::local_num_elements(rows); ++r) {
     const global_index_t g = rows.getGlobalElement(static_cast<LO>(r)) - base;
     double want = 0;
     for (const auto& [c, v] : row_entries(seed, g, n)) want += v * f(c);

@@ -13,6 +13,7 @@
 #include <random>
 
 #include "../common/seed.hpp"
+#include "dapetra/tpetra/compat.hpp"
 #include "dapetra/tpetra/tpetra.hpp"
 #include "tpetra_test_util.hpp"
 
@@ -108,10 +109,10 @@ std::vector<std::map<GO, double>> serial_rows(const Problem3& p, bool constrain 
 
 std::map<GO, double> row_of(const CrsMatrix& a, GO row) {
   const std::size_t n = a.getNumEntriesInGlobalRow(row);
-  std::vector<GO> cols(n);
-  std::vector<double> vals(n);
+  CrsMatrix::nonconst_global_inds_host_view_type cols("cols", n);
+  CrsMatrix::nonconst_values_host_view_type vals("vals", n);
   std::size_t got = 0;
-  a.getGlobalRowCopy(row, Teuchos::ArrayView<GO>(cols), Teuchos::ArrayView<double>(vals), got);
+  a.getGlobalRowCopy(row, cols, vals, got);
   std::map<GO, double> out;
   for (std::size_t k = 0; k < got; ++k) out[cols[k]] = vals[k];
   return out;
@@ -166,7 +167,7 @@ TEST(FEMatrix, EqualsTheSerialAssemblyOnRandomCells) {
     for (double scale : {1.0, 2.0}) {
       assemble(a, p, b.local, scale);
       const Map& rows = *a.matrix()->getRowMap();
-      for (std::size_t i = 0; i < rows.getNodeNumElements(); ++i) {
+      for (std::size_t i = 0; i < compat::local_num_elements(rows); ++i) {
         const GO g = rows.getGlobalElement(static_cast<LO>(i));
         auto expect = want[static_cast<std::size_t>(g)];
         if (!p.constrained(g))
@@ -196,12 +197,12 @@ TEST(FEMatrix, AppliesAsTheSerialMatrix) {
   assemble(a, p, b.local, 1.0);
   const auto& A = *a.matrix();
   Tpetra::Vector<double, LO, GO, Node> x(A.getDomainMap()), y(A.getRangeMap());
-  for (std::size_t i = 0; i < A.getDomainMap()->getNodeNumElements(); ++i)
+  for (std::size_t i = 0; i < compat::local_num_elements(*A.getDomainMap()); ++i)
     x.replaceLocalValue(static_cast<LO>(i), static_cast<double>(A.getDomainMap()->getGlobalElement(static_cast<LO>(i)) + 1));
   A.apply(x, y);
   const auto rows = serial_rows(p, false);
   const auto yv = y.getData();
-  for (std::size_t i = 0; i < A.getRangeMap()->getNodeNumElements(); ++i) {
+  for (std::size_t i = 0; i < compat::local_num_elements(*A.getRangeMap()); ++i) {
     const GO g = A.getRangeMap()->getGlobalElement(static_cast<LO>(i));
     double want = 0;
     for (const auto& [col, v] : rows[static_cast<std::size_t>(g)]) want += v * static_cast<double>(col + 1);

@@ -28,7 +28,12 @@ Problem problem(int rank, int dim, std::string key, std::string value, std::stri
   return Problem{rank, dim, std::move(key), std::move(value), std::move(rule), std::move(message)};
 }
 
-bool is_numpy_bool(PyObject* v) { return !std::strcmp(Py_TYPE(v)->tp_name, "numpy.bool_"); }
+// NumPy's boolean scalar, by type name so that reading a record never imports
+// NumPy: numpy.bool_ in NumPy 1, numpy.bool in NumPy 2 (bool_ its alias).
+bool is_numpy_bool(PyObject* v) {
+  const char* name = Py_TYPE(v)->tp_name;
+  return !std::strcmp(name, "numpy.bool") || !std::strcmp(name, "numpy.bool_");
+}
 
 // An item that iterating its container failed to produce: the reader
 // refuses it as a value of the wrong type, naming why.
@@ -165,7 +170,7 @@ void read_dim(const py::handle& item, int rank, int axis, const std::vector<glob
 void read_buffer(const py::handle& b, int rank, Read& r) {
   if (!PyObject_CheckBuffer(b.ptr())) {
     r.problems.push_back(problem(rank, -1, "buffer", brief(b), "buffer supports the buffer protocol",
-                                 "an object of type " + std::string(py::str(b.get_type().attr("__name__")))));
+                                 "an object of type " + std::string(py::str(py::type::handle_of(b).attr("__name__")))));
     return;
   }
   // A writable view when the object allows it, else a read-only one.

@@ -57,7 +57,7 @@ Array array_argument(const py::object& obj, const char* key, int rank, std::vect
   Array a = Array::ensure(obj);  // NumPy's own conversion; null (error cleared) when it fails
   if (a) return a;
   problems.push_back({rank, -1, key, brief(obj), "an array NumPy converts to the element type",
-                      "a value of type " + std::string(py::str(obj.get_type().attr("__name__")))});
+                      "a value of type " + std::string(py::str(py::type::handle_of(obj).attr("__name__")))});
   return Array(0);
 }
 
@@ -157,7 +157,7 @@ void put(Teuchos::ParameterList& list, const py::dict& d, int rank, std::vector<
       else if (py::isinstance<py::float_>(v)) list.set(key, v.cast<double>());
       else if (py::isinstance<py::str>(v)) list.set(key, v.cast<std::string>());
       else
-        throw py::cast_error("a value of type " + std::string(py::str(v.get_type().attr("__name__"))));
+        throw py::cast_error("a value of type " + std::string(py::str(py::type::handle_of(v).attr("__name__"))));
     } catch (const py::cast_error& e) {
       problems.push_back({rank, -1, key, py::str(py::repr(v)), "a parameter is a bool, int (C range), float, str or dict",
                           e.what()});

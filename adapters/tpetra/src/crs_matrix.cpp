@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "dapetra/mpi/agree.hpp"
+#include "dapetra/tpetra/compat.hpp"
 
 namespace dapetra::tpetra {
 namespace {
@@ -52,7 +53,7 @@ void check_offsets(const CsrView& csr, std::size_t owned, int rank, std::vector<
 
 // The rows where first_row says they are.
 void check_first_row(const CsrView& csr, const Map& owned, GO base, int rank, std::vector<Problem>& out) {
-  if (csr.first_row < 0 || csr.num_rows != owned.getNodeNumElements()) return;
+  if (csr.first_row < 0 || csr.num_rows != compat::local_num_elements(owned)) return;
   for (std::size_t r = 0; r < csr.num_rows; ++r)
     if (owned.getGlobalElement(static_cast<LO>(r)) - base != csr.first_row + static_cast<global_index_t>(r)) {
       out.push_back(problem(rank, "first_row", std::to_string(csr.first_row),
@@ -90,7 +91,7 @@ struct OwnedColumns {
   GO first;
   LO n;
   explicit OwnedColumns(const Map& m)
-      : owned(m), contiguous(m.isContiguous()), first(m.getMinGlobalIndex()), n(static_cast<LO>(m.getNodeNumElements())) {}
+      : owned(m), contiguous(m.isContiguous()), first(m.getMinGlobalIndex()), n(static_cast<LO>(compat::local_num_elements(m))) {}
   LO operator()(GO g) const {
     if (contiguous) return g >= first && g - first < n ? static_cast<LO>(g - first) : -1;
     const LO c = owned.getLocalElement(g);
@@ -199,7 +200,7 @@ Teuchos::RCP<CrsMatrix> crs_matrix_copy(const TpetraLayout& rows, const CsrView&
     problems.push_back(problem(rank, "dim_data", std::to_string(rows.dim_data().size()) + " axes",
                                "the row layout is 1-D, one row per element", "matrices take a 1-D layout"));
   else
-    check_offsets(csr, owned->getNodeNumElements(), rank, problems);
+    check_offsets(csr, compat::local_num_elements(*owned), rank, problems);
   if (problems.empty()) {  // the offsets are sound: the rows can be read
     check_first_row(csr, *owned, base, rank, problems);
     const global_index_t size = layout.global_shape()[0];
@@ -218,7 +219,8 @@ Teuchos::RCP<CrsMatrix> crs_matrix_copy(const TpetraLayout& rows, const CsrView&
       Kokkos::resize(local.values, kept);
     }
   }
-  std::vector<GO> column_gids(owned->getNodeElementList().begin(), owned->getNodeElementList().end());
+  const auto owned_gids = compat::local_element_list(*owned);
+  std::vector<GO> column_gids(owned_gids.begin(), owned_gids.end());
   column_gids.insert(column_gids.end(), local.others.begin(), local.others.end());
   auto column_map = Teuchos::rcp(new Map(Teuchos::OrdinalTraits<Tpetra::global_size_t>::invalid(),
                                          Teuchos::ArrayView<const GO>(column_gids), base, owned->getComm()));

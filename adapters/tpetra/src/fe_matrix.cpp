@@ -12,6 +12,7 @@
 #include <unordered_map>
 
 #include "dapetra/mpi/agree.hpp"
+#include "dapetra/tpetra/compat.hpp"
 #include "dapetra/mpi/halo.hpp"
 #include "dapetra/mpi/index_map.hpp"
 
@@ -159,7 +160,7 @@ struct FEGraphBuilder {
   // Each owned row: its own neighbours and every column a copy of it brought.
   void collect_owned_columns() {
     const Map& owned = *g.nodes_->owned_map();
-    const std::size_t n = owned.getNodeNumElements();
+    const std::size_t n = compat::local_num_elements(owned);
     owned_columns.begin.assign(n + 1, 0);
     const auto owned_row = [&](GO row) { return static_cast<std::size_t>(owned.getLocalElement(row)); };
     // Every owned row holds its diagonal, even a node no local cell touches
@@ -189,7 +190,8 @@ struct FEGraphBuilder {
   // Tpetra's import for apply copies them in place), then the others ascending.
   void make_column_map() {
     const Map& owned = *g.nodes_->owned_map();
-    std::vector<GO> columns(owned.getNodeElementList().begin(), owned.getNodeElementList().end());
+    const auto owned_gids = compat::local_element_list(owned);
+    std::vector<GO> columns(owned_gids.begin(), owned_gids.end());
     std::vector<GO> others;
     for (GO c : owned_columns.items)
       if (owned.getLocalElement(c) == Teuchos::OrdinalTraits<LO>::invalid()) others.push_back(c);

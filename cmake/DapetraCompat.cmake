@@ -1,5 +1,13 @@
-# Trilinos packages across Trilinos versions, for Dapetra's build, its
-# installed package and its TriBITS TPL find modules:
+# Every difference between versions of the packages Dapetra finds, in one
+# place, for Dapetra's build, its installed package and its TriBITS TPL find
+# modules (the C++ twin is adapters/tpetra/include/dapetra/tpetra/compat.hpp).
+#
+# Eigen: 3.3 to 5. Eigen's own version file accepts only its own major
+# version (SameMajorVersion), so a plain "3.3" refuses Eigen 5; a range is
+# read by every version file CMake 3.19+ writes (3.4's and 5's alike).
+set(DAPETRA_EIGEN3_VERSIONS 3.3...<6)
+#
+# Trilinos packages, 13.2 to 16:
 #   dapetra_trilinos_target(<target> <Package>)       an imported target
 #   dapetra_trilinos_usage(<Package> <libs> <dirs> [FILES])
 #     libraries (imported targets, or with FILES the files behind them: what
@@ -7,8 +15,7 @@
 # Trilinos 14+ exports <Package>::all_libs with usage requirements; Debian's
 # 13.2 gives plain library names in <Package>_LIBRARIES, include paths in
 # <Package>_INCLUDE_DIRS (MPI's are not propagated: link MPI::MPI_CXX too) and
-# extra libraries in <Package>_TPL_LIBRARIES. dapetra::trilinos_tpetra is
-# defined here for the Tpetra adapter.
+# extra libraries in <Package>_TPL_LIBRARIES.
 function(dapetra_trilinos_usage package libs_out dirs_out)
   cmake_parse_arguments(PARSE_ARGV 3 arg "FILES" "" "")
   set(libs)
@@ -103,7 +110,3 @@ function(dapetra_trilinos_target target package)
   target_link_libraries(${target} INTERFACE ${libs})
   target_include_directories(${target} SYSTEM INTERFACE ${dirs})
 endfunction()
-
-if(Tpetra_FOUND)
-  dapetra_trilinos_target(dapetra::trilinos_tpetra Tpetra)
-endif()
