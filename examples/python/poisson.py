@@ -76,7 +76,7 @@ def write_mesh(path, x, cells, boundary):
     with open(path, "w") as f:
         f.write(f"nodes {len(x)}\n")
         for (a, b), on in zip(x, boundary):
-            f.write(f"{a!r} {b!r} {int(on)}\n")
+            f.write(f"{float(a)!r} {float(b)!r} {int(on)}\n")  # repr: exact round trip
         f.write(f"triangles {len(cells)}\n")
         for c in cells:
             f.write(f"{c[0]} {c[1]} {c[2]}\n")

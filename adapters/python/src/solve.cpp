@@ -21,6 +21,7 @@
 
 #include "bindings.hpp"
 #include "dapetra/mpi/agree.hpp"
+#include "dapetra/tpetra/compat_belos.hpp"
 #include "dapetra/tpetra/crs_matrix.hpp"
 #include "dapetra/tpetra/muelu_parameters.hpp"
 #include "dapetra/tpetra/tpetra.hpp"
@@ -305,6 +306,8 @@ py::tuple solve(const CrsMatrix& a, const py::object& b_obj, const py::object& x
 
 void bind_solve(py::module_& m) {
   if (import_mpi4py() < 0) throw py::error_already_set();  // mpi4py's C API is per translation unit
+  // Tpetra finalizes the Kokkos it starts here at exit, after the module's statics go.
+  tpetra::compat::make_belos_pool_before_kokkos<double, LO, GO, Node>();
   py::class_<CrsMatrix>(m, "CrsMatrix", R"(A Tpetra CrsMatrix (double) on a DAP layout's owned rows.
 
 CrsMatrix(like, rows, cols, values, comm=None) is collective: `like` is any
