@@ -2,10 +2,25 @@
 # place, for Dapetra's build, its installed package and its TriBITS TPL find
 # modules (the C++ twin is adapters/tpetra/include/dapetra/tpetra/compat.hpp).
 #
-# Eigen: 3.3 to 5. Eigen's own version file accepts only its own major
-# version (SameMajorVersion), so a plain "3.3" refuses Eigen 5; a range is
-# read by every version file CMake 3.19+ writes (3.4's and 5's alike).
-set(DAPETRA_EIGEN3_VERSIONS 3.3...<6)
+# dapetra_find_eigen3([REQUIRED] [QUIET]): Eigen 3.3 to 5. Eigen's version
+# file accepts only its own major version (SameMajorVersion), a version range
+# included (both ends must share it), so "3.3" refuses Eigen 5 and
+# "3.3...<6" refuses 3.4: Eigen is found without a version and its version
+# checked here.
+set(DAPETRA_EIGEN3_MIN 3.3)
+set(DAPETRA_EIGEN3_BELOW 6)
+macro(dapetra_find_eigen3)
+  find_package(Eigen3 NO_MODULE ${ARGN})
+  if(Eigen3_FOUND AND (Eigen3_VERSION VERSION_LESS DAPETRA_EIGEN3_MIN OR
+                       NOT Eigen3_VERSION VERSION_LESS DAPETRA_EIGEN3_BELOW))
+    set(_dapetra_eigen_refusal "Eigen ${Eigen3_VERSION} (${Eigen3_DIR}): Dapetra takes ${DAPETRA_EIGEN3_MIN} to below ${DAPETRA_EIGEN3_BELOW}")
+    if(";${ARGN};" MATCHES ";REQUIRED;")
+      message(FATAL_ERROR "${_dapetra_eigen_refusal}")
+    endif()
+    message(STATUS "${_dapetra_eigen_refusal}")
+    set(Eigen3_FOUND FALSE)
+  endif()
+endmacro()
 #
 # Trilinos packages, 13.2 to 16:
 #   dapetra_trilinos_target(<target> <Package>)       an imported target

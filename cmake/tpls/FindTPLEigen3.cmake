@@ -1,6 +1,6 @@
 # Eigen (header-only, 3.3 to 5) as a TriBITS TPL, for the Eigen adapter.
 include("${CMAKE_CURRENT_LIST_DIR}/../DapetraCompat.cmake")
-find_package(Eigen3 ${DAPETRA_EIGEN3_VERSIONS} NO_MODULE QUIET)
+dapetra_find_eigen3(QUIET)
 if(Eigen3_FOUND)
   get_target_property(_dapetra_eigen_dirs Eigen3::Eigen INTERFACE_INCLUDE_DIRECTORIES)
   set(TPL_Eigen3_INCLUDE_DIRS "${_dapetra_eigen_dirs}" CACHE PATH "Eigen's include directory")
