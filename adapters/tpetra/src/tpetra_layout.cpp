@@ -168,6 +168,15 @@ void MapBuilder::linearise() {
       throw ValidationError({Problem{-1, -1, "size", "", "the global element count fits 64 bits", "the array is too large"}});
     num_global *= self.map_shape_[i];
   }
+  // Tpetra's global ordinal is the one its build instantiated: 64-bit in
+  // Debian's 13.2 and 16.1, int in Debian's 17.0. The shape is the same on
+  // every process, so every process refuses alike.
+  const auto go_max = static_cast<global_index_t>(std::numeric_limits<GO>::max());
+  if (num_global > 0 && num_global - 1 > go_max - static_cast<global_index_t>(self.index_base_))
+    throw ValidationError({Problem{-1, -1, "size", std::to_string(num_global),
+                                   "the global element count fits Tpetra's global ordinal (" +
+                                       std::to_string(8 * sizeof(GO)) + "-bit in this Trilinos build)",
+                                   "the array is too large for this Trilinos"}});
   for (int a = 0, i = 0; a < ndim; ++a)
     if (a != self.column_axis_) flat_stride[a] = one_d_unstructured ? 1 : self.map_strides_[i++];
 }
