@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import dapetra
-from conftest import all_ranks, array, block
+from conftest import array, block
 
 pytestmark = pytest.mark.skipif(not hasattr(dapetra, "tpetra_view"), reason="built without Tpetra")
 
@@ -147,9 +147,11 @@ def test_dot_of_differently_distributed_vectors_raises_on_every_process(comm):
     v = dapetra.tpetra_view(array([block(12, P, r)]), comm)
     w = dapetra.tpetra_view(array([{"dist_type": "c", "size": 12, "proc_grid_size": P, "proc_grid_rank": r,
                                     "start": r}]), comm)
-    with pytest.raises(dapetra.ValidationError):
+    with pytest.raises(dapetra.ValidationError) as e:
         v.dot(w)
-    assert all_ranks(comm, True)  # nobody is left waiting
+    # Block and cyclic splits of 12 differ on every process: each names itself, on every process.
+    assert sorted(p["rank"] for p in e.value.problems) == list(range(P)), e.value.problems
+    assert {p["key"] for p in e.value.problems} == {"map"}
 
 
 def components(comm, k, order):
@@ -191,9 +193,14 @@ def test_a_column_axis_tpetra_cannot_view_is_refused_on_every_process(comm):
         dapetra.tpetra_view(c_order, comm, column_axis=1)
     with pytest.raises(dapetra.ValidationError, match="column"):
         dapetra.tpetra_view(d, comm, column_axis=0)  # the distributed axis
-    with pytest.raises(dapetra.ValidationError):
-        dapetra.tpetra_view(d, comm, column_axis="components" if comm.rank == 0 else 1)
-    assert all_ranks(comm, True)
+    # One process's axis that is no axis (a string, an int past C's int), each process in turn:
+    # every process raises, naming that process and its value.
+    for bad in range(comm.size):
+        for axis, quoted in (("components", "'components'"), (2**40, str(2**40)), (-1, "-1")):
+            with pytest.raises(dapetra.ValidationError) as e:
+                dapetra.tpetra_view(d, comm, column_axis=axis if comm.rank == bad else 1)
+            named = [p for p in e.value.problems if p["key"] == "column_axis"]
+            assert [(p["rank"], p["value"]) for p in named] == [(bad, quoted)], e.value.problems
 
 
 def test_a_float_buffer_is_refused_with_the_reason(comm):
@@ -203,4 +210,11 @@ def test_a_float_buffer_is_refused_with_the_reason(comm):
     d = array([block(12, P, r)], dtype=np.float32)
     with pytest.raises(dapetra.ValidationError, match="format"):
         dapetra.tpetra_view(d, comm)
+    # A float halo update fills each ghost with its owner's value: ghosts start at -1.
+    d = array([block(12, P, r, 1)], dtype=np.float32)
+    rec = d["dim_data"][0]
+    g = np.arange(rec["start"], rec["stop"])
+    left, right = rec["padding"]
+    d["buffer"][:] = np.where((g >= rec["start"] + left) & (g < rec["stop"] - right), g + 0.5, -1.0)
     dapetra.HaloPlan(dapetra.Layout(d, comm)).update(d)
+    np.testing.assert_array_equal(d["buffer"], (g + 0.5).astype(np.float32))

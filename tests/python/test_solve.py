@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 import dapetra
-from conftest import all_ranks, array, block
+from conftest import array, block
 
 pytestmark = pytest.mark.skipif(not hasattr(dapetra, "solve"), reason="built without Belos and Ifpack2")
 
@@ -234,14 +234,24 @@ def test_a_wrong_csr_on_one_process_raises_on_every_process(comm):
             with pytest.raises(dapetra.ValidationError) as e:
                 call()
             assert e.value.problems[0]["rank"] == bad and e.value.problems[0]["key"] == key
+    # Solve arguments wrong on one process, each in turn: every process raises, naming it.
     A, b, x, _ = laplacian_system(comm, m)
-    with pytest.raises(dapetra.ValidationError):
-        dapetra.solve(A, b, x, parameters={"smoother: sweeps": object()} if comm.rank == comm.size - 1 else None)
-    with pytest.raises(dapetra.ValidationError):
-        dapetra.solve(A, b, x, parameters={"relaxation: sweeps": 2**40} if comm.rank == 0 else None)
+    for bad in range(comm.size):
+        for params, key in (({"smoother: sweeps": object()}, "smoother: sweeps"),
+                            ({"relaxation: sweeps": 2**40}, "relaxation: sweeps")):
+            with pytest.raises(dapetra.ValidationError) as e:
+                dapetra.solve(A, b, x, parameters=params if comm.rank == bad else None)
+            assert [(p["rank"], p["key"]) for p in e.value.problems] == [(bad, key)], e.value.problems
     A, b, x, _ = laplacian_system(comm, m, 2)
-    last = comm.rank == comm.size - 1
-    for axis in ("columns" if last else 0, None if last else 0, 1 if last else 0):
-        with pytest.raises(dapetra.ValidationError):
-            dapetra.solve(A, b, x, column_axis=axis)
-    assert all_ranks(comm, True)  # nobody is left waiting
+    for bad in range(comm.size):
+        here = comm.rank == bad
+        with pytest.raises(dapetra.ValidationError) as e:
+            dapetra.solve(A, b, x, column_axis="columns" if here else 0)
+        assert [(p["rank"], p["key"], p["value"]) for p in e.value.problems] == [(bad, "column_axis", "'columns'")]
+        if comm.size == 1:
+            continue  # one process cannot disagree with itself
+        for axis in (None, 1):  # a different axis, or none, on one process: the processes disagree
+            with pytest.raises(dapetra.ValidationError) as e:
+                dapetra.solve(A, b, x, column_axis=axis if here else 0)
+            assert [(p["key"], p["rule"]) for p in e.value.problems] == [
+                ("column_axis", "every process names the same column axis")], e.value.problems

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstring>
 #include <iterator>
+#include <limits>
 #include <string>
 
 #include "dapetra/json.hpp"
@@ -20,6 +21,19 @@ std::string brief(const py::handle& h) {
     s = std::string("<") + Py_TYPE(h.ptr())->tp_name + " object whose repr() raised>";
   }
   return s.size() > 60 ? s.substr(0, 57) + "..." : s;
+}
+
+int column_axis_arg(const py::handle& axis, int rank, std::vector<Problem>& problems) {
+  if (axis.is_none()) return -1;
+  if (PyLong_Check(axis.ptr()) && !PyBool_Check(axis.ptr())) {
+    int overflow = 0;
+    const long long v = PyLong_AsLongLongAndOverflow(axis.ptr(), &overflow);
+    if (!overflow && !PyErr_Occurred() && v >= 0 && v <= std::numeric_limits<int>::max()) return static_cast<int>(v);
+    PyErr_Clear();
+  }
+  problems.push_back(Problem{rank, -1, "column_axis", brief(axis), "None, or an int naming an axis of the array",
+                             "this column axis is no axis of any array"});
+  return -1;
 }
 
 namespace {

@@ -35,6 +35,11 @@ Read read_distarray(const py::handle& obj, int rank);
 // become an exception the others never see.
 std::string brief(const py::handle& h);
 
+// A column_axis argument: None gives -1 (no column axis), an int in C's int
+// range itself; anything else is this process's problem (rank, key
+// "column_axis", the value quoted), to refuse with the others', and -1.
+int column_axis_arg(const py::handle& axis, int rank, std::vector<Problem>& problems);
+
 // The element format as Dapetra names it ("d", "f", "i", "q", "Zf", "Zd"),
 // from a PEP-3118 format and itemsize as Python reports them ("<d", "l",
 // "=q", ...); "" when Dapetra has no such type.

@@ -16,7 +16,6 @@
 #endif
 
 #include <algorithm>
-#include <limits>
 #include <numeric>
 
 #include "bindings.hpp"
@@ -225,13 +224,12 @@ std::pair<Teuchos::RCP<MV>, Teuchos::RCP<MV>> owned_views(const CrsMatrix& a, co
   // or not an int, then fails on every process, as creation decides).
   if (!mpi::all_true(column_axis.is_none(), a.layout->distribution()->comm())) {
     tpetra::TpetraLayoutOptions options;
-    options.column_axis = column_axis.is_none() ? -1
-                          : py::isinstance<py::int_>(column_axis) ? column_axis.cast<int>()
-                                                                  : std::numeric_limits<int>::max();
+    std::vector<Problem> axis_problems;
+    options.column_axis = column_axis_arg(column_axis, rank, axis_problems);
     options.index_base = a.layout->owned_map()->getIndexBase();
     const auto comm = a.matrix->getComm();
     DistArray arrays[2];
-    layouts[0] = tpetra_layout_of(first, comm, &arrays[0], options);  // collective
+    layouts[0] = tpetra_layout_of(first, comm, &arrays[0], options, axis_problems);  // collective
     layouts[1] = tpetra_layout_of(second, comm, &arrays[1], options);
     for (int i = 0; i < 2; ++i) {
       read[i].array = arrays[i];

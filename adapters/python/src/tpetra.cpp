@@ -8,7 +8,6 @@
 #include <Tpetra_MultiVector.hpp>
 
 #include <chrono>
-#include <limits>
 
 #include "bindings.hpp"
 #include "dapetra/mpi/agree.hpp"
@@ -115,10 +114,7 @@ TpetraVector view_of(const py::object& obj, const py::object& comm, const py::ob
   options.shared_owner = std::move(args.shared_owner);
   options.owned_ranges = std::move(args.owned_ranges);
   options.held_owners = std::move(args.held_owners);
-  // An axis that is no int still enters the collective creation, as an axis
-  // no array has, so that every process refuses it alike.
-  if (!column_axis.is_none())
-    options.column_axis = py::isinstance<py::int_>(column_axis) ? column_axis.cast<int>() : std::numeric_limits<int>::max();
+  options.column_axis = column_axis_arg(column_axis, tc->getRank(), problems);  // refused with the rest
   TpetraVector v;
   v.layout = tpetra_layout_of(obj, tc, &v.array, options, problems);
   py::gil_scoped_release release;
