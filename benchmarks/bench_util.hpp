@@ -14,6 +14,8 @@
 #include <fstream>
 #include <functional>
 #include <nlohmann/json.hpp>
+#include <optional>
+#include <stdexcept>
 #include <string>
 #include <unistd.h>
 #include <vector>
@@ -87,25 +89,28 @@ struct Row {
   double target;
   nlohmann::ordered_json extra = nlohmann::ordered_json::object();
   // Both sides produced the same result (checked after timing); a row that
-  // fails its check does not hold, whatever its ratio.
-  bool same_result = true;
-  bool holds() const { return same_result && baseline_s > 0 && ours_s / baseline_s <= target; }
+  // fails its check does not hold, whatever its ratio. No default: a row
+  // that never sets it is refused by Report::add.
+  std::optional<bool> same_result;
+  bool same() const { return same_result.value_or(false); }
+  bool holds() const { return same() && baseline_s > 0 && ours_s / baseline_s <= target; }
 };
 
 class Report {
  public:
   explicit Report(int rank) : rank_(rank) {}
   void add(Row row) {
+    if (!row.same_result) throw std::logic_error("benchmark row '" + row.name + "' checks nothing: set same_result");
     const double ratio = row.baseline_s > 0 ? row.ours_s / row.baseline_s : 0.0;
     if (rank_ == 0)
       std::printf("%-52s %11.3e %11.3e %8.3f %7.2f  %s  (vs %s)\n", row.name.c_str(), row.ours_s, row.baseline_s, ratio,
-                  row.target, !row.same_result ? "WRONG" : row.holds() ? "ok  " : "MISS", row.baseline.c_str());
+                  row.target, !row.same() ? "WRONG" : row.holds() ? "ok  " : "MISS", row.baseline.c_str());
     std::fflush(stdout);
     rows_.push_back(std::move(row));
   }
   // Whether every row so far checked out (both sides the same result).
   bool all_same() const {
-    return std::all_of(rows_.begin(), rows_.end(), [](const Row& r) { return r.same_result; });
+    return std::all_of(rows_.begin(), rows_.end(), [](const Row& r) { return r.same(); });
   }
   void header() const {
     if (rank_ == 0)
@@ -127,7 +132,7 @@ class Report {
       j["baseline_s"] = r.baseline_s;
       j["ratio"] = r.baseline_s > 0 ? r.ours_s / r.baseline_s : 0.0;
       j["target"] = r.target;
-      j["same_result"] = r.same_result;
+      j["same_result"] = r.same();
       j["holds"] = r.holds();
       for (const auto& [k, v] : r.extra.items()) j[k] = v;
       for (const auto& [k, v] : context.items()) j[k] = v;

@@ -22,7 +22,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 
 
 def verdict(row):
-    if not row.get("same_result", True):
+    if not row.get("same_result", False):
         return "WRONG"
     return "holds" if row["holds"] else "**MISS**"
 
@@ -82,7 +82,7 @@ def plot_ratios(rows, path):
     names = [r["name"] if count[r["name"]] == 1 else f"{r['name']} vs {r['baseline'][:28]}" for r in rows]
     fig, ax = plt.subplots(figsize=(10, 0.19 * len(rows) + 1.2))
     y = range(len(rows))
-    colours = ["#2a7f3f" if r["holds"] else ("#b8860b" if r.get("same_result", True) else "#b22222") for r in rows]
+    colours = ["#2a7f3f" if r["holds"] else ("#b8860b" if r.get("same_result", False) else "#b22222") for r in rows]
     ax.scatter([max(r["ratio"], 1e-4) for r in rows], y, c=colours, s=18, zorder=3, label="ours / baseline")
     ax.scatter([r["target"] for r in rows], y, marker="|", c="black", s=60, zorder=2, label="target")
     ax.set_xscale("log")
@@ -136,8 +136,8 @@ def main():
     machines = sorted({r.get("machine", "not recorded") for r in rows})
     modes = sorted({r.get("mode", "?") for r in rows})
     holds = sum(1 for r in rows if r["holds"])
-    wrong = [r["name"] for r in rows if not r.get("same_result", True)]
-    missed = [r["name"] for r in rows if r.get("same_result", True) and not r["holds"]]
+    wrong = [r["name"] for r in rows if not r.get("same_result", False)]
+    missed = [r["name"] for r in rows if r.get("same_result", False) and not r["holds"]]
     out = ["# Benchmarks", "",
            "<!-- Written by `scripts/bench --report` (benchmarks/report.py) from build/bench/results.json:"
            " do not edit; run `scripts/bench` and then `scripts/bench --report`. -->", "",
