@@ -15,6 +15,7 @@
 #include <random>
 
 #include "../common/outcome.hpp"
+#include "../common/seed.hpp"
 #include "dapetra/mpi/mpi.hpp"
 #include "mpi_test_util.hpp"
 
@@ -76,7 +77,9 @@ DistArray array_over(std::vector<double>& v, const std::vector<Dim>& dims) {
 TEST(HeldOwners, AgreeWithARuleNamingTheSameOwners) {
   const auto comm = world();
   const int P = comm.size(), me = comm.rank();
-  std::mt19937_64 rng(2911);  // the same draws on every rank
+  const auto seed = dapetra::testing::test_seed(2911);  // the same draws on every rank
+  SCOPED_TRACE(seed.replay);
+  std::mt19937_64 rng(seed.value);
   int not_lowest = 0;         // shared indices whose owner is not the lowest holder, over the trials
   for (int trial = 0; trial < 25; ++trial) {
     SCOPED_TRACE("trial " + std::to_string(trial));

@@ -11,6 +11,7 @@
 #include <numeric>
 #include <random>
 
+#include "../common/seed.hpp"
 #include "../common/outcome.hpp"
 #include "dapetra/mpi/mpi.hpp"
 #include "mpi_test_util.hpp"
@@ -89,7 +90,9 @@ std::vector<double> updated(const HaloPlan& plan, const Dim& d, const std::vecto
 TEST(OwnedRanges, ClosedFormOwnersAgreeWithTheRendezvous) {
   const auto comm = world();
   const int P = comm.size(), me = comm.rank();
-  std::mt19937_64 rng(4242);  // the same draws on every rank
+  const auto seed = dapetra::testing::test_seed(4242);  // the same draws on every rank
+  SCOPED_TRACE(seed.replay);
+  std::mt19937_64 rng(seed.value);
   for (int trial = 0; trial < 25; ++trial) {
     SCOPED_TRACE("trial " + std::to_string(trial));
     const Draw drawn = draw(rng, P, me);
@@ -202,7 +205,9 @@ TEST(OwnedRanges, OneToOneClaimsAreDecidedFromTheCounts) {
 TEST(OwnedRanges, NodesTimesComponentsUpdateAsTheRendezvousDoes) {
   const auto comm = world();
   const int P = comm.size(), me = comm.rank();
-  std::mt19937_64 rng(977);  // the same draws on every rank
+  const auto seed = dapetra::testing::test_seed(977);  // the same draws on every rank
+  SCOPED_TRACE(seed.replay);
+  std::mt19937_64 rng(seed.value);
   const global_index_t components = 3;
   for (int trial = 0; trial < 10; ++trial) {
     SCOPED_TRACE("trial " + std::to_string(trial));
@@ -241,7 +246,9 @@ TEST(OwnedRanges, NodesTimesComponentsUpdateAsTheRendezvousDoes) {
 TEST(OwnedRanges, RangesTheNumberingShowsKeepEveryOwnerRule) {
   const auto comm = world();
   const int P = comm.size(), me = comm.rank();
-  std::mt19937_64 rng(5151);  // the same draws on every rank
+  const auto seed = dapetra::testing::test_seed(5151);  // the same draws on every rank
+  SCOPED_TRACE(seed.replay);
+  std::mt19937_64 rng(seed.value);
   const auto lowest = [](global_index_t, const std::vector<int>& holders) { return holders.front(); };
   const auto highest = [](global_index_t, const std::vector<int>& holders) { return holders.back(); };
   int moved = 0;  // indices of a range owned by another process, over the trials

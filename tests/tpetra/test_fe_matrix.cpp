@@ -144,6 +144,26 @@ void assemble(FEMatrix& a, const Problem3& p, const Local& l, double scale) {
   a.end_assembly();
 }
 
+// How many rows `a` owns that differ from the serial rows `want` with the
+// unconstrained ones times `scale` (each reported); 0 when all agree.
+// EXPECT, not ASSERT, inside: a rank that returned early would leave the
+// others waiting in the next collective.
+int rows_unlike_serial(const FEMatrix& a, const Problem3& p, const std::vector<std::map<GO, double>>& want,
+                       double scale, bool constrained) {
+  const Map& rows = *a.matrix()->getRowMap();
+  int unlike = 0;
+  for (std::size_t i = 0; i < compat::local_num_elements(rows); ++i) {
+    const GO g = rows.getGlobalElement(static_cast<LO>(i));
+    auto expect = want[static_cast<std::size_t>(g)];
+    if (!(constrained && p.constrained(g)))
+      for (auto& [col, v] : expect) v *= scale;
+    const auto got = row_of(*a.matrix(), g);
+    EXPECT_EQ(got, expect) << "scale " << scale << " row " << g;
+    unlike += got != expect;
+  }
+  return unlike;
+}
+
 }  // namespace
 
 TEST(FEMatrix, EqualsTheSerialAssemblyOnRandomCells) {
@@ -166,18 +186,8 @@ TEST(FEMatrix, EqualsTheSerialAssemblyOnRandomCells) {
     // every element doubled: the matrix follows, with nothing rebuilt.
     for (double scale : {1.0, 2.0}) {
       assemble(a, p, b.local, scale);
-      const Map& rows = *a.matrix()->getRowMap();
-      for (std::size_t i = 0; i < compat::local_num_elements(rows); ++i) {
-        const GO g = rows.getGlobalElement(static_cast<LO>(i));
-        auto expect = want[static_cast<std::size_t>(g)];
-        if (!p.constrained(g))
-          for (auto& [col, v] : expect) v *= scale;
-        // EXPECT, not ASSERT: a rank that returned early would leave the
-        // others waiting in the next trial's collectives.
-        const auto got = row_of(*a.matrix(), g);
-        EXPECT_EQ(got, expect) << "trial " << trial << " scale " << scale << " row " << g;
-        if (got != expect) break;
-      }
+      SCOPED_TRACE("trial " + std::to_string(trial));
+      rows_unlike_serial(a, p, want, scale, true);
     }
     // Each global row once, on its owner, and the operator works as Tpetra's.
     EXPECT_TRUE(a.matrix()->isFillComplete());
@@ -190,6 +200,7 @@ TEST(FEMatrix, EqualsTheSerialAssemblyOnRandomCells) {
 TEST(FEMatrix, AppliesAsTheSerialMatrix) {
   const auto comm = world();
   const auto seed = dapetra::testing::test_seed(707);
+  SCOPED_TRACE(seed.replay);
   std::mt19937_64 rng(seed.value);
   const Problem3 p = draw(rng, comm->getSize());
   const Built b = build(p);
@@ -249,7 +260,8 @@ TEST(Faults, FEMatrixWrongElementFailsEveryRankAtEndAssembly) {
       }
       expect_every_rank_throws([&] { a.end_assembly(); }, bad, kind == 1 ? "cell" : "element_matrix");
     }
-  assemble(a, p, b.local, 1.0);  // usable again
+  assemble(a, p, b.local, 1.0);  // usable again: the serial matrix, every fault forgotten
+  EXPECT_EQ(rows_unlike_serial(a, p, serial_rows(p, false), 1.0, false), 0);
 }
 
 TEST(Faults, FEMatrixDirichletFlagsOfTheWrongLengthFailEveryRank) {
