@@ -192,7 +192,6 @@ TEST(MeshParts, AnyPartitionIsDistributedNotOnlyZoltansOne) {
 TEST(MeshParts, FaultsAreRaisedOnEveryProcess) {
   const fem::MeshBlock block = fem::generate_block({fem::MeshSpec::square, 6}, rank(), nprocs());
   std::vector<int> part_of(block.cells.size(), 0);
-  if (rank() == nprocs() - 1 && !part_of.empty()) part_of.back() = nprocs();
   const auto message_of = [](const std::function<void()>& step) -> std::string {
     try {
       step();
@@ -201,8 +200,25 @@ TEST(MeshParts, FaultsAreRaisedOnEveryProcess) {
     }
     return "";
   };
-  std::string what = message_of([&] { fem::distribute_mesh(block, part_of, MPI_COMM_WORLD); });
-  EXPECT_NE(what.find("has part " + std::to_string(nprocs()) + ", not a rank"), std::string::npos) << what;
+  std::string what;
+  int checked = 0;
+  // Each process in turn gives its last cell a part that is no rank: every process names that cell.
+  for (int bad = 0; bad < nprocs(); ++bad) {
+    std::vector<int> parts = part_of;
+    long long mine = -1, cell = -1;
+    if (rank() == bad && !parts.empty()) {
+      parts.back() = nprocs();
+      mine = static_cast<long long>(block.first_cell) + static_cast<long long>(parts.size()) - 1;
+    }
+    MPI_Allreduce(&mine, &cell, 1, MPI_LONG_LONG, MPI_MAX, MPI_COMM_WORLD);
+    if (cell < 0) continue;  // that process holds no cell of the generated block
+    ++checked;
+    what = message_of([&] { fem::distribute_mesh(block, parts, MPI_COMM_WORLD); });
+    EXPECT_NE(what.find("cell " + std::to_string(cell) + " has part " + std::to_string(nprocs()) + ", not a rank"),
+              std::string::npos)
+        << "bad rank " << bad << ": " << what;
+  }
+  EXPECT_EQ(checked, nprocs()) << "every process of a 6 x 6 square holds cells";
   if (nprocs() > 1) {  // every cell to rank 0: the others' parts are empty
     std::fill(part_of.begin(), part_of.end(), 0);
     what = message_of([&] { fem::distribute_mesh(block, part_of, MPI_COMM_WORLD); });

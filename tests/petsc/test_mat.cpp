@@ -113,18 +113,23 @@ TEST(Faults, PetscMatRowsOtherThanTheLayoutsFailEveryRank) {
   if (size == 1) GTEST_SKIP() << "one process owns every row";
   Mat a = random_mat(MATAIJ, 10 * size, 5);
   const CsrRows rows = petsc::csr_rows_copy(a);
-  // Rank 0 owns one row more than PETSc gave it, rank 1 one fewer.
   const global_index_t n = 10 * size;
-  std::vector<global_index_t> starts;
-  for (int p = 0; p <= size; ++p) starts.push_back(p == 0 || p == size ? p * n / size : p * n / size + (p == 1));
-  const auto layout = tpetra::TpetraLayout::create(
-      {Dim::block(n, size, rank, starts[static_cast<std::size_t>(rank)], starts[static_cast<std::size_t>(rank) + 1])}, petsc_world());
-  try {
-    tpetra::crs_matrix_copy(*layout, rows.view());
-    ADD_FAILURE() << "rows other than the layout's were accepted";
-  } catch (const ValidationError& e) {
-    EXPECT_EQ(e.problems().at(0).rank, 0);
-    EXPECT_EQ(e.problems().at(0).key, "rows");
+  // Each boundary in turn moved by one row: rank moved - 1 owns one row more
+  // than PETSc gave it, rank `moved` one fewer; the first of them is named.
+  for (int moved = 1; moved < size; ++moved) {
+    SCOPED_TRACE("boundary before rank " + std::to_string(moved));
+    std::vector<global_index_t> starts;
+    for (int p = 0; p <= size; ++p) starts.push_back(p * n / size + (p == moved));
+    const auto layout = tpetra::TpetraLayout::create(
+        {Dim::block(n, size, rank, starts[static_cast<std::size_t>(rank)], starts[static_cast<std::size_t>(rank) + 1])},
+        petsc_world());
+    try {
+      tpetra::crs_matrix_copy(*layout, rows.view());
+      ADD_FAILURE() << "rows other than the layout's were accepted";
+    } catch (const ValidationError& e) {
+      EXPECT_EQ(e.problems().at(0).rank, moved - 1);
+      EXPECT_EQ(e.problems().at(0).key, "rows");
+    }
   }
   MatDestroy(&a);
 }

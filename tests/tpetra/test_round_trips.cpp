@@ -14,6 +14,7 @@
 
 using namespace dapetra;
 using namespace dapetra::tpetra;
+using dapetra::testing::expect_every_rank_throws;
 using dapetra::testing::owning_array;
 using dapetra::testing::world;
 
@@ -193,12 +194,15 @@ TEST(Faults, BadRecordsOnOneRankFailEveryRank) {
 TEST(Faults, BufferMismatchOnOneRankFailsEveryRank) {
   const auto comm = world();
   const int P = comm->getSize(), r = comm->getRank();
-  DistArray a = owning_array<double>({Dim::even_block(20, P, r)});
-  if (r == P - 1) a.buffer.itemsize = 4;  // lies about its element size
-  EXPECT_THROW(TpetraLayout::create(a, comm), ValidationError);
-  DistArray b = owning_array<double>({Dim::even_block(20, P, r)});
-  if (r == 0) b.version = "1.0.0";
-  EXPECT_THROW(TpetraLayout::create(b, comm), ValidationError);
+  for (int bad = 0; bad < P; ++bad) {
+    SCOPED_TRACE("bad rank " + std::to_string(bad));
+    DistArray a = owning_array<double>({Dim::even_block(20, P, r)});
+    if (r == bad) a.buffer.itemsize = 4;  // lies about its element size
+    expect_every_rank_throws([&] { TpetraLayout::create(a, comm); }, bad, "itemsize");
+    DistArray b = owning_array<double>({Dim::even_block(20, P, r)});
+    if (r == bad) b.version = "1.0.0";
+    expect_every_rank_throws([&] { TpetraLayout::create(b, comm); }, bad, "__version__");
+  }
 }
 
 // The column axis: one rank names another axis, or none, or an axis that
