@@ -233,3 +233,69 @@ def test_a_wrong_owner_array_raises_on_every_process(comm):
                     dapetra.tpetra_view(d, comm, owner=mine)
                 assert any(p["key"] == key for p in e.value.problems), (what, e.value.problems)
     assert P == 1 or disagreements > 0, "no process holds a shared index: the disagreeing case never ran"
+
+
+@pytest.mark.skipif(not hasattr(dapetra, "tpetra_view"), reason="built without Tpetra")
+def test_tpetra_vectors_take_owned_ranges_and_owner_arrays(comm):
+    # The ring with owned ranges: each process owns its [5r, 5r + 5), whatever it holds besides.
+    d, held = ring(comm)
+    P = comm.size
+    starts = np.array([5 * q for q in range(P + 1)])
+    d["buffer"][:] = held + 1.0
+    v = dapetra.tpetra_view(d, comm, owned_ranges=starts)
+    assert v.global_length == 5 * P and v.owned_length == 5
+    assert v.norm1() == pytest.approx(np.sum(np.arange(5 * P) + 1.0))  # each element once, by its owner
+    w = dapetra.new_tpetra_vector(d, comm, owned_ranges=starts)
+    assert w.owned_length == 5 and w.buffer_length == len(held) and w.norm_inf() == 0.0
+    # An owner array: DOLFINx's owners on a scrambled numbering.
+    d, held, owner, _ = scrambled(comm, seed=7)
+    claims = np.array([owner[int(g)] for g in held], dtype=np.int64)
+    w = dapetra.new_tpetra_vector(d, comm, owner=claims)
+    assert w.owned_length == int(np.sum(claims == comm.rank)) and w.global_length == 4 * P
+
+
+@pytest.mark.skipif(not hasattr(dapetra, "tpetra_view"), reason="built without Tpetra")
+def test_tpetra_vectors_refuse_wrong_ownership_on_every_process(comm):
+    d, _ = ring(comm)
+    starts = [5 * q for q in range(comm.size + 1)]
+    s, held, owner, _ = scrambled(comm, seed=7)
+    claims = np.array([owner[int(g)] for g in held], dtype=np.int64)
+    for bad in range(comm.size):
+        here = comm.rank == bad
+        calls = ((lambda: dapetra.tpetra_view(d, comm, owned_ranges=starts[:-1] if here else starts), "owned_ranges"),
+                 (lambda: dapetra.new_tpetra_vector(d, comm, owned_ranges="0 5" if here else starts), "owned_ranges"),
+                 (lambda: dapetra.new_tpetra_vector(s, comm, owner=claims[:-1] if here else claims), "held_owners"),
+                 (lambda: dapetra.new_tpetra_vector(s, comm, owner=claims + 0.5 if here else claims), "owner"))
+        for call, key in calls:
+            with pytest.raises(dapetra.ValidationError) as e:
+                call()
+            assert any(p["rank"] == bad and p["key"] == key for p in e.value.problems), (bad, key, e.value.problems)
+
+
+def test_gather_and_redistribution_refuse_one_process_wrong_on_every_process(comm):
+    P = comm.size
+    a = dapetra.zeros((6 * P,), comm)
+    b = dapetra.zeros((6 * P,), comm, dist="c")
+    plan = dapetra.RedistributionPlan(dapetra.Layout(a, comm), dapetra.Layout(b, comm))
+    d = a.__distarray__()
+    for bad in range(P):
+        here = comm.rank == bad
+        short = dict(d, buffer=d["buffer"][:-1]) if here else d  # a buffer one element short
+        with pytest.raises(dapetra.ValidationError) as e:
+            dapetra.gather(short, comm)
+        assert any(p["rank"] == bad for p in e.value.problems), e.value.problems
+        for root in (P, "0", -1):  # no rank, or not the root the others name
+            with pytest.raises(ValueError, match=f"root: rank {bad} names"):
+                dapetra.gather(a, comm, root=root if here else 0)
+        if P > 1:
+            with pytest.raises(ValueError, match="root: the processes name different roots"):
+                dapetra.gather(a, comm, root=1 if here else 0)
+        for step in (lambda: plan.apply(short, b), lambda: plan.apply_reverse(b, short)):
+            with pytest.raises(dapetra.ValidationError) as e:
+                step()
+            assert [(p["rank"], p["key"]) for p in e.value.problems] == [(bad, "shape")], e.value.problems
+    # After the refusals the plan still moves the right values.
+    a.buffer[:] = np.arange(a.dim_data[0]["start"], a.dim_data[0]["stop"])
+    plan.apply(a, b)
+    rec = b.dim_data[0]
+    np.testing.assert_array_equal(b.buffer, np.arange(rec["proc_grid_rank"], 6 * P, P))

@@ -165,6 +165,22 @@ def unstructured(indices, size, comm=None, *, one_to_one=False, values_per_index
     return DistArray(np.empty((len(indices),) + tuple(values_per_index), dtype=dtype), records, comm)
 
 
+def _agreed_root(root, comm):
+    """The root every process names, checked with one allgather: a root that
+    is no rank, or differs between processes, raises on every process naming
+    the first process that is wrong, instead of leaving the others waiting
+    in a gather or scatter."""
+    plain = isinstance(root, (int, np.integer)) and not isinstance(root, (bool, np.bool_))
+    roots = comm.allgather(int(root) if plain else f"a {type(root).__name__}")
+    fits = [isinstance(q, int) and 0 <= q < comm.size for q in roots]
+    if not all(fits):
+        bad = fits.index(False)
+        raise ValueError(f"root: rank {bad} names {roots[bad]}, not a rank in 0..{comm.size - 1}")
+    if any(q != roots[0] for q in roots):
+        raise ValueError(f"root: the processes name different roots (by rank: {roots}); every process names the same")
+    return roots[0]
+
+
 def _held(obj, comm):
     """The layout's index map and the buffer as the protocol gives it."""
     d = obj.__distarray__() if hasattr(obj, "__distarray__") else obj
@@ -177,6 +193,7 @@ def from_ndarray(array, like, comm=None, root=0):
     element it holds, ghosts too, gets its global value). Returns `like`."""
     comm = MPI.COMM_WORLD if comm is None else comm
     imap, buffer = _held(like, comm)
+    root = _agreed_root(root, comm)
     wanted = comm.gather(np.asarray(imap.global_indices), root=root)
     values = None
     if comm.rank == root:
@@ -208,6 +225,7 @@ def gather(obj, comm=None, root=0):
     [0, size) come back as (indices, values), sorted by index."""
     comm = MPI.COMM_WORLD if comm is None else comm
     imap, buffer = _held(obj, comm)
+    root = _agreed_root(root, comm)
     owned = np.asarray(imap.owners) == comm.rank
     parts = comm.gather((np.asarray(imap.global_indices)[owned], buffer.reshape(-1)[owned]), root=root)
     if comm.rank != root:
