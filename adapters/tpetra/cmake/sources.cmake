@@ -1,7 +1,7 @@
 # The Tpetra adapter's sources, for the plain build (CMakeLists.txt) and for TriBITS
 # (cmake/tribits.cmake): written once.
 set(DAPETRA_TPETRA_SOURCES
-  src/eti_float.cpp
+  src/eti.cpp
   src/crs_matrix.cpp
   src/fe_matrix.cpp
   src/muelu_parameters.cpp
