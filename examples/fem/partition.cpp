@@ -7,18 +7,23 @@
 #include <Zoltan2_PartitioningProblem.hpp>
 #include <numeric>
 
+#include "dapetra/tpetra/types.hpp"
 #include "distribute.hpp"
 
 namespace fem {
 
 std::vector<int> partition_cells(const MeshBlock& block, MPI_Comm comm) {
-  using Types = Zoltan2::BasicUserTypes<double, int, long long>;
+  // Cell ids as Tpetra's global ordinal: Zoltan2 builds Tpetra maps of them,
+  // and a Trilinos build instantiates those for its own GO only (int in
+  // Debian's 17.0, long long before).
+  using GO = dapetra::tpetra::GO;
+  using Types = Zoltan2::BasicUserTypes<double, int, GO>;
   using Adapter = Zoltan2::BasicVectorAdapter<Types>;
   int nprocs = 1;
   MPI_Comm_size(comm, &nprocs);
   const std::size_t n = block.cells.size();
-  std::vector<long long> ids(n);
-  std::iota(ids.begin(), ids.end(), static_cast<long long>(block.first_cell));
+  std::vector<GO> ids(n);
+  std::iota(ids.begin(), ids.end(), static_cast<GO>(block.first_cell));
   static const Point none{0, 0, 0};  // a valid address when this block is empty
   const Point* first = n > 0 ? block.centroid.data() : &none;
   std::vector<const double*> coordinates;
