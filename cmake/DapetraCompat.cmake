@@ -31,12 +31,27 @@ endmacro()
 # 13.2 gives plain library names in <Package>_LIBRARIES, include paths in
 # <Package>_INCLUDE_DIRS (MPI's are not propagated: link MPI::MPI_CXX too) and
 # extra libraries in <Package>_TPL_LIBRARIES.
+# A package's libraries as its config lists them. Debian's Zoltan2 16.1 is a
+# parent package whose <Package>::all_libs links nothing: its libraries are
+# its subpackage's, <Package>Core::all_libs, added here.
+function(_dapetra_package_libraries package out)
+  set(libs ${${package}_LIBRARIES})
+  if(TARGET ${package}::all_libs AND TARGET ${package}Core::all_libs)
+    get_target_property(links ${package}::all_libs INTERFACE_LINK_LIBRARIES)
+    if(NOT links)
+      list(APPEND libs ${package}Core::all_libs)
+    endif()
+  endif()
+  set(${out} "${libs}" PARENT_SCOPE)
+endfunction()
+
 function(dapetra_trilinos_usage package libs_out dirs_out)
   cmake_parse_arguments(PARSE_ARGV 3 arg "FILES" "" "")
   set(libs)
   set(dirs)
   set_property(GLOBAL PROPERTY _dapetra_imported_seen "")
-  foreach(lib IN LISTS ${package}_LIBRARIES)
+  _dapetra_package_libraries(${package} package_libs)
+  foreach(lib IN LISTS package_libs)
     if(TARGET ${lib} AND arg_FILES)
       _dapetra_imported_files(${lib} libs dirs)
     elseif(TARGET ${lib} OR IS_ABSOLUTE "${lib}")
@@ -118,7 +133,8 @@ function(dapetra_trilinos_target target package)
   endif()
   add_library(${target} INTERFACE IMPORTED)
   if(TARGET ${package}::all_libs)
-    target_link_libraries(${target} INTERFACE ${package}::all_libs)
+    _dapetra_package_libraries(${package} package_libs)
+    target_link_libraries(${target} INTERFACE ${package_libs})
     return()
   endif()
   dapetra_trilinos_usage(${package} libs dirs)
