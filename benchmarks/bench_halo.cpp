@@ -30,20 +30,21 @@ namespace dapetra::bench {
 
 namespace {
 
-// A plan-build row's check: our plan and Tpetra's Import, each run once on
-// owner-tagged values (gid + 0.5 on the owner, -1 on every copy), fill every
+// A plan-build row's check: a plan built on `layout` as the timed loop builds
+// it and Tpetra's Import, each run once on owner-tagged values (gid + 0.5 on the owner, -1 on every copy), fill every
 // held element alike, and for every held element the owner Tpetra found
 // (Import_Util::getPids) is the one our layout names. `a` is the layout's
 // array, whose buffer (C order, doubles) this overwrites. Collective.
-bool same_halo(const HaloPlan& plan, const std::shared_ptr<const DistributedLayout>& layout,
-               const Tpetra::Import<LO, GO, Node>& import, const DistArray& a, MPI_Comm raw) {
+bool same_halo(const std::shared_ptr<const DistributedLayout>& layout, const Tpetra::Import<LO, GO, Node>& import,
+               const DistArray& a, MPI_Comm raw) {
+  const auto plan = HaloPlan::create(layout);
   const auto imap = mpi::IndexMap::create(layout);
   const auto& gids = imap->global_indices();
   const auto& owners = imap->owners();
   const int rank = layout->rank();
   double* ours = data_as<double>(a);
   for (std::size_t i = 0; i < gids.size(); ++i) ours[i] = owners[i] == rank ? static_cast<double>(gids[i]) + 0.5 : -1.0;
-  plan.update<double>(a);
+  plan->update<double>(a);
   const auto& source_map = *import.getSourceMap();
   const auto& target_map = *import.getTargetMap();
   Tpetra::Vector<double, LO, GO, Node> source(import.getSourceMap()), target(import.getTargetMap());
@@ -350,7 +351,7 @@ void bench_unstructured(Report& report, const Teuchos::RCP<const Comm>& comm, MP
     const auto build = bench::paired_median_seconds(raw, 7, [&] { ours_build(); }, [&] { tpetra_build(); });
     const auto built_layout = DistributedLayout::create(a, raw, *options);
     add(std::string("plan_build unstructured") + how, {build.ours, build.baseline}, "Tpetra Map(N, n) + Map + Import", target,
-        same_halo(*HaloPlan::create(built_layout), built_layout, import, a, raw));
+        same_halo(built_layout, import, a, raw));
   }
   // Owners named per held position (DistributedLayoutOptions::held_owners),
   // for numberings that are not ranges: a Tpetra user with the same
@@ -372,7 +373,7 @@ void bench_unstructured(Report& report, const Teuchos::RCP<const Comm>& comm, MP
     const auto built_layout = DistributedLayout::create(a, raw, claimed);
     add("plan_build unstructured (owners claimed per position)", {build.ours, build.baseline},
         "Tpetra Map(owned GIDs) + Map + Import", 1.0,
-        same_halo(*HaloPlan::create(built_layout), built_layout, tpetra_listed(), a, raw));
+        same_halo(built_layout, tpetra_listed(), a, raw));
   }
   // With only what a DAP 'u' record says (who holds what, not who owns it),
   // a Tpetra user must find owners first: createOneToOne, then the Import.
@@ -389,7 +390,7 @@ void bench_unstructured(Report& report, const Teuchos::RCP<const Comm>& comm, MP
   const auto unknown = bench::paired_median_seconds(raw, 5, [&] { ours_default(); }, [&] { tpetra_unknown(); });
   const auto default_layout = DistributedLayout::create(a, raw, highest);
   add("plan_build unstructured (owners found)", {unknown.ours, unknown.baseline}, "Tpetra Map + createOneToOne + Import", 1.2,
-      same_halo(*HaloPlan::create(default_layout), default_layout, tpetra_unknown(), a, raw));
+      same_halo(default_layout, tpetra_unknown(), a, raw));
 }
 
 // Plan construction for one layout (every process's records `dims`): layout
@@ -427,7 +428,7 @@ void bench_plan_build(Report& report, const Teuchos::RCP<const Comm>& comm, MPI_
   Row build_row{"plan_build (layout without maps + plan) " + what + suffix, t.ours,
                 contiguous ? "Tpetra Map(N, n) + Import" : "Tpetra Map(index list) + Import", t.baseline, 0.1};
   const auto built_layout = DistributedLayout::create(a, raw);
-  build_row.same_result = same_halo(*HaloPlan::create(built_layout), built_layout, tpetra_build(), a, raw);
+  build_row.same_result = same_halo(built_layout, tpetra_build(), a, raw);
   report.add(build_row);
   // The plan alone against 5 updates of the same plan: a cost budget. Its
   // check: a plan built as in the timing loop updates as Tpetra's Import does.
@@ -438,7 +439,7 @@ void bench_plan_build(Report& report, const Teuchos::RCP<const Comm>& comm, MPI_
       [&] { for (int i = 0; i < inner; ++i) plan->update<double>(a); });
   Row row{"plan_build (plan, layout given) " + what + suffix, cost.ours / inner, "5 halo updates", 5 * cost.baseline / inner, 1.0};
   row.extra["halo_elements_per_rank"] = static_cast<double>(plan->num_ghosts());
-  row.same_result = same_halo(*HaloPlan::create(halo_layout), halo_layout, tpetra_build(), a, raw);
+  row.same_result = same_halo(halo_layout, tpetra_build(), a, raw);
   report.add(row);
 }
 
@@ -472,7 +473,7 @@ void bench_creation(Report& report, const Teuchos::RCP<const Comm>& comm, MPI_Co
   Row row{"layout + halo plan creation 1-D 100/rank np=" + std::to_string(P), t.ours, "Tpetra Map(N, n) + Map + Import",
           t.baseline, 1.0};
   const auto layout = DistributedLayout::create(a, raw);
-  row.same_result = same_halo(*HaloPlan::create(layout), layout, tpetra(), a, raw);
+  row.same_result = same_halo(layout, tpetra(), a, raw);
   // What the layout's own communicator costs on its own.
   row.extra["comm_dup_free_s"] = median_seconds(raw, reps, [&] {
     MPI_Comm dup;

@@ -43,16 +43,21 @@ def block(n, P, r, halo=0):
             "start": lo - left, "stop": hi + right, "padding": (left, right)}
 
 
+def held_along(rec):
+    """The global indices a record's process holds along its axis, in buffer
+    order, from the spec's definitions alone: 'b' [start, stop), 'u' its
+    indices, 'c' every block_size-block whose block number is
+    proc_grid_rank modulo proc_grid_size."""
+    if rec["dist_type"] == "b":
+        return np.arange(rec["start"], rec["stop"])
+    if rec["dist_type"] == "u":
+        return np.asarray(rec["indices"], dtype=np.int64)
+    n, P, r, b = rec["size"], rec["proc_grid_size"], rec["proc_grid_rank"], rec.get("block_size", 1)
+    return np.array([g for g in range(n) if (g // b) % P == r], dtype=np.int64)
+
+
 def array(dims, dtype=float, fill=0.0):
-    shape = []
-    for d in dims:
-        if d["dist_type"] == "b":
-            shape.append(d["stop"] - d["start"])
-        elif d["dist_type"] == "u":
-            shape.append(len(d["indices"]))
-        else:
-            n, P, r, b = d["size"], d["proc_grid_size"], d["proc_grid_rank"], d.get("block_size", 1)
-            shape.append(sum(1 for g in range(n) if (g // b) % P == r))
+    shape = [len(held_along(d)) for d in dims]
     return {"__version__": "0.10.0", "buffer": np.full(shape, fill, dtype=dtype), "dim_data": list(dims)}
 
 

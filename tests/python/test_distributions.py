@@ -5,6 +5,7 @@ import numpy as np
 import pytest
 
 import dapetra
+from conftest import held_along
 
 
 def global_values(shape, seed=3):
@@ -15,14 +16,12 @@ def owned_along(rec):
     """The global indices a record's process owns along its axis, from the
     spec's definitions alone: 'b' its [start, stop) less its communication
     padding (padding at a global end is boundary padding, counted in size and
-    owned by the edge process), 'c' every block_size-block whose block number
-    is proc_grid_rank modulo proc_grid_size."""
+    owned by the edge process), 'c' whatever it holds (held_along)."""
     if rec["dist_type"] == "b":
         P, k = rec["proc_grid_size"], rec["proc_grid_rank"]
         left, right = rec.get("padding", (0, 0))
         return np.arange(rec["start"] + (left if k > 0 else 0), rec["stop"] - (right if k < P - 1 else 0))
-    n, P, r, b = rec["size"], rec["proc_grid_size"], rec["proc_grid_rank"], rec.get("block_size", 1)
-    return np.array([g for g in range(n) if (g // b) % P == r], dtype=np.int64)
+    return held_along(rec)
 
 
 CASES = [

@@ -4,17 +4,10 @@ import numpy as np
 import pytest
 
 import dapetra
-from conftest import all_ranks, array, block
+from conftest import all_ranks, array, block, held_along
 
 
-def global_of(d):
-    """Global index of each position of a 1-D 'b', 'c' or 'u' record, from the spec's definitions."""
-    if d["dist_type"] == "b":
-        return np.arange(d["start"], d["stop"])
-    if d["dist_type"] == "u":
-        return np.asarray(d["indices"])
-    n, P, r, b = d["size"], d["proc_grid_size"], d["proc_grid_rank"], d.get("block_size", 1)
-    return np.array([g for g in range(n) if (g // b) % P == r])
+global_of = held_along  # global index of each position of a 1-D record
 
 
 def test_halo_update_fills_padding_with_the_owners_values(comm):

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import dapetra
-from conftest import array, block
+from conftest import array, block, held_along
 
 pytestmark = pytest.mark.skipif(not hasattr(dapetra, "tpetra_view"), reason="built without Tpetra")
 
@@ -18,15 +18,7 @@ SEED = int(os.environ.get("DAPETRA_TEST_SEED", "7"))
 
 def held_indices(d):
     """The global flat index of each buffer element (C order), from the spec's definitions."""
-    per_axis = []
-    for rec in d["dim_data"]:
-        if rec["dist_type"] == "b":
-            per_axis.append(np.arange(rec["start"], rec["stop"]))
-        elif rec["dist_type"] == "u":
-            per_axis.append(np.asarray(rec["indices"], dtype=np.int64))
-        else:
-            n, P, r, b = rec["size"], rec["proc_grid_size"], rec["proc_grid_rank"], rec.get("block_size", 1)
-            per_axis.append(np.array([g for g in range(n) if (g // b) % P == r], dtype=np.int64))
+    per_axis = [held_along(rec) for rec in d["dim_data"]]
     sizes = [rec["size"] for rec in d["dim_data"]]
     flat = np.zeros([len(p) for p in per_axis], dtype=np.int64)
     for a, p in enumerate(per_axis):
