@@ -13,7 +13,11 @@ Phases, as dapetra-fem times them: set-up (boundary facets, their dofs, and
 g interpolated at every node), assembly (matrix, vector, lifting, BCs:
 DOLFINx's sparsity pattern is built here, as ours is), and with
 --reassemble K the fastest of K re-assemblies of the matrix and vector into
-the existing ones. f is integrated with the quadrature degree dapetra-fem's
+the existing ones. For a node-by-node comparison it also reports the
+number of cells and of Dirichlet nodes, ||A||_F and ||b||_2 after the first
+assembly and after the last re-assembly, and with --nodal-values PREFIX
+writes each process's owned nodes as float64 rows (x, y[, z], u) to
+PREFIX.<rank>, as dapetra-fem does. f is integrated with the quadrature degree dapetra-fem's
 load rule has (4 in 2-D, 3 in 3-D; examples/fem/element.hpp), given as form
 metadata, so both sides do the same work.
 
@@ -41,6 +45,11 @@ def finish_vector(b, a, bc):
     set_bc(b, [bc])
 
 
+def norms(A, b):
+    """||A||_F and ||b||_2, to compare with dapetra-fem's. Collective."""
+    return [A.norm(PETSc.NormType.FROBENIUS), b.norm()]
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--n", type=int, required=True)
@@ -48,6 +57,7 @@ def main():
     parser.add_argument("--tol", type=float, default=1e-10)
     parser.add_argument("--reassemble", type=int, default=0)
     parser.add_argument("--json", required=True)
+    parser.add_argument("--nodal-values", help="write each process's owned (coordinates, u) to this prefix + .<rank>")
     args = parser.parse_args()
     comm = MPI.COMM_WORLD
     dim = 3 if args.cube else 2
@@ -83,7 +93,8 @@ def main():
     facets = mesh.exterior_facet_indices(msh.topology)
     g = fem.Function(V)
     g.interpolate(exact)
-    bc = fem.dirichletbc(g, fem.locate_dofs_topological(V, fdim, facets))
+    bc_dofs = fem.locate_dofs_topological(V, fdim, facets)
+    bc = fem.dirichletbc(g, bc_dofs)
     comm.Barrier()
     setup_s = time.perf_counter() - t0
 
@@ -94,6 +105,7 @@ def main():
     finish_vector(b, a, bc)
     comm.Barrier()
     assembly_s = time.perf_counter() - t0
+    assembled_norms = reassembled_norms = norms(A, b)
 
     # Into the existing matrix and vector, as a time step or Newton iteration does.
     reassembly_s = []
@@ -109,6 +121,8 @@ def main():
         finish_vector(b, a, bc)
         comm.Barrier()
         reassembly_s.append(time.perf_counter() - t0)
+    if reassembly_s:
+        reassembled_norms = norms(A, b)
 
     t0 = time.perf_counter()
     ksp = PETSc.KSP().create(comm)
@@ -128,10 +142,17 @@ def main():
     # Every collective before the rank-0 block (norms included).
     residual = r.norm() / b.norm()
     l2 = np.sqrt(comm.allreduce(fem.assemble_scalar(error_form), op=MPI.SUM))
+    owned = V.dofmap.index_map.size_local
+    dirichlet = comm.allreduce(int(np.count_nonzero(np.asarray(bc_dofs) < owned)), op=MPI.SUM)
+    cells = msh.topology.index_map(msh.topology.dim).size_global
+    if args.nodal_values:
+        rows = np.column_stack([V.tabulate_dof_coordinates()[:owned, :dim], uh.x.array[:owned]])
+        np.ascontiguousarray(rows, dtype=np.float64).tofile(f"{args.nodal_values}.{comm.rank}")
     peak = comm.allreduce(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0, op=MPI.MAX)
     if comm.rank == 0:
         with open(args.json, "w") as out:
-            json.dump({"nodes": V.dofmap.index_map.size_global, "dim": dim, "processes": comm.size, "mesh_s": mesh_s,
+            json.dump({"nodes": V.dofmap.index_map.size_global, "cells": cells, "dirichlet_nodes": dirichlet,
+                       "assembled_norms": assembled_norms, "reassembled_norms": reassembled_norms, "dim": dim, "processes": comm.size, "mesh_s": mesh_s,
                        "setup_s": setup_s, "assembly_s": assembly_s,
                        "reassembly_s": min(reassembly_s) if reassembly_s else 0.0, "solve_s": solve_s, "iterations": ksp.getIterationNumber(),
                        "relative_residual": residual, "l2_error": float(l2), "peak_rss_mb": peak}, out)

@@ -1,6 +1,7 @@
 // dapetra-fem: the finite-element pipeline (scripts/demo runs it).
 //   dapetra-fem [--n N] [--lshape | --3d | --mesh FILE] [--refine-study] [--out DIR] [--tol T]
 //               [--prec MueLu|RELAXATION|...] [--petsc] [--reassemble K] [--report FILE.json]
+//               [--diagonals alike|alternating] [--nodal-values PREFIX]
 // Solves -div(grad u) = f (manufactured u = prod sin(pi x_d)) with P1
 // triangles or tetrahedra. Generated meshes are made in parallel, each
 // process its own block; a file is read on rank 0. Zoltan2 partitions the
@@ -19,8 +20,10 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
-#include <sys/resource.h>
+#include <iomanip>
 #include <memory>
+#include <stdexcept>
+#include <sys/resource.h>
 #include <string>
 #include <vector>
 
@@ -39,20 +42,21 @@ namespace {
 struct Options {
   int n = 96;
   double perturb = 0.2;  // interior nodes moved by up to this fraction of h
-  bool lshape = false, cube = false, refine_study = false;
-  std::string mesh_file, out = "build/fem", report;
+  bool lshape = false, cube = false, refine_study = false, alike_diagonals = false;
+  std::string mesh_file, out = "build/fem", report, nodal_values;
   fem::SolveOptions solve;
 };
 
 const char* usage =
     "usage: dapetra-fem [--n N] [--lshape | --3d | --mesh FILE.msh|FILE] [--perturb P] [--refine-study] [--out DIR]\n"
-    "                   [--tol T] [--prec MueLu|RELAXATION|ILUT|...] [--petsc] [--reassemble K] [--report FILE.json]\n";
+    "                   [--tol T] [--prec MueLu|RELAXATION|ILUT|...] [--petsc] [--reassemble K] [--report FILE.json]\n"
+    "                   [--diagonals alike|alternating] [--nodal-values PREFIX]\n";
 
 // This process's block of the mesh. Collective.
 fem::MeshBlock make_block(const Options& o, int n, int rank, int nprocs) {
   if (!o.mesh_file.empty()) return fem::read_mesh_block(o.mesh_file, MPI_COMM_WORLD);
   const auto shape = o.cube ? fem::MeshSpec::cube : o.lshape ? fem::MeshSpec::l_shape : fem::MeshSpec::square;
-  return fem::generate_block({shape, n, o.perturb}, rank, nprocs);
+  return fem::generate_block({shape, n, o.perturb, o.alike_diagonals}, rank, nprocs);
 }
 
 std::string describe(const Options& o) {
@@ -123,6 +127,20 @@ double peak_resident_mb(const Teuchos::Comm<int>& comm) {
   return largest(comm, static_cast<double>(usage.ru_maxrss) / 1024.0);  // ru_maxrss is in KB on Linux
 }
 
+// This process's owned nodes as rows of (x, y[, z], u), float64, native
+// byte order: what benchmarks/bench_fem.py compares with DOLFINx node by node.
+void write_nodal_values(const std::string& path, const fem::MeshPart& part, const fem::Result& r) {
+  std::vector<double> rows;
+  const int dim = part.local.dim;
+  for (std::size_t v = 0; v < r.num_owned; ++v) {
+    for (int d = 0; d < dim; ++d) rows.push_back(part.local.x[v][static_cast<std::size_t>(d)]);
+    rows.push_back(r.u[v]);
+  }
+  std::ofstream os(path, std::ios::binary);
+  os.write(reinterpret_cast<const char*>(rows.data()), static_cast<std::streamsize>(rows.size() * sizeof(double)));
+  if (!os) throw std::runtime_error("cannot write " + path);
+}
+
 }  // namespace
 
 // Whether the command line asks for the usage (before Kokkos sees it: it
@@ -156,6 +174,15 @@ int main(int argc, char** argv) {
     else if (a == "--refine-study") o.refine_study = true;
     else if (a == "--perturb") o.perturb = std::stod(next());
     else if (a == "--report") o.report = next();
+    else if (a == "--diagonals") {
+      const std::string how = next();
+      if (how != "alike" && how != "alternating") {
+        if (rank == 0) std::fprintf(stderr, "dapetra-fem: --diagonals takes alike or alternating\n%s", usage);
+        return 1;
+      }
+      o.alike_diagonals = how == "alike";
+    }
+    else if (a == "--nodal-values") o.nodal_values = next();
     else if (a == "--out") o.out = next();
     else if (a == "--tol") o.solve.tolerance = std::stod(next());
     else if (a == "--prec") o.solve.preconditioner = next();
@@ -272,16 +299,23 @@ int main(int argc, char** argv) {
     say("PNG (solution): %s\n", png_u.c_str());
     say("PNG (partition): %s\n", png_p.c_str());
   }
+  if (!o.nodal_values.empty() &&
+      !agreed(MPI_COMM_WORLD, [&] { write_nodal_values(o.nodal_values + "." + std::to_string(rank), last_part, last); }))
+    return 1;
   if (!o.report.empty()) {
     const double peak = peak_resident_mb(*comm);
     if (rank == 0) {
       std::ofstream json(o.report);
+      json << std::setprecision(17);  // the norms are compared with DOLFINx's to rounding
       json << "{\"nodes\": " << last.num_nodes << ", \"cells\": " << last.num_cells << ", \"dim\": " << last_part.local.dim
            << ", \"processes\": " << nprocs << ", \"mesh_s\": " << mesh_seconds << ", \"partition_s\": " << partition_seconds
            << ", \"setup_s\": " << last.setup_seconds << ", \"assembly_s\": " << last.assembly_seconds
            << ", \"structure_s\": " << last.structure_seconds << ", \"reassembly_s\": " << last.reassembly_seconds
            << ", \"solve_s\": " << last.belos.seconds
            << ", \"iterations\": " << last.belos.iterations << ", \"relative_residual\": " << last.belos.relative_residual
+           << ", \"dirichlet_nodes\": " << last.dirichlet_nodes << ", \"assembled_norms\": [" << last.assembled_norms[0]
+           << ", " << last.assembled_norms[1] << "], \"reassembled_norms\": [" << last.reassembled_norms[0] << ", "
+           << last.reassembled_norms[1] << "]"
            << ", \"l2_error\": " << last.l2_error << ", \"h1_error\": " << last.h1_error << ", \"peak_rss_mb\": " << peak
            << "}\n";
     }

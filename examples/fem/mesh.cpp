@@ -29,6 +29,7 @@ double jitter(std::int64_t i, std::int64_t j, int salt) {
 struct Grid2D {
   std::int64_t n, cut, top;
   double perturb;
+  bool alike_diagonals;
 
   bool keep(std::int64_t i, std::int64_t j) const { return i >= 0 && j >= 0 && i < n && j < n && (j < cut || i < top); }
   std::int64_t row_nodes(std::int64_t j) const { return j <= cut ? n + 1 : top + 1; }
@@ -63,7 +64,7 @@ struct Grid2D {
     const auto [i, j] = square_at(id / 2);
     const auto a = node_id(i, j), b = node_id(i + 1, j), c = node_id(i + 1, j + 1), d = node_id(i, j + 1);
     const bool second = id % 2 == 1;
-    if ((i + j) % 2 == 0) return second ? std::array<std::int64_t, 4>{a, c, d, 0} : std::array<std::int64_t, 4>{a, b, c, 0};
+    if (alike_diagonals || (i + j) % 2 == 0) return second ? std::array<std::int64_t, 4>{a, c, d, 0} : std::array<std::int64_t, 4>{a, b, c, 0};
     return second ? std::array<std::int64_t, 4>{b, c, d, 0} : std::array<std::int64_t, 4>{a, b, d, 0};
   }
 };
@@ -144,8 +145,8 @@ MeshBlock block_of_grid(const Grid& grid, int dim, int rank, int nprocs) {
 MeshBlock generate_block(const MeshSpec& spec, int rank, int nprocs) {
   const std::int64_t n = spec.n;
   switch (spec.shape) {
-    case MeshSpec::square: return block_of_grid(Grid2D{n, n, n, spec.perturb}, 2, rank, nprocs);
-    case MeshSpec::l_shape: return block_of_grid(Grid2D{n, n / 2, n / 2, spec.perturb}, 2, rank, nprocs);
+    case MeshSpec::square: return block_of_grid(Grid2D{n, n, n, spec.perturb, spec.alike_diagonals}, 2, rank, nprocs);
+    case MeshSpec::l_shape: return block_of_grid(Grid2D{n, n / 2, n / 2, spec.perturb, spec.alike_diagonals}, 2, rank, nprocs);
     case MeshSpec::cube: return block_of_grid(Grid3D{n, spec.perturb}, 3, rank, nprocs);
   }
   throw std::invalid_argument("generate_block: unknown shape");

@@ -38,7 +38,9 @@ struct Mesh {
 };
 
 // A generated mesh, as scripts/demo makes them: the unit square cut into
-// n x n squares, each split into two triangles along alternating diagonals;
+// n x n squares, each split into two triangles along alternating diagonals
+// (with `alike_diagonals`, all from lower left to upper right, as DOLFINx's
+// create_unit_square cuts them, so the two meshes are the same);
 // the L-shape [0,1]^2 minus (1/2,1]x(1/2,1] (n even), the same way; the unit
 // cube cut into n^3 cubes, each split into six tetrahedra around its main
 // diagonal (faces match). Interior nodes are moved by up to `perturb` * h
@@ -48,6 +50,7 @@ struct MeshSpec {
   enum Shape { square, l_shape, cube } shape = square;
   int n = 32;
   double perturb = 0.2;
+  bool alike_diagonals = false;
 };
 
 // One process's share of a mesh before partitioning: nodes first_node ..

@@ -151,6 +151,11 @@ void assemble_values(const Mesh& mesh, const std::vector<double>& g, const mpi::
   a.set_constrained_values(g.data(), fv.data());
 }
 
+// ||A||_F and ||b||_2 of what assemble_values made. Collective.
+std::array<double, 2> norms_of(tpetra::FEMatrix& a, const tpetra::TpetraLayout& layout, const DistArray& f) {
+  return {static_cast<double>(a.matrix()->getFrobeniusNorm()), static_cast<double>(tpetra::owned_view<double>(layout, f)->getVector(0)->norm2())};
+}
+
 // One progress line, when the caller asked for them.
 template <class... Args>
 void report(const SolveOptions& options, const char* format, Args... args) {
@@ -179,6 +184,10 @@ Result solve_poisson(const MeshPart& part, const Teuchos::RCP<const Teuchos::Com
   res.max_cells_per_rank = most;
   res.mean_cells_per_rank = sums[0] / nprocs;
   res.ghost_copies = static_cast<std::size_t>(sums[1]);
+  double constrained = 0, all_constrained = 0;  // owned boundary nodes, summed
+  for (std::size_t v = 0; v < part.num_owned; ++v) constrained += mesh.boundary[v] ? 1 : 0;
+  Teuchos::reduceAll<int, double>(*comm, Teuchos::REDUCE_SUM, 1, &constrained, &all_constrained);
+  res.dirichlet_nodes = static_cast<std::size_t>(all_constrained);
 
   // Owned nodes come first in the part, so the owned values are one run of
   // the buffer and the solver works on them in place.
@@ -208,12 +217,14 @@ Result solve_poisson(const MeshPart& part, const Teuchos::RCP<const Teuchos::Com
   res.structure_seconds = seconds_since(t_assembly);
   assemble_values(mesh, g, *plan, a, f);
   res.assembly_seconds = seconds_since(t_assembly);
+  res.assembled_norms = res.reassembled_norms = norms_of(a, *layout, f);
   for (int k = 0; k < options.reassemblies; ++k) {
     const auto t_again = Clock::now();
     assemble_values(mesh, g, *plan, a, f);
     const double seconds = seconds_since(t_again);
     res.reassembly_seconds = k == 0 ? seconds : std::min(res.reassembly_seconds, seconds);
   }
+  if (options.reassemblies > 0) res.reassembled_norms = norms_of(a, *layout, f);
   const Teuchos::RCP<Matrix> a_mat = a.matrix();
   report(options, "assembly: %.3f s (structure %.3f s: Dapetra FEGraph; values: Eigen element kernels, Dapetra FEMatrix for A, HaloPlan::assemble for f)",
          res.assembly_seconds, res.structure_seconds);

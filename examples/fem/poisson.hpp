@@ -13,6 +13,7 @@
 
 #include <Teuchos_Comm.hpp>
 #include <Teuchos_RCP.hpp>
+#include <array>
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -70,6 +71,11 @@ struct Result {
   double assembly_seconds = 0;    // structure and values
   double structure_seconds = 0;   // the matrix graph and its assembly plan, built once
   double reassembly_seconds = 0;  // values only, into the same matrix (SolveOptions::reassemblies)
+  // What was assembled, for comparison with another code on the same mesh:
+  // the matrix's Frobenius norm and the right-hand side's 2-norm after the
+  // first assembly and after the last re-assembly, and the Dirichlet nodes.
+  std::array<double, 2> assembled_norms{}, reassembled_norms{};
+  std::size_t dirichlet_nodes = 0;
   // This process's owned matrix rows, (global column, value) sorted, as
   // assembled (with SolveOptions::keep_rows or ::petsc; empty otherwise).
   std::vector<std::vector<std::pair<std::int64_t, double>>> owned_rows;
