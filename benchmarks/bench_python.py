@@ -54,6 +54,12 @@ def block(n, halo=0):
                           "start": lo - left, "stop": hi + right, "padding": (left, right)},)}
 
 
+def global_indices(d):
+    """The global index of every element of a 1-D block array's buffer."""
+    rec = d["dim_data"][0]
+    return np.arange(rec["start"], rec["stop"], dtype=float)
+
+
 def row(name, ours, baseline_name, baseline, target, same, note=""):
     r = {"name": name, "ours_s": ours, "baseline": baseline_name, "baseline_s": baseline,
          "ratio": ours / baseline if baseline > 0 else 0.0, "target": target, "same_result": bool(same)}
@@ -68,6 +74,8 @@ def row(name, ours, baseline_name, baseline, target, same, note=""):
 
 def bench_views(quick):
     small, large = block(1000), block(10 ** 7 if quick else 10 ** 8)
+    for d in (small, large):
+        d["buffer"][:] = global_indices(d)  # distinct values, so a view of other memory shows
     calls = 50
     view = lambda d: (lambda k: [dapetra.tpetra_view(d, comm) for _ in range(k)])
     t = paired(lambda: timed(view(large), calls), lambda: timed(view(small), calls), 7)
@@ -75,11 +83,14 @@ def bench_views(quick):
     flat = all(np.shares_memory(dapetra.tpetra_view(d, comm).__distarray__()["buffer"], d["buffer"]) for d in (small, large))
     rows = [row(f"python tpetra_view N={n} np={P}", t[0], "python tpetra_view N=1e3 (alternated)", t[1], 1.5,
                 comm.allreduce(flat, op=MPI.LAND))]
-    cpp = lambda: slowest(_dapetra._views_timed_in_cpp(small, comm, calls))
+    cpp = lambda: slowest(_dapetra._views_timed_in_cpp(small, comm, calls)[0])
     t = paired(lambda: timed(view(small), calls), cpp, 7)
     target = (t[1] + 3e-6) / t[1]
+    # The C++ loop's last view: the buffer's memory, holding the buffer's values.
+    _, cpp_same_memory, cpp_sum = _dapetra._views_timed_in_cpp(small, comm, 1)
+    cpp_right = cpp_same_memory and cpp_sum == small["buffer"].sum()
     rows.append(row(f"python tpetra_view N=1e3 np={P}", t[0], "TpetraLayout::create + buffer_view from C++", t[1],
-                    target, comm.allreduce(flat, op=MPI.LAND), "C++ time + 3 us"))
+                    target, comm.allreduce(flat and cpp_right, op=MPI.LAND), "C++ time + 3 us"))
     return rows
 
 
@@ -90,9 +101,8 @@ def bench_update(quick):
     python = lambda k: [plan.update(d) for _ in range(k)]
     t = paired(lambda: timed(python, calls), lambda: slowest(plan._update_timed_in_cpp(d, calls)), 9)
     # The same values from both: every element its global index after an update from each.
-    rec = d["dim_data"][0]
-    want = np.arange(rec["start"], rec["stop"], dtype=float)
-    left, right = rec["padding"]
+    want = global_indices(d)
+    left, right = d["dim_data"][0]["padding"]
     results = []
     for update in (lambda: plan.update(d), lambda: plan._update_timed_in_cpp(d, 1)):
         d["buffer"][:] = want
@@ -105,6 +115,27 @@ def bench_update(quick):
     target = (t[1] + 2e-6) / t[1]
     return [row(f"python halo_update 1-D w=2 np={P}", t[0], "the same plan's update from C++", t[1], target, same,
                 "C++ time + 2 us")]
+
+
+def piece_as_rules_give(records, shape):
+    """Whether a builder's piece is this process's share by its records'
+    rules, worked out here: 'b' as numpy.array_split cuts range(size) (the
+    first size % g pieces one longer), 'c' every block of block_size whose
+    number is this rank modulo the grid."""
+    for rec, extent in zip(records, shape):
+        size, g, r = rec["size"], rec["proc_grid_size"], rec["proc_grid_rank"]
+        if rec["dist_type"] == "b":
+            q, m = divmod(size, g)
+            start = r * q + min(r, m)
+            if (rec["start"], rec["stop"], extent) != (start, start + q + (r < m), q + (r < m)):
+                return False
+        elif rec["dist_type"] == "c":
+            bs = rec.get("block_size", 1)
+            if extent != np.count_nonzero((np.arange(size) // bs) % g == r):
+                return False
+        else:
+            return False
+    return True
 
 
 def bench_builders(quick):
@@ -120,13 +151,18 @@ def bench_builders(quick):
         ours = lambda k: [build() for _ in range(k)]
         theirs = lambda k: [(numpy_call(shape), comm.allreduce(0)) for _ in range(k)]
         t = paired(lambda: timed(ours, 20), lambda: timed(theirs, 20), 7)
-        # The pieces cover the global array once, and zeros are zeros.
+        # Each piece is the one its records' rules give, the pieces tile the
+        # process grid once and cover the global array, and zeros are zeros.
         a = build()
+        records = a.__distarray__()["dim_data"]
+        grid = tuple(rec["proc_grid_rank"] for rec in records)
+        tiled = len(set(comm.allgather(grid))) == P == int(np.prod([rec["proc_grid_size"] for rec in records]))
         covered = comm.allreduce(dapetra.owned_view(a).size) == int(np.prod(a.global_shape))
         zero = not label.startswith("zeros") or not a.buffer.any()
+        right = tiled and covered and zero and piece_as_rules_give(records, a.buffer.shape)
         rows.append(row(f"python builder {label} {int(np.prod(shape)):.0e}/rank np={P}", t[0],
                         f"{numpy_name} of the same local shape + allreduce(0)", t[1], 1.2,
-                        comm.allreduce(bool(covered and zero), op=MPI.LAND)))
+                        comm.allreduce(bool(right), op=MPI.LAND)))
     return rows
 
 
