@@ -27,6 +27,12 @@ foreach(np 2 3)
                        -k every_process
                LABELS python fault TIMEOUT 120 ENV ${DAPETRA_PYTHON_ENV})
 endforeach()
+# Soak: Layout, HaloPlan, update and tpetra_view made anew 10^4 times with
+# resident memory flat and values checked every round (its own program).
+foreach(np 2 4)
+  dapetra_test(python_soak_np${np} NP ${np} COMMAND ${Python3_EXECUTABLE} ${python}/soak.py 10000 LABELS python TIMEOUT 300
+               ENV ${DAPETRA_PYTHON_ENV})
+endforeach()
 dapetra_test(python_spec_np8 NP 8 COMMAND ${pytest} ${python}/test_spec_examples.py LABELS python TIMEOUT 300
              ENV ${DAPETRA_PYTHON_ENV})
 # The Python finite-element example reports the C++ pipeline's errors on the same mesh.
