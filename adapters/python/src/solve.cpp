@@ -300,6 +300,26 @@ py::tuple solve(const CrsMatrix& a, const py::object& b_obj, const py::object& x
   return py::make_tuple(iterations, worst);
 }
 
+// What the preconditioner `solve` would build reports of itself: its own
+// description() (Ifpack2's names its type and settings), and for MueLu the
+// levels of the hierarchy it built. Collective.
+std::string describe_preconditioner(const CrsMatrix& a, const std::string& prec_name, const py::object& parameters) {
+  std::vector<Problem> problems;
+  const int rank = a.layout->distribution()->rank();
+  const Teuchos::ParameterList overrides = parameters_from(parameters, rank, problems);
+  mpi::agree(problems, a.layout->distribution()->comm());
+  py::gil_scoped_release release;
+  Teuchos::RCP<OP> prec;
+  mpi::agree_on(a.layout->distribution()->comm(), [&] { prec = preconditioner(prec_name, a.matrix, overrides); });
+  if (prec.is_null()) return "none";
+  std::string text = prec->description();
+#ifdef DAPETRA_PYTHON_MUELU
+  if (const auto muelu = Teuchos::rcp_dynamic_cast<MueLu::TpetraOperator<double, LO, GO, Node>>(prec); !muelu.is_null())
+    text += " levels: " + std::to_string(muelu->GetHierarchy()->GetNumLevels());
+#endif
+  return text;
+}
+
 }  // namespace
 
 void bind_solve(py::module_& m) {
@@ -358,6 +378,11 @@ parameters: overrides of the preconditioner's parameters (MueLu's or
 Ifpack2's names), a dict (nested dicts are sublists) or the path of a
 Teuchos XML file. Returns (iterations, the largest column's relative
 residual |b - A x| / |b|), the residual recomputed after the solve.)");
+  m.def("describe_preconditioner", &describe_preconditioner, py::arg("A"), py::arg("preconditioner") = "RELAXATION",
+        py::arg("parameters") = py::none(),
+        R"(What the preconditioner solve() would build with these arguments says of
+itself (collective): Ifpack2's description (its type and settings), MueLu's
+with the number of levels of its hierarchy. Builds it, then drops it.)");
 }
 
 }  // namespace dapetra::python
