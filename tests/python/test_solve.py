@@ -240,9 +240,11 @@ def test_a_wrong_csr_on_one_process_raises_on_every_process(comm):
     for bad in range(comm.size):
         for params, key in (({"smoother: sweeps": object()}, "smoother: sweeps"),
                             ({"relaxation: sweeps": 2**40}, "relaxation: sweeps")):
-            with pytest.raises(dapetra.ValidationError) as e:
-                dapetra.solve(A, b, x, parameters=params if comm.rank == bad else None)
-            assert [(p["rank"], p["key"]) for p in e.value.problems] == [(bad, key)], e.value.problems
+            for call in (lambda: dapetra.solve(A, b, x, parameters=params if comm.rank == bad else None),
+                         lambda: dapetra.describe_preconditioner(A, parameters=params if comm.rank == bad else None)):
+                with pytest.raises(dapetra.ValidationError) as e:
+                    call()
+                assert [(p["rank"], p["key"]) for p in e.value.problems] == [(bad, key)], e.value.problems
     A, b, x, _ = laplacian_system(comm, m, 2)
     for bad in range(comm.size):
         here = comm.rank == bad
