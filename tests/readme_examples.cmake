@@ -2,10 +2,17 @@
 # complete program (C++ with `int main(`, Python with `from mpi4py import`)
 # must be, verbatim, one of the files under examples/, which the tests build
 # and run; so no document can show a program that does not work. Each such
-# file must be shown somewhere, too.
+# file must be shown somewhere, too. And the README stays a five-minute read:
+# at most 150 lines.
 #   cmake -DROOT=<source dir> -P readme_examples.cmake
 cmake_minimum_required(VERSION 3.24)
 file(GLOB docs ${ROOT}/README.md ${ROOT}/docs/*.md)
+file(READ ${ROOT}/README.md readme)
+string(REGEX MATCHALL "\n" readme_lines "${readme}")  # file(STRINGS) would skip the empty ones
+list(LENGTH readme_lines readme_length)
+if(readme_length GREATER 150)
+  message(FATAL_ERROR "README.md has ${readme_length} lines; at most 150 (move programs and logs to docs/)")
+endif()
 file(GLOB example_files ${ROOT}/examples/readme/*.cpp ${ROOT}/examples/petsc/*.cpp ${ROOT}/examples/python/quickstart.py)
 set(sources "")
 foreach(example IN LISTS example_files)
