@@ -195,16 +195,16 @@ void bench_unstructured(Report& report, const Teuchos::RCP<const Comm>& comm, MP
   // Each node belongs to the process whose strip holds it (what the owned
   // prefix says; the 'u' record only says who holds what): the same
   // communication pattern as the hand-written exchange and Tpetra's owned Map.
-  tpetra::TpetraLayoutOptions options;
-  options.shared_owner = [nx, ny, P](global_index_t g, const std::vector<int>& holders) {
+  mpi::DistributedLayoutOptions mpi_options;
+  mpi_options.ownership = mpi::Ownership::by_rule([nx, ny, P](global_index_t g, const std::vector<int>& holders) {
     const global_index_t y = g / nx;
     for (int h : holders)
       if (ny * h / P <= y && y < ny * (h + 1) / P) return h;
     return holders.front();
-  };
+  });
+  tpetra::TpetraLayoutOptions options;
+  options.distribution = mpi_options;
   const auto layout = TpetraLayout::create(a, comm, options);
-  mpi::DistributedLayoutOptions mpi_options;
-  mpi_options.shared_owner = options.shared_owner;
   const auto plan = HaloPlan::create(layout->distribution());
   const std::string size = " owned/rank=" + std::to_string(s.owned) + " np=" + std::to_string(P);
   const int inner = 20;
@@ -342,8 +342,10 @@ void bench_unstructured(Report& report, const Teuchos::RCP<const Comm>& comm, MP
   };
   // Ours told the owners as Tpetra is: by the P + 1 range boundaries (closed
   // form, no rendezvous), and by a rule (a rendezvous finds the holders).
+  std::vector<global_index_t> starts;
+  for (int q = 0; q <= P; ++q) starts.push_back(nx * (ny * q / P));
   mpi::DistributedLayoutOptions by_ranges;
-  for (int q = 0; q <= P; ++q) by_ranges.owned_ranges.push_back(nx * (ny * q / P));
+  by_ranges.ownership = mpi::Ownership::from_ranges(starts);
   const auto import = tpetra_build();
   for (const auto& [options, how, target] : {std::tuple{&by_ranges, " (owned ranges given)", 1.0},
                                               std::tuple{&mpi_options, " (owner rule given)", 1.2}}) {
@@ -353,13 +355,14 @@ void bench_unstructured(Report& report, const Teuchos::RCP<const Comm>& comm, MP
     add(std::string("plan_build unstructured") + how, {build.ours, build.baseline}, "Tpetra Map(N, n) + Map + Import", target,
         same_halo(built_layout, import, a, raw));
   }
-  // Owners named per held position (DistributedLayoutOptions::held_owners),
+  // Owners named per held position (Ownership::from_held_owners),
   // for numberings that are not ranges: a Tpetra user with the same
   // knowledge lists the owned GIDs (a non-contiguous Map, whose directory
   // the Import asks). Both are told the same owners, the ranges'.
+  std::vector<int> claims;
+  for (std::size_t i = 0; i < s.nodes.size(); ++i) claims.push_back(i < s.owned ? r : range_holder(starts, s.nodes[i]));
   mpi::DistributedLayoutOptions claimed;
-  for (std::size_t i = 0; i < s.nodes.size(); ++i)
-    claimed.held_owners.push_back(i < s.owned ? r : range_holder(by_ranges.owned_ranges, s.nodes[i]));
+  claimed.ownership = mpi::Ownership::from_held_owners(claims);
   const std::vector<GO> owned_gids(s.nodes.begin(), s.nodes.begin() + static_cast<std::ptrdiff_t>(s.owned));
   const auto tpetra_listed = [&] {
     const auto invalid = Teuchos::OrdinalTraits<Tpetra::global_size_t>::invalid();
@@ -385,7 +388,7 @@ void bench_unstructured(Report& report, const Teuchos::RCP<const Comm>& comm, MP
   // Both sides then choose owners by one rule: createOneToOne (Trilinos 13.2)
   // gives a shared index to its highest holder, so ours is told the same.
   mpi::DistributedLayoutOptions highest;
-  highest.shared_owner = [](global_index_t, const std::vector<int>& holders) { return holders.back(); };
+  highest.ownership = mpi::Ownership::highest_holder();
   const auto ours_default = [&] { return HaloPlan::create(DistributedLayout::create(a, raw, highest)); };
   const auto unknown = bench::paired_median_seconds(raw, 5, [&] { ours_default(); }, [&] { tpetra_unknown(); });
   const auto default_layout = DistributedLayout::create(a, raw, highest);

@@ -278,10 +278,10 @@ TEST(Claims, OwnersFromRangesNeedNoRendezvous) {
     for (global_index_t g = starts[r + 1]; g < starts[r + 1] + nx; ++g) held.push_back(g);
   const std::vector<Dim> dims{Dim::unstructured(n, P, r, held, false)};
   DistributedLayoutOptions by_ranges, by_rule;
-  by_ranges.owned_ranges = starts;
-  by_rule.shared_owner = [starts](global_index_t g, const std::vector<int>&) {
+  by_ranges.ownership = Ownership::from_ranges(starts);
+  by_rule.ownership = Ownership::by_rule([starts](global_index_t g, const std::vector<int>&) {
     return static_cast<int>(std::upper_bound(starts.begin(), starts.end(), g) - starts.begin()) - 1;
-  };
+  });
   const long before = alltoalls.load();
   const auto closed = DistributedLayout::create(dims, comm, by_ranges);
   EXPECT_EQ(alltoalls.load() - before, 0);

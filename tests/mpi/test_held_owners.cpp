@@ -86,8 +86,8 @@ TEST(HeldOwners, AgreeWithARuleNamingTheSameOwners) {
     const Draw drawn = draw(rng, P, me);
     const Dim d = Dim::unstructured(drawn.n, P, me, drawn.mine, false);
     DistributedLayoutOptions claimed, by_rule;
-    claimed.held_owners = drawn.claims;
-    by_rule.shared_owner = [&drawn](global_index_t g, const std::vector<int>&) { return drawn.owner.at(g); };
+    claimed.ownership = Ownership::from_held_owners(drawn.claims);
+    by_rule.ownership = Ownership::by_rule([&drawn](global_index_t g, const std::vector<int>&) { return drawn.owner.at(g); });
     const auto layout = DistributedLayout::create(std::vector<Dim>{d}, comm, claimed);
     const auto ruled = DistributedLayout::create(std::vector<Dim>{d}, comm, by_rule);
     EXPECT_TRUE(layout->owners_claimed());
@@ -159,7 +159,7 @@ TEST(Faults, HeldOwnersThatDoNotFitAreRefusedEverywhere) {
   for (global_index_t g : mine) claims.push_back(static_cast<int>(g / per));
   {
     DistributedLayoutOptions options;
-    options.held_owners = claims;
+    options.ownership = Ownership::from_held_owners(claims);
     EXPECT_EQ(IndexMap::create(DistributedLayout::create(std::vector<Dim>{Dim::unstructured(n, P, me, mine, false)}, comm,
                                                          options))->owners(),
               claims);
@@ -175,9 +175,6 @@ TEST(Faults, HeldOwnersThatDoNotFitAreRefusedEverywhere) {
       {"a rank past the communicator", [P](auto& c, auto&) { c[0] = P; }, true, false},
       {"a negative rank", [](auto& c, auto&) { c[1] = -1; }, true, false},
       {"none where others claim", [](auto& c, auto&) { c.clear(); }, true, true},
-      {"owned ranges besides", [n, P](auto&, auto& options) {
-         for (int q = 0; q <= P; ++q) options.owned_ranges.push_back(n / P * q);
-       }, true, false},
       {"a ghost's owner differing from its owner's claim", [P, me](auto& c, auto&) { c.back() = (me + 2) % P; }, false, true},
       {"an owned index given to a process not holding it", [P, me](auto& c, auto&) { c[2] = (me + 1) % P; }, false, true},
   };
@@ -190,7 +187,7 @@ TEST(Faults, HeldOwnersThatDoNotFitAreRefusedEverywhere) {
       std::vector<int> held_owners = claims;
       DistributedLayoutOptions options;
       if (me == bad) c.spoil(held_owners, options);
-      options.held_owners = held_owners;
+      options.ownership = Ownership::from_held_owners(held_owners);
       std::vector<global_index_t> held = mine;
       for (global_index_t& g : held) g += shift;
       const auto error = outcome([&] {
@@ -203,6 +200,6 @@ TEST(Faults, HeldOwnersThatDoNotFitAreRefusedEverywhere) {
     }
   // Held owners are for a layout whose only distributed axis is 'u'.
   DistributedLayoutOptions options;
-  options.held_owners.assign(static_cast<std::size_t>(per), me);
+  options.ownership = Ownership::from_held_owners(std::vector<int>(static_cast<std::size_t>(per), me));
   EXPECT_THROW(DistributedLayout::create(std::vector<Dim>{Dim::even_block(n, P, me)}, comm, options), ValidationError);
 }

@@ -134,7 +134,7 @@ TEST(IndexMap, SharedUnstructuredIndicesUnderEitherOwnerRule) {
   const auto map = IndexMap::create(DistributedLayout::create(std::vector<Dim>{ring(r)}, comm));
   expect_agrees(*map, layout, "lowest holder");
   DistributedLayoutOptions highest;
-  highest.shared_owner = [](global_index_t, const std::vector<int>& holders) { return holders.back(); };
+  highest.ownership = Ownership::highest_holder();
   const auto other = IndexMap::create(DistributedLayout::create(std::vector<Dim>{ring(r)}, comm, highest));
   for (local_index_t i = 0; i < other->local_size(); ++i) {
     const global_index_t g = other->global_indices()[static_cast<std::size_t>(i)];

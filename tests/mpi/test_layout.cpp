@@ -49,7 +49,7 @@ bool has_four_processes() { return world()->size() == 4; }
 // Grid lines at any process count (the default waits for many processes).
 DistributedLayoutOptions by_grid_lines() {
   DistributedLayoutOptions o;
-  o.grid_lines_from = 1;
+  o.tuning.grid_lines_from = 1;
   return o;
 }
 
@@ -201,7 +201,7 @@ TEST(SharedOwners, ARuleChoosesAmongTheHoldersAndOwnershipFollowsIt) {
   const int P = comm->size(), me = comm->rank();
   for (const bool highest : {false, true}) {
     DistributedLayoutOptions options;
-    if (highest) options.shared_owner = [](global_index_t, const std::vector<int>& h) { return h.back(); };
+    if (highest) options.ownership = Ownership::highest_holder();
     const auto layout = DistributedLayout::create(std::vector<Dim>{overlapping_strip(P, me)}, comm, options);
     // By hand: index 3r is shared with r - 1 (for r > 0), index 3r + 3 with r + 1.
     for (global_index_t i = 0; i < 4; ++i) {
@@ -218,7 +218,7 @@ TEST(Faults, ARuleChoosingAProcessThatDoesNotHoldTheIndexIsRefusedEverywhere) {
   if (P < 3) GTEST_SKIP() << "a non-holder of a shared index needs 3 processes";
   DistributedLayoutOptions options;
   // Index 3 is held by ranks 0 and 1; the rule names rank 2.
-  options.shared_owner = [](global_index_t g, const std::vector<int>& h) { return g == 3 ? 2 : h.front(); };
+  options.ownership = Ownership::by_rule([](global_index_t g, const std::vector<int>& h) { return g == 3 ? 2 : h.front(); });
   // In order, the strips show owned ranges (only copies travel, to the
   // ranges' processes); reversed, they do not (every index travels).
   for (const bool reversed : {false, true}) {

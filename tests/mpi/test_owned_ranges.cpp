@@ -99,8 +99,8 @@ TEST(OwnedRanges, ClosedFormOwnersAgreeWithTheRendezvous) {
     const auto& starts = drawn.starts;
     const Dim& d = drawn.mine;
     DistributedLayoutOptions by_ranges, by_rule;
-    by_ranges.owned_ranges = starts;
-    by_rule.shared_owner = [&starts](global_index_t g, const std::vector<int>&) { return range_owner(starts, g); };
+    by_ranges.ownership = Ownership::from_ranges(starts);
+    by_rule.ownership = Ownership::by_rule([&starts](global_index_t g, const std::vector<int>&) { return range_owner(starts, g); });
     const auto closed = IndexMap::create(DistributedLayout::create(std::vector<Dim>{d}, comm, by_ranges));
     const auto rendezvous = IndexMap::create(DistributedLayout::create(std::vector<Dim>{d}, comm, by_rule));
     for (std::size_t i = 0; i < d.indices.size(); ++i) EXPECT_EQ(closed->owners()[i], range_owner(starts, d.indices[i])) << i;
@@ -156,7 +156,7 @@ TEST(Faults, OwnedRangesThatDoNotFitAreRefusedEverywhere) {
       std::vector<global_index_t> ranges = starts, held = P > 1 ? mine : std::vector<global_index_t>(mine.begin(), mine.end() - 1);
       if (me == bad) c.spoil(ranges, held);
       DistributedLayoutOptions options;
-      options.owned_ranges = ranges;
+      options.ownership = Ownership::from_ranges(ranges);
       const auto error = outcome([&] {
         DistributedLayout::create(std::vector<Dim>{Dim::unstructured(n, P, me, held, false)}, comm, options);
       });
@@ -168,7 +168,7 @@ TEST(Faults, OwnedRangesThatDoNotFitAreRefusedEverywhere) {
     }
   // Owned ranges are for a layout whose only distributed axis is 'u'.
   DistributedLayoutOptions options;
-  options.owned_ranges = starts;
+  options.ownership = Ownership::from_ranges(starts);
   EXPECT_THROW(DistributedLayout::create(std::vector<Dim>{Dim::even_block(n, P, me)}, comm, options), ValidationError);
 }
 
@@ -178,8 +178,10 @@ TEST(OwnedRanges, OneToOneClaimsAreDecidedFromTheCounts) {
   const auto comm = world();
   const int P = comm.size(), me = comm.rank();
   const global_index_t per = 5, n = per * P;
+  std::vector<global_index_t> starts;
+  for (int q = 0; q <= P; ++q) starts.push_back(per * q);
   DistributedLayoutOptions options;
-  for (int q = 0; q <= P; ++q) options.owned_ranges.push_back(per * q);
+  options.ownership = Ownership::from_ranges(starts);
   std::vector<global_index_t> mine(static_cast<std::size_t>(per));
   std::iota(mine.begin(), mine.end(), per * me);
   const auto layout = DistributedLayout::create(std::vector<Dim>{Dim::unstructured(n, P, me, mine, true)}, comm, options);
@@ -216,8 +218,8 @@ TEST(OwnedRanges, NodesTimesComponentsUpdateAsTheRendezvousDoes) {
     const auto held = random_holdings(rng, starts)[static_cast<std::size_t>(me)];
     const std::vector<Dim> dims{Dim::unstructured(n, P, me, held, false), Dim::undistributed(components)};
     DistributedLayoutOptions by_ranges, by_rule;
-    by_ranges.owned_ranges = starts;
-    by_rule.shared_owner = [&starts](global_index_t g, const std::vector<int>&) { return range_owner(starts, g); };
+    by_ranges.ownership = Ownership::from_ranges(starts);
+    by_rule.ownership = Ownership::by_rule([&starts](global_index_t g, const std::vector<int>&) { return range_owner(starts, g); });
     const auto run = [&](const DistributedLayoutOptions& options) {
       std::vector<double> v(held.size() * components, -1.0);
       const global_index_t owned = starts[me + 1] - starts[me];
@@ -260,7 +262,7 @@ TEST(OwnedRanges, RangesTheNumberingShowsKeepEveryOwnerRule) {
     const Dim& d = drawn.mine;
     for (const bool highest_rule : {false, true}) {
       DistributedLayoutOptions options;  // the default rule, or the highest holder
-      if (highest_rule) options.shared_owner = highest;
+      if (highest_rule) options.ownership = Ownership::by_rule(highest);
       const auto& rule = highest_rule ? SharedIndexOwner(highest) : SharedIndexOwner(lowest);
       const auto layout = DistributedLayout::create(std::vector<Dim>{d}, comm, options);
       const auto map = IndexMap::create(layout);

@@ -132,6 +132,10 @@ def test_owned_ranges_that_do_not_fit_raise_on_every_process(comm):
             with pytest.raises(dapetra.ValidationError) as e:
                 dapetra.Layout(d, comm, owned_ranges=mine)
             assert any(p["key"] == "owned_ranges" for p in e.value.problems), e.value.problems
+        # An owner besides the ranges on one process: one way to name owners at a time.
+        with pytest.raises(dapetra.ValidationError) as e:
+            dapetra.Layout(d, comm, owned_ranges=starts, owner="highest" if comm.rank == bad else None)
+        assert [(p["rank"], p["key"], p["message"]) for p in e.value.problems] == [(bad, "owned_ranges", "both were given")]
 
 
 def scrambled(comm, seed=11):

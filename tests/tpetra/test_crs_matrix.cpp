@@ -67,7 +67,7 @@ std::shared_ptr<const TpetraLayout> random_layout(std::mt19937_64& rng, global_i
   }
   TpetraLayoutOptions options;
   options.index_base = index_base;
-  options.shared_owner = [owner](global_index_t g, const std::vector<int>&) { return (*owner)[static_cast<std::size_t>(g)]; };
+  options.distribution.ownership = mpi::Ownership::by_rule([owner](global_index_t g, const std::vector<int>&) { return (*owner)[static_cast<std::size_t>(g)]; });
   return TpetraLayout::create({Dim::unstructured(n, P, me, held[static_cast<std::size_t>(me)], false)}, comm, options);
 }
 

@@ -128,7 +128,7 @@ Built build(const Problem3& p, const SharedIndexOwner& owner = lowest_holder) {
   Built b;
   b.local = local_part(p, comm->getRank());
   TpetraLayoutOptions opt;
-  opt.shared_owner = owner;
+  opt.distribution.ownership = mpi::Ownership::by_rule(owner);
   b.layout = TpetraLayout::create({Dim::unstructured(p.nodes, comm->getSize(), comm->getRank(), b.local.nodes, false)}, comm, opt);
   b.graph = FEGraph::create(b.layout, b.local.cells, p.corners);
   return b;

@@ -418,7 +418,7 @@ TEST(Maps, NodesWithValuesPerNodeAndSharedOwnerRules) {
   // Lowest holder: node 3r (r > 0) belongs to r - 1.
   EXPECT_EQ(layout->owned_map()->isNodeGlobalElement(3 * r * k), r == 0);
   TpetraLayoutOptions highest;
-  highest.shared_owner = [](global_index_t, const std::vector<int>& h) { return h.back(); };
+  highest.distribution.ownership = mpi::Ownership::highest_holder();
   const auto lh = TpetraLayout::create(dims, comm, highest);
   EXPECT_EQ(lh->owned_map()->isNodeGlobalElement((3 * r + 3) * k), r == P - 1);
   EXPECT_TRUE(lh->owned_map()->isNodeGlobalElement(3 * r * k));
@@ -463,7 +463,7 @@ TEST(Maps, OneToOneClaimIsProvenWithoutMovingIndices) {
   std::vector<global_index_t> mine;
   if (r > 0) mine.assign(perm.begin() + n * (r - 1) / (P - 1), perm.begin() + n * r / (P - 1));
   TpetraLayoutOptions highest;
-  highest.shared_owner = [](global_index_t, const std::vector<int>& holding) { return holding.back(); };
+  highest.distribution.ownership = mpi::Ownership::highest_holder();
   for (const bool with_values : {false, true}) {
     std::vector<Dim> dims{Dim::unstructured(n, P, r, mine, true)};
     if (with_values) dims.push_back(Dim::undistributed(3));

@@ -168,12 +168,11 @@ DistArray ghosted_as_distarray(Vec v) {
   return a;
 }
 
-mpi::DistributedLayoutOptions owners_of(Vec v) {
+mpi::Ownership owners_of(Vec v) {
   const PetscInt* ranges = nullptr;
   check(VecGetOwnershipRanges(v, &ranges), "VecGetOwnershipRanges");
-  mpi::DistributedLayoutOptions options;  // the layout gives a shared index to the range holding it
-  options.owned_ranges.assign(ranges, ranges + ranks_of(comm_of(v)).size + 1);
-  return options;
+  // The layout gives a shared index to the range holding it.
+  return mpi::Ownership::from_ranges(std::vector<global_index_t>(ranges, ranges + ranks_of(comm_of(v)).size + 1));
 }
 
 Vec vec_over(const mpi::DistributedLayout& layout, const DistArray& array) {

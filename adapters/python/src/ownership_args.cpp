@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <limits>
 #include <memory>
+#include <optional>
 #include <string>
 
 namespace dapetra::python {
@@ -50,33 +51,49 @@ bool held_owner_ranks(const py::object& owner, std::vector<int>& out) {
   return true;
 }
 
-}  // namespace
-
-OwnershipArgs ownership_args(const py::object& owner, const py::object& owned_ranges, int rank,
-                             std::vector<Problem>& problems) {
-  OwnershipArgs out;
+// The owner= argument alone; a problem (and the default) when it is no owner.
+mpi::Ownership owner_arg(const py::object& owner, int rank, std::vector<Problem>& problems) {
   const bool named = is_string(owner);
-  if (named && owner.cast<std::string>() == "highest")
-    out.shared_owner = [](global_index_t, const std::vector<int>& h) { return *std::max_element(h.begin(), h.end()); };
-  else if (PyCallable_Check(owner.ptr()))
-    out.shared_owner = python_rule(owner);
-  else if (!owner.is_none() && !(named && owner.cast<std::string>() == "lowest") &&
-           (named || !held_owner_ranks(owner, out.held_owners)))
-    problems.push_back({rank, -1, "owner", brief(owner),
-                        "owner is 'lowest', 'highest', a callable(index, holders) -> rank, or an integer array "
-                        "of the owner's rank of every held position",
-                        "not an owner rule"});
-  if (owned_ranges.is_none()) return out;
+  const std::string name = named ? owner.cast<std::string>() : "";
+  std::vector<int> held_owners;
+  if (owner.is_none() || name == "lowest") return mpi::Ownership::lowest_holder();
+  if (name == "highest") return mpi::Ownership::highest_holder();
+  if (PyCallable_Check(owner.ptr())) return mpi::Ownership::by_rule(python_rule(owner));
+  if (!named && held_owner_ranks(owner, held_owners)) return mpi::Ownership::from_held_owners(std::move(held_owners));
+  problems.push_back({rank, -1, "owner", brief(owner),
+                      "owner is 'lowest', 'highest', a callable(index, holders) -> rank, or an integer array "
+                      "of the owner's rank of every held position",
+                      "not an owner rule"});
+  return mpi::Ownership::lowest_holder();
+}
+
+// The owned_ranges= argument, when given; a problem when it is no sequence of integers.
+std::optional<std::vector<global_index_t>> owned_ranges_arg(const py::object& owned_ranges, int rank,
+                                                            std::vector<Problem>& problems) {
+  if (owned_ranges.is_none()) return std::nullopt;
   if (!is_string(owned_ranges)) {
     try {
-      out.owned_ranges = owned_ranges.cast<std::vector<global_index_t>>();
-      return out;
+      return owned_ranges.cast<std::vector<global_index_t>>();
     } catch (const py::cast_error&) {
     }
   }
-  problems.push_back({rank, -1, "owned_ranges", brief(owned_ranges),
-                      "owned_ranges is a sequence of P + 1 integers", "not a sequence of integers"});
-  return out;
+  problems.push_back({rank, -1, "owned_ranges", brief(owned_ranges), "owned_ranges is a sequence of P + 1 integers",
+                      "not a sequence of integers"});
+  return std::nullopt;
+}
+
+}  // namespace
+
+mpi::Ownership ownership_args(const py::object& owner, const py::object& owned_ranges, int rank,
+                              std::vector<Problem>& problems) {
+  const bool owner_given = !owner.is_none() && !(is_string(owner) && owner.cast<std::string>() == "lowest");
+  mpi::Ownership by_owner = owner_arg(owner, rank, problems);
+  auto ranges = owned_ranges_arg(owned_ranges, rank, problems);
+  if (!ranges) return by_owner;
+  if (owner_given)
+    problems.push_back({rank, -1, "owned_ranges", brief(owned_ranges), "owner or owned_ranges names the owners, not both",
+                        "both were given"});
+  return mpi::Ownership::from_ranges(std::move(*ranges));
 }
 
 }  // namespace dapetra::python

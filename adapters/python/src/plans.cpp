@@ -98,11 +98,8 @@ Layout make_layout(const py::object& obj, const py::object& comm_obj, const py::
                    const py::object& owned_ranges) {
   const MPI_Comm comm = comm_of(comm_obj);
   Read r = read_distarray(obj, rank_in(comm));
-  OwnershipArgs args = ownership_args(owner, owned_ranges, rank_in(comm), r.problems);
   mpi::DistributedLayoutOptions options;
-  options.shared_owner = std::move(args.shared_owner);
-  options.owned_ranges = std::move(args.owned_ranges);
-  options.held_owners = std::move(args.held_owners);
+  options.ownership = ownership_args(owner, owned_ranges, rank_in(comm), r.problems);
   Layout out{nullptr, comm_obj};
   py::gil_scoped_release release;
   if (!r.ok()) DistributedLayout::refuse(r.problems, comm, options);

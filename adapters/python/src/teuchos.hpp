@@ -33,7 +33,7 @@ inline std::shared_ptr<const tpetra::TpetraLayout> tpetra_layout_of(const py::ob
   Read r = read_distarray(obj, comm->getRank());
   r.problems.insert(r.problems.end(), problems.begin(), problems.end());
   py::gil_scoped_release release;
-  if (!r.ok()) mpi::DistributedLayout::refuse(r.problems, tpetra::mpi_comm_of(*comm));
+  if (!r.ok()) mpi::DistributedLayout::refuse(r.problems, tpetra::mpi_comm_of(*comm), options.distribution);
   auto layout = tpetra::TpetraLayout::create(r.array, comm, options);
   if (array) *array = std::move(r.array);
   return layout;

@@ -109,11 +109,8 @@ TpetraVector view_of(const py::object& obj, const py::object& comm, const py::ob
                      const py::object& owner, const py::object& owned_ranges) {
   const auto tc = teuchos_comm(comm);
   std::vector<Problem> problems;
-  OwnershipArgs args = ownership_args(owner, owned_ranges, tc->getRank(), problems);
   tpetra::TpetraLayoutOptions options;
-  options.shared_owner = std::move(args.shared_owner);
-  options.owned_ranges = std::move(args.owned_ranges);
-  options.held_owners = std::move(args.held_owners);
+  options.distribution.ownership = ownership_args(owner, owned_ranges, tc->getRank(), problems);
   options.column_axis = column_axis_arg(column_axis, tc->getRank(), problems);  // refused with the rest
   TpetraVector v;
   v.layout = tpetra_layout_of(obj, tc, &v.array, options, problems);

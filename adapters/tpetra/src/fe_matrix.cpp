@@ -291,7 +291,7 @@ struct FEGraphBuilder {
     std::iota(indices.begin(), indices.end(), offset);
     indices.insert(indices.end(), numbers.begin(), numbers.end());
     mpi::DistributedLayoutOptions options;
-    options.owned_ranges = ranges;
+    options.ownership = mpi::Ownership::from_ranges(ranges);
     const auto entries = mpi::DistributedLayout::create(
         std::vector<Dim>{Dim::unstructured(ranges.back(), nprocs, rank, std::move(indices), false)}, comm, options);
     g.entries_plan_ = mpi::HaloPlan::create(entries);

@@ -427,7 +427,7 @@ void MapBuilder::build_maps() {
 }
 
 std::shared_ptr<const TpetraLayout> TpetraLayout::create(std::shared_ptr<const mpi::DistributedLayout> layout,
-                                                         Teuchos::RCP<const Comm> comm, const TpetraLayoutOptions& options) {
+                                                         Teuchos::RCP<const Comm> comm, const MapOptions& options) {
   std::shared_ptr<TpetraLayout> self(new TpetraLayout());
   self->layout_ = std::move(layout);
   self->comm_ = std::move(comm);
@@ -442,26 +442,15 @@ std::shared_ptr<const TpetraLayout> TpetraLayout::create(std::shared_ptr<const m
   return self;
 }
 
-namespace {
-// What the DistributedLayout under a TpetraLayout is told.
-mpi::DistributedLayoutOptions ownership_options(const TpetraLayoutOptions& options) {
-  mpi::DistributedLayoutOptions mpi_options;
-  mpi_options.shared_owner = options.shared_owner;
-  mpi_options.owned_ranges = options.owned_ranges;
-  mpi_options.held_owners = options.held_owners;
-  return mpi_options;
-}
-}  // namespace
-
 std::shared_ptr<const TpetraLayout> TpetraLayout::create(const DistArray& local, Teuchos::RCP<const Comm> comm,
                                                          const TpetraLayoutOptions& options) {
-  auto layout = mpi::DistributedLayout::create(local, raw_comm(*comm), ownership_options(options));
+  auto layout = mpi::DistributedLayout::create(local, raw_comm(*comm), options.distribution);
   return create(std::move(layout), std::move(comm), options);
 }
 
 std::shared_ptr<const TpetraLayout> TpetraLayout::create(const std::vector<Dim>& dim_data,
                                                          Teuchos::RCP<const Comm> comm, const TpetraLayoutOptions& options) {
-  auto layout = mpi::DistributedLayout::create(dim_data, raw_comm(*comm), ownership_options(options));
+  auto layout = mpi::DistributedLayout::create(dim_data, raw_comm(*comm), options.distribution);
   return create(std::move(layout), std::move(comm), options);
 }
 

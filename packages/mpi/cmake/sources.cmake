@@ -10,4 +10,5 @@ set(DAPETRA_MPI_SOURCES
   src/index_map.cpp
   src/distributed_layout.cpp
   src/ownership.cpp
+  src/rendezvous.cpp
   src/redistribute.cpp)

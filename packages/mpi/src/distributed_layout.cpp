@@ -12,7 +12,7 @@
 #include "dapetra/wire/pack.hpp"
 #include "dapetra/validate.hpp"
 #include "layout_access.hpp"
-#include "ownership.hpp"
+#include "rendezvous.hpp"
 
 namespace dapetra::mpi {
 namespace detail {
@@ -122,9 +122,23 @@ Dim without_indices(Dim& d) {
   return copy;
 }
 
-bool uses_default_rule(const SharedIndexOwner& rule) {
-  const auto* fn = rule.target<int (*)(global_index_t, const std::vector<int>&)>();
-  return fn && *fn == &lowest_holder;
+// The rule of an ownership given as one; where ranges or claims name the
+// owners, the default (which they then replace).
+SharedIndexOwner rule_of(const Ownership& ownership) {
+  const SharedIndexOwner* rule = ownership.rule();
+  return rule ? *rule : SharedIndexOwner(lowest_holder);
+}
+
+// The owned ranges, or none (empty) when ownership is not by ranges.
+const std::vector<global_index_t>& ranges_of(const Ownership& ownership) {
+  static const std::vector<global_index_t> none;
+  return ownership.ranges() ? *ownership.ranges() : none;
+}
+
+// The claimed owners, or none (empty) when ownership is not claimed.
+const std::vector<int>& claims_of(const Ownership& ownership) {
+  static const std::vector<int> none;
+  return ownership.held_owners() ? *ownership.held_owners() : none;
 }
 
 // Every process's `report.problems`, on every process (collective).
@@ -166,15 +180,12 @@ int lone_u_axis(const std::vector<Dim>& dim_data, int scattered, int nprocs) {
 // DistributedLayoutOptions::held_owners): one per position it holds along
 // the lone 'u' axis, each a rank. Whether the holders agree is settled in
 // the rendezvous.
-std::vector<Problem> check_held_owners(const DistributedLayoutOptions& options, const std::vector<Dim>& dim_data,
-                                       int scattered, int rank, int nprocs) {
-  const std::vector<int>& claims = options.held_owners;
+std::vector<Problem> check_held_owners(const std::vector<int>& claims, const std::vector<Dim>& dim_data, int scattered,
+                                       int rank, int nprocs) {
   const int axis = lone_u_axis(dim_data, scattered, nprocs);
   const auto problem = [&](const std::string& value, const std::string& rule, const std::string& detail) {
     return std::vector<Problem>{{rank, axis, "held_owners", value, rule, detail}};
   };
-  if (!options.owned_ranges.empty())
-    return problem("", "held owners or owned ranges name the owners, not both", "both were passed");
   if (axis < 0)
     return problem("", "held owners describe a layout whose only distributed axis is 'u'",
                    "this layout's distributed axes are not one 'u' axis");
@@ -266,7 +277,8 @@ PackedRank describe_local(const std::string& version, const BufferView& buffer, 
   // (each index once here, in range); they run only if that proof fails.
   // Owned ranges imply them too, checked from the ghosts alone.
   const int scattered = scattered_axis_of(dim_data);
-  const bool by_ranges = !options.owned_ranges.empty();
+  const Ownership& ownership = options.ownership;
+  const bool by_ranges = ownership.ranges() != nullptr;
   const bool defer_index_rules = scattered >= 0 && (dim_data[scattered].one_to_one || by_ranges);
   const auto record_problems = check_rank(dim_data, rank, buffer.shape, defer_index_rules ? scattered : -1);
   mine.problems.insert(mine.problems.end(), buffer_problems.begin(), buffer_problems.end());
@@ -286,7 +298,7 @@ PackedRank describe_local(const std::string& version, const BufferView& buffer, 
     // Under owned ranges the indices were checked against them: nothing
     // more is needed of them (a fault found there is among the problems).
     const auto summary = by_ranges ? IndexSummary{} : summarize_indices(dim_data[scattered], rank, nprocs);
-    mine.extra[extra_default_rule] = uses_default_rule(options.shared_owner);
+    mine.extra[extra_default_rule] = !ownership.rule() || ownership.is_lowest_holder();
     mine.extra[extra_in_range] = summary.in_range;
     mine.extra[extra_lowest_negative] = summary.lowest_negative;
     mine.extra[extra_held] = static_cast<std::int64_t>(dim_data[scattered].indices.size());
@@ -298,12 +310,13 @@ PackedRank describe_local(const std::string& version, const BufferView& buffer, 
     }
   }
   if (by_ranges) {
-    const auto problems = check_owned_ranges(options.owned_ranges, dim_data, scattered, rank, nprocs);
+    const auto& ranges = *ownership.ranges();
+    const auto problems = check_owned_ranges(ranges, dim_data, scattered, rank, nprocs);
     mine.problems.insert(mine.problems.end(), problems.begin(), problems.end());
-    mine.extra[extra_ranges] = fold_all(options.owned_ranges.data(), options.owned_ranges.size(), 1);
+    mine.extra[extra_ranges] = fold_all(ranges.data(), ranges.size(), 1);
   }
-  if (!options.held_owners.empty()) {
-    const auto problems = check_held_owners(options, dim_data, scattered, rank, nprocs);
+  if (ownership.held_owners()) {
+    const auto problems = check_held_owners(*ownership.held_owners(), dim_data, scattered, rank, nprocs);
     mine.problems.insert(mine.problems.end(), problems.begin(), problems.end());
     mine.extra[extra_claims] = 1;
   }
@@ -516,15 +529,15 @@ std::shared_ptr<const DistributedLayout> LayoutBuilder::create(const std::string
   self->format_ = buffer.format;
   self->itemsize_ = buffer.itemsize;
   self->scattered_axis_ = static_cast<int>(mine.extra[extra_scattered_axis]);
-  self->shared_owner_ = options.shared_owner;
-  if (nprocs >= options.grid_lines_from && agree_on_grid_lines(mine, dim_data, rank, nprocs, self->comm_))
-    self->global_ = gather_grid_lines(*self->inner_, dim_data, rank, options.shared_owner);
+  self->shared_owner_ = rule_of(options.ownership);
+  if (nprocs >= options.tuning.grid_lines_from && agree_on_grid_lines(mine, dim_data, rank, nprocs, self->comm_))
+    self->global_ = gather_grid_lines(*self->inner_, dim_data, rank, self->shared_owner_);
   if (self->global_)
     self->memory_orders_ = {mine.memory_order};  // the same on every process
   else
     gather_everything(*self, mine, options);
   // (On one process the claims were checked alone: each names this rank.)
-  if (nprocs == 1 && !options.held_owners.empty()) mark_claimed(*self);
+  if (nprocs == 1 && options.ownership.held_owners()) mark_claimed(*self);
   // Only now: records that failed the checks may describe no grid at all.
   self->grid_ = ProcessGrid::of(dim_data);
   self->coords_ = grid_coords(dim_data);
@@ -558,8 +571,8 @@ void LayoutBuilder::gather_everything(DistributedLayout& self, const PackedRank&
 // process takes the same branch: each decides from the gathered summaries.
 void LayoutBuilder::resolve_scattered(DistributedLayout& self, const ScatteredSummary& summary,
                                       const DistributedLayoutOptions& options) {
-  const std::vector<global_index_t>& owned_ranges = options.owned_ranges;
-  const std::vector<int>& claims = options.held_owners;
+  const std::vector<global_index_t>& owned_ranges = ranges_of(options.ownership);
+  const std::vector<int>& claims = claims_of(options.ownership);
   const Dim& u = self.dim_data_[self.scattered_axis_];
   const int me = self.rank_;
   const bool by_ranges = !owned_ranges.empty();  // on every process alike: the ranges were compared

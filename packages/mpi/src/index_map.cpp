@@ -271,9 +271,9 @@ SubIndexMap create_sub_index_map(const IndexMap& parent, const std::vector<local
 
   // The new layout: its owners are the ranges' (no rule needed beyond them).
   DistributedLayoutOptions options;
-  options.shared_owner = [bounds](global_index_t g, const std::vector<int>&) {
+  options.ownership = Ownership::by_rule([bounds](global_index_t g, const std::vector<int>&) {
     return static_cast<int>(std::upper_bound(bounds.begin(), bounds.end(), g) - bounds.begin()) - 1;
-  };
+  });
   const Dim u = Dim::unstructured(bounds[P], P, me, number, false);
   SubIndexMap out;
   out.map = IndexMap::create(DistributedLayout::create(std::vector<Dim>{u}, comm, options));

@@ -36,13 +36,15 @@ DistArray vec_as_distarray(Vec v);
 /// Not collective.
 DistArray ghosted_as_distarray(Vec v);
 
-/// Layout options whose shared-index owner is the process whose ownership
-/// range holds the index (as PETSc's ghost updates have it), given as
-/// owned_ranges, so the layout finds its owners in closed form with no
-/// rendezvous: for a layout of ghosted_as_distarray(v), or of any 1-D 'u'
-/// array over v's ownership ranges that holds its owned range first, in
-/// order (the layout's creation checks it).
-mpi::DistributedLayoutOptions owners_of(Vec v);
+/// The ownership PETSc's ghost updates have: a shared index belongs to the
+/// process whose ownership range holds it, given as ranges
+/// (mpi::Ownership::from_ranges), so the layout finds its owners in closed
+/// form with no rendezvous: for a layout of ghosted_as_distarray(v), or of
+/// any 1-D 'u' array over v's ownership ranges that holds its owned range
+/// first, in order (the layout's creation checks it). Not collective.
+/// @param v a PETSc Vec (ghosted or not).
+/// @return the ownership, for mpi::DistributedLayoutOptions::ownership.
+mpi::Ownership owners_of(Vec v);
 
 /// A Vec over `array`'s memory, no copy. Collective over the layout's
 /// communicator. PETSc can hold an array of doubles whose owned elements, in

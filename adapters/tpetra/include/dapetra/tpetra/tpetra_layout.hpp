@@ -32,25 +32,24 @@
 
 namespace dapetra::tpetra {
 
-/// How a TpetraLayout builds its maps; every process must pass the same.
-struct TpetraLayoutOptions {
+/// How a TpetraLayout builds its maps from a distribution; every process must pass the same.
+struct MapOptions {
   /// An axis that is not distributed and not padded, to become the columns of
   /// the MultiVector (-1: none, a single column). The memory layout must make
   /// each column contiguous: in a C-ordered buffer that is axis 0 (the
   /// slowest), in a Fortran-ordered one the last axis (also the slowest).
   int column_axis = -1;
-  /// Owner of a 'u' index held by several processes (one_to_one false); used
-  /// when the layout builds its DistributedLayout.
-  SharedIndexOwner shared_owner = lowest_holder;
-  /// Owned ranges of a 1-D 'u' layout numbered by them (P+1 boundaries; see
-  /// mpi::DistributedLayoutOptions::owned_ranges): owners in closed form.
-  std::vector<global_index_t> owned_ranges;
-  /// The owner of every position held along a lone 'u' axis, as the caller's
-  /// numbering names it (see mpi::DistributedLayoutOptions::held_owners).
-  std::vector<int> held_owners;
   /// Tpetra global index of the array's flat index 0 (DAP indices are 0-based;
   /// Tpetra maps may start anywhere). GID = flat index + index_base.
   GO index_base = 0;
+};
+
+/// How a TpetraLayout is built: its maps' options, and the options of the
+/// DistributedLayout it builds beneath them (who owns shared 'u' indices,
+/// tuning); every process must pass the same.
+struct TpetraLayoutOptions : MapOptions {
+  /// The distribution's options (mpi::Ownership, mpi::LayoutTuning).
+  mpi::DistributedLayoutOptions distribution;
 };
 
 /// A DAP array's distribution as Tpetra Maps (owned and buffer), built once, collectively.
@@ -65,11 +64,10 @@ class TpetraLayout {
   /// The same from dim_data alone, for a C-ordered buffer of doubles of the implied shape.
   static std::shared_ptr<const TpetraLayout> create(const std::vector<Dim>& dim_data, Teuchos::RCP<const Comm> comm,
                                                     const TpetraLayoutOptions& options = {});
-  /// Collective: the maps of an existing layout (`comm` spans the same
-  /// processes in the same order; options.shared_owner, owned_ranges and
-  /// held_owners are the layout's).
+  /// Collective: the maps of an existing layout, whose ownership they follow
+  /// (`comm` spans the same processes in the same order).
   static std::shared_ptr<const TpetraLayout> create(std::shared_ptr<const mpi::DistributedLayout> layout,
-                                                    Teuchos::RCP<const Comm> comm, const TpetraLayoutOptions& options = {});
+                                                    Teuchos::RCP<const Comm> comm, const MapOptions& options = {});
 
   /// The distribution: ownership, records, and what halo and redistribution plans are built on.
   const std::shared_ptr<const mpi::DistributedLayout>& distribution() const { return layout_; }

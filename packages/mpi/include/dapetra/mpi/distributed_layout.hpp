@@ -3,7 +3,7 @@
 ///
 /// A DistributedLayout is built once, collectively, from each process's
 /// protocol object (or just its dim_data). It gathers every process's records,
-/// or on many processes only those of its grid lines (see DistributedLayoutOptions), and
+/// or on many processes only those of its grid lines (see LayoutTuning), and
 /// checks them with the core's rules, so every process reaches the same
 /// verdict and throws the same ValidationError: nobody is left waiting.
 /// Then it knows, for every axis and every position of this process's buffer,
@@ -33,44 +33,19 @@
 
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "dapetra/axis.hpp"
 #include "dapetra/distarray.hpp"
 #include "dapetra/global_layout.hpp"
+#include "dapetra/mpi/ownership.hpp"
 #include "dapetra/process_grid.hpp"
 
 namespace dapetra::mpi {
 
-/// Every process must pass the same options.
-struct DistributedLayoutOptions {
-  /// Owner of a 'u' index held by several processes (one_to_one false).
-  SharedIndexOwner shared_owner = lowest_holder;
-  /// For a layout whose only distributed axis is 'u', numbered as DOLFINx's
-  /// IndexMap, PETSc's ownership ranges and Tpetra's contiguous Map number
-  /// it: P+1 boundaries, process p owning the indices [owned_ranges[p],
-  /// owned_ranges[p+1]) and holding them first in its buffer, in ascending
-  /// order (the owned prefix; its ghosts follow, in any order). Owners are
-  /// then found in closed form, with no rendezvous, and shared_owner is not
-  /// used. Creation still proves that every held index has exactly one
-  /// owner: the boundaries run from 0 to size without decreasing, every
-  /// process passes the same ones, each holds its own range as its prefix,
-  /// and every index after it lies in another range, none twice; otherwise
-  /// every process throws the same ValidationError. Creation and the halo
-  /// plan then cost about the ghosts, plus one pass over the owned prefix.
-  /// Empty: the owners are found from the indices (shared_owner).
-  std::vector<global_index_t> owned_ranges;
-  /// For a layout whose only distributed axis is 'u': the owner's rank of
-  /// every position this process holds along it, as the caller's own
-  /// numbering names it (DOLFINx's IndexMap: this rank for the owned dofs,
-  /// owners() for the ghosts; PETSc's ghost owners). For numberings that are
-  /// not ranges; shared_owner is then not used. Creation (collective) sends
-  /// each claim with its index to the process settling it, which checks that
-  /// every holder names the same owner and that the owner holds the index;
-  /// otherwise every process throws the same ValidationError (key
-  /// "held_owners"). Every process that holds an index passes claims, or
-  /// none does; not with owned_ranges.
-  std::vector<int> held_owners;
+/// Performance knobs of a DistributedLayout; they change cost, never the result.
+struct LayoutTuning {
   /// From this many processes on, a layout with two or more distributed axes
   /// gathers only the records of each process's grid lines, O(sum of the
   /// grid's extents) words per process, instead of every process's records,
@@ -78,6 +53,23 @@ struct DistributedLayoutOptions {
   /// gather saves on a few processes. (128 is where every process's records
   /// pass 64 KB; it was not measured at scale.)
   int grid_lines_from = 128;
+};
+
+/// How a DistributedLayout is built; every process must pass the same kind
+/// of ownership (and the same rule or ranges) and the same tuning.
+struct DistributedLayoutOptions {
+  /// The defaults: the lowest holder owns, default tuning.
+  DistributedLayoutOptions() = default;
+  /// This ownership, default tuning; implicit, so that an Ownership can be
+  /// passed where options are taken (create(a, comm, Ownership::from_ranges(r))).
+  /// @param how who owns shared 'u' indices.
+  DistributedLayoutOptions(Ownership how) : ownership(std::move(how)) {}  // NOLINT(google-explicit-constructor)
+
+  /// Who owns 'u' indices held by several processes (one_to_one false):
+  /// the lowest holder unless told otherwise (dapetra/mpi/ownership.hpp).
+  Ownership ownership;
+  /// Cost knobs.
+  LayoutTuning tuning;
 };
 
 namespace detail {
@@ -151,7 +143,7 @@ class DistributedLayout {
   /// were claimed (held_owners) no rule names them: it throws std::logic_error.
   const SharedIndexOwner& shared_owner() const { return shared_owner_; }
   /// Whether the owners along the 'u' axis were claimed by their holders
-  /// (DistributedLayoutOptions::held_owners).
+  /// (Ownership::from_held_owners).
   bool owners_claimed() const { return owners_claimed_; }
 
   /// Whether this process owns position i along axis a of its buffer

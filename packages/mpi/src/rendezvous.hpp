@@ -39,7 +39,7 @@ Owners holders_by_stretch(const std::vector<std::int64_t>& indices, std::int64_t
 // process (ValidationError). Collective; indices locally unique.
 Owners holders_by_rule(const std::vector<std::int64_t>& indices, const SharedIndexOwner& rule, MPI_Comm comm);
 
-// Owners the caller names (DistributedLayoutOptions::held_owners, one per
+// Owners the caller names (Ownership::from_held_owners, one per
 // position): each index goes, with its claim, to the process settling it
 // (spread by a hash), which checks that every holder names the same owner
 // and that it holds the index; otherwise every process throws

@@ -1,0 +1,432 @@
+#include "rendezvous.hpp"
+
+#include <algorithm>
+#include <numeric>
+#include <string>
+
+#include "collectives.hpp"
+#include "dapetra/mpi/agree.hpp"
+#include "dapetra/error.hpp"
+
+namespace dapetra::mpi::detail {
+namespace {
+
+Owners all_here(std::size_t n, int me) {
+  Owners result;
+  result.owner.assign(n, me);
+  result.position.resize(n);
+  std::iota(result.position.begin(), result.position.end(), 0);
+  return result;
+}
+
+// Pieces sent to the settling processes: (first index, length, first
+// position), and the owner their holder names when owners are claimed.
+using Pieces = std::vector<std::vector<std::int64_t>>;
+inline int piece_words(const std::vector<int>* claims) { return claims ? 4 : 3; }
+
+Pieces runs_by_stretch(const std::vector<std::int64_t>& indices, std::int64_t chunk, int P,
+                       const std::vector<int>* claims) {
+  Pieces pieces(P);
+  const auto same_claim = [claims](std::size_t j) { return !claims || (*claims)[j] == (*claims)[j - 1]; };
+  for (std::size_t i = 0; i < indices.size();) {
+    const std::int64_t first = indices[i];
+    const int dest = static_cast<int>(first / chunk);
+    const std::int64_t end_of_stretch = (dest + 1) * chunk;
+    std::size_t j = i + 1;
+    while (j < indices.size() && indices[j] == indices[j - 1] + 1 && indices[j] < end_of_stretch && same_claim(j)) ++j;
+    pieces[dest].insert(pieces[dest].end(), {first, static_cast<std::int64_t>(j - i), static_cast<std::int64_t>(i)});
+    if (claims) pieces[dest].push_back((*claims)[i]);
+    i = j;
+  }
+  return pieces;
+}
+
+// What the settling process knows of each index of its stretch: its owner
+// (the lowest holder, or the rule's choice among several), where the owner
+// keeps it, and how many processes hold it (saturating). Senders come in
+// rank order, so the first one seen is the lowest.
+struct Stretch {
+  std::int64_t lo = 0;
+  std::vector<int> owner;
+  std::vector<std::int64_t> where;
+  std::vector<std::uint8_t> holders;
+};
+
+// Calls f(stretch position, sender, sender's position, owner it names or
+// -1) for every index received in pieces of `words` words.
+template <class F>
+void for_each_received(const Exchanged& in, std::int64_t lo, int P, int words, F&& f) {
+  for (int p = 0; p < P; ++p)
+    for (int k = in.displs[p]; k < in.displs[p] + in.counts[p]; k += words) {
+      const std::int64_t first = in.words[k], count = in.words[k + 1], at = in.words[k + 2];
+      const int claim = words == 4 ? static_cast<int>(in.words[k + 3]) : -1;
+      for (std::int64_t t = 0; t < count; ++t) f(static_cast<std::size_t>(first - lo + t), p, at + t, claim);
+    }
+}
+
+Stretch settle_stretch(const Exchanged& in, std::int64_t lo, std::size_t length, int P, int words) {
+  Stretch s{lo, std::vector<int>(length, P), std::vector<std::int64_t>(length), std::vector<std::uint8_t>(length, 0)};
+  for_each_received(in, lo, P, words, [&](std::size_t i, int p, std::int64_t at, int) {
+    if (s.holders[i] == 0) {
+      s.owner[i] = p;
+      s.where[i] = at;
+    }
+    s.holders[i] = static_cast<std::uint8_t>(s.holders[i] + (s.holders[i] < 255));
+  });
+  return s;
+}
+
+// The owners of a stretch settled (settle_stretch) from pieces with
+// claims (held_owners): each index's owner is what its first holder names,
+// confirmed when every holder names the same and the named one holds it
+// (its own position is then `where`). Returns the problems of those that
+// do not (at most 20).
+// The two refusals of claimed owners (held_owners), written once for both
+// settling paths (settle_claims over stretches, confirm_claims by pairs);
+// at most 20 are kept, enough to name the fault without a flood.
+void refuse_claims(std::vector<Problem>& problems, Problem p) {
+  if (problems.size() < 20) problems.push_back(std::move(p));
+}
+
+// Holder `rank` names `named` the owner of g where another holder named `other`.
+Problem disagreeing_claims(std::int64_t g, int rank, int named, int other) {
+  return {rank, 0, "held_owners", std::to_string(named), "every process holding an index names the same owner",
+          "rank " + std::to_string(rank) + " names rank " + std::to_string(named) + " the owner of index " +
+              std::to_string(g) + ", another holder names rank " + std::to_string(other)};
+}
+
+// `named` is named the owner of g but does not hold it (`rank`: the holder
+// at fault, or -1 when the settling process cannot tell which).
+Problem owner_not_holding(std::int64_t g, int rank, int named) {
+  return {rank, 0, "held_owners", std::to_string(named), "the owner named holds the index",
+          "rank " + std::to_string(named) + " is named the owner of index " + std::to_string(g) +
+              ", which it does not hold"};
+}
+
+std::vector<Problem> settle_claims(const Exchanged& in, Stretch& s, int P) {
+  std::vector<Problem> problems;
+  std::fill(s.where.begin(), s.where.end(), -1);
+  std::vector<std::uint8_t> seen(s.holders.size(), 0);
+  for_each_received(in, s.lo, P, 4, [&](std::size_t i, int p, std::int64_t at, int claim) {
+    if (!seen[i]) s.owner[i] = claim;
+    else if (claim != s.owner[i])
+      refuse_claims(problems, disagreeing_claims(s.lo + static_cast<std::int64_t>(i), p, claim, s.owner[i]));
+    if (p == claim) s.where[i] = at;
+    seen[i] = 1;
+  });
+  for (std::size_t i = 0; i < s.holders.size(); ++i)
+    if (s.holders[i] > 0 && s.where[i] < 0)
+      refuse_claims(problems, owner_not_holding(s.lo + static_cast<std::int64_t>(i), -1, s.owner[i]));
+  return problems;
+}
+
+// The rule's owner for every index of the stretch held more than once. Only
+// those indices' holders are listed (compressed rows: the bulk of a
+// partition is held once). Returns the problems of a rule that picked a
+// process not holding the index.
+std::vector<Problem> apply_rule(const Exchanged& in, Stretch& s, int P, const SharedIndexOwner& rule, int me) {
+  std::vector<std::size_t> first(s.holders.size() + 1, 0);
+  std::vector<std::uint32_t> count(s.holders.size(), 0);
+  for_each_received(in, s.lo, P, 3, [&](std::size_t i, int, std::int64_t, int) { count[i] += s.holders[i] > 1; });
+  for (std::size_t i = 0; i < count.size(); ++i) first[i + 1] = first[i] + count[i];
+  std::vector<int> who(first.back());
+  std::vector<std::int64_t> at(first.back());
+  std::fill(count.begin(), count.end(), 0);
+  for_each_received(in, s.lo, P, 3, [&](std::size_t i, int p, std::int64_t where, int) {
+    if (s.holders[i] < 2) return;
+    who[first[i] + count[i]] = p;
+    at[first[i] + count[i]++] = where;
+  });
+  std::vector<Problem> problems;
+  std::vector<int> holders;
+  for (std::size_t i = 0; i < count.size(); ++i) {
+    if (count[i] == 0) continue;
+    holders.assign(who.begin() + static_cast<std::ptrdiff_t>(first[i]), who.begin() + static_cast<std::ptrdiff_t>(first[i] + count[i]));
+    const std::int64_t g = s.lo + static_cast<std::int64_t>(i);
+    const int chosen = rule(g, holders);
+    const auto pick = std::find(holders.begin(), holders.end(), chosen);
+    if (pick == holders.end()) {
+      if (problems.size() < 20)
+        problems.push_back({me, 0, "shared_owner", std::to_string(chosen),
+                            "the shared-index owner rule picks a process holding the index",
+                            "the rule chose rank " + std::to_string(chosen) + ", which does not hold index " + std::to_string(g)});
+      continue;
+    }
+    s.owner[i] = chosen;
+    s.where[i] = at[first[i] + static_cast<std::size_t>(pick - holders.begin())];
+  }
+  return problems;
+}
+
+// Answers as runs (length, owner, owner's first position), per piece in the
+// order the pieces came. A piece nobody else holds any index of (the bulk of
+// a partition) is answered with one run: its sender owns it where it keeps it.
+Pieces answer_pieces(const Exchanged& in, const Stretch& s, int P, int words) {
+  Pieces answers(P);
+  for (int p = 0; p < P; ++p)
+    for (int k = in.displs[p]; k < in.displs[p] + in.counts[p]; k += words) {
+      const std::int64_t first = in.words[k], length = in.words[k + 1], at = in.words[k + 2];
+      std::vector<std::int64_t>& out = answers[p];
+      const auto s0 = static_cast<std::size_t>(first - s.lo);
+      const auto h0 = s.holders.begin() + static_cast<std::ptrdiff_t>(s0);
+      if (std::all_of(h0, h0 + length, [](std::uint8_t h) { return h == 1; })) {
+        out.insert(out.end(), {length, p, at});
+        continue;
+      }
+      std::size_t run = out.size();  // the answer run being extended, if any
+      for (std::int64_t t = 0; t < length; ++t) {
+        const std::size_t i = s0 + static_cast<std::size_t>(t);
+        if (t > 0 && out[run + 1] == s.owner[i] && out[run + 2] + out[run] == s.where[i]) {
+          ++out[run];
+          continue;
+        }
+        run = out.size();
+        out.insert(out.end(), {1, s.owner[i], s.where[i]});
+      }
+    }
+  return answers;
+}
+
+// The answers arrive per process in the order its pieces were sent.
+void read_answers(const Pieces& pieces, int words, const Exchanged& back, Owners& result) {
+  for (std::size_t p = 0; p < pieces.size(); ++p) {
+    int k = back.displs[p];
+    for (std::size_t piece = 0; piece < pieces[p].size(); piece += static_cast<std::size_t>(words)) {
+      std::int64_t pos = pieces[p][piece + 2], left = pieces[p][piece + 1];
+      while (left > 0) {
+        const std::int64_t length = back.words[k], owner = back.words[k + 1], at = back.words[k + 2];
+        for (std::int64_t t = 0; t < length; ++t, ++pos) {
+          result.owner[static_cast<std::size_t>(pos)] = static_cast<int>(owner);
+          result.position[static_cast<std::size_t>(pos)] = static_cast<local_index_t>(at + t);
+        }
+        left -= length;
+        k += 3;
+      }
+    }
+  }
+}
+
+// splitmix64's finaliser: spreads clustered (e.g. negative or strided)
+// indices evenly over the settling processes.
+std::uint64_t spread(std::int64_t g) {
+  auto z = static_cast<std::uint64_t>(g) + 0x9e3779b97f4a7c15ULL;
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+  return z ^ (z >> 31);
+}
+
+// One index's holders as the process settling it sees them: ranks in
+// ascending order, where each keeps the index, and (for claimed owners)
+// the owner each names.
+struct Holders {
+  std::vector<int> rank;
+  std::vector<std::int64_t> position;
+  std::vector<int> claim;
+};
+
+// The owner of g among its holders (the only one; else `*rule`'s choice, or
+// the lowest without a rule) and where it keeps g. A rule that picks a
+// process not holding g gives (-1, -1) and a problem naming it.
+std::pair<int, std::int64_t> choose(const SharedIndexOwner* rule, std::int64_t g, const Holders& h, int me,
+                                    std::vector<Problem>& problems) {
+  const int chosen = h.rank.size() == 1 ? h.rank[0] : rule ? (*rule)(g, h.rank) : h.rank.front();
+  const auto pick = std::find(h.rank.begin(), h.rank.end(), chosen);
+  if (pick != h.rank.end()) return {chosen, h.position[static_cast<std::size_t>(pick - h.rank.begin())]};
+  if (problems.size() < 20)
+    problems.push_back({me, 0, "shared_owner", std::to_string(chosen),
+                        "the shared-index owner rule picks a process holding the index",
+                        "the rule chose rank " + std::to_string(chosen) + ", which does not hold index " + std::to_string(g)});
+  return {-1, -1};
+}
+
+// The rendezvous by pairs: the (index, position) of every position from
+// `first` on goes to dest(index), with the owner it claims when `claims` is
+// given (one per position); each settling process groups what it got by
+// index (senders in rank order) and settle(g, holders) names the owner and
+// where it keeps g. A problem any settling process records (in `problems`)
+// is thrown on every process before the answers return. Returns the answers
+// for the positions from `first` on. Collective.
+template <class Dest, class Settle>
+Owners settle_pairs(const std::vector<std::int64_t>& indices, std::size_t first, Dest dest, Settle settle,
+                    std::vector<Problem>& problems, MPI_Comm comm, const std::vector<int>* claims = nullptr) {
+  const int P = size_of(comm);
+  const int stride = claims ? 3 : 2;  // words per index sent
+  std::vector<std::vector<std::int64_t>> pairs(static_cast<std::size_t>(P));
+  for (std::size_t i = first; i < indices.size(); ++i) {
+    auto& out = pairs[static_cast<std::size_t>(dest(indices[i]))];
+    out.insert(out.end(), {indices[i], static_cast<std::int64_t>(i)});
+    if (claims) out.push_back((*claims)[i]);
+  }
+  const Exchanged in = alltoallv_words(pairs, comm);
+
+  struct Held {
+    std::int64_t index;
+    int sender;
+    std::int64_t position;
+    int claim;
+    std::size_t arrival;  // where its answer goes
+  };
+  std::vector<Held> held;
+  held.reserve(in.words.size() / static_cast<std::size_t>(stride));
+  for (int p = 0; p < P; ++p)
+    for (int k = in.displs[p]; k < in.displs[p] + in.counts[p]; k += stride)
+      held.push_back({in.words[k], p, in.words[k + 1], claims ? static_cast<int>(in.words[k + 2]) : -1,
+                      static_cast<std::size_t>(k / stride)});
+  std::stable_sort(held.begin(), held.end(), [](const Held& x, const Held& y) { return x.index < y.index; });
+  std::vector<std::int64_t> answer(held.size() * 2, -1);  // (owner, position) in arrival order
+  Holders holders;
+  for (std::size_t i = 0; i < held.size();) {
+    std::size_t j = i;
+    holders.rank.clear();
+    holders.position.clear();
+    holders.claim.clear();
+    for (; j < held.size() && held[j].index == held[i].index; ++j) {
+      holders.rank.push_back(held[j].sender);
+      holders.position.push_back(held[j].position);
+      holders.claim.push_back(held[j].claim);
+    }
+    const auto [owner, where] = settle(held[i].index, holders);
+    for (std::size_t k = i; k < j; ++k) {
+      answer[2 * held[k].arrival] = owner;
+      answer[2 * held[k].arrival + 1] = where;
+    }
+    i = j;
+  }
+  agree(std::move(problems), comm);
+  std::vector<std::vector<std::int64_t>> answers(static_cast<std::size_t>(P));
+  for (int p = 0; p < P; ++p)
+    answers[p].assign(answer.begin() + in.displs[p] / stride * 2, answer.begin() + (in.displs[p] + in.counts[p]) / stride * 2);
+  const Exchanged back = alltoallv_words(answers, comm);
+  Owners result;
+  result.owner.resize(indices.size() - first);
+  result.position.resize(indices.size() - first);
+  for (int p = 0; p < P; ++p)
+    for (int k = 0; k < back.counts[p]; k += 2) {
+      const auto i = static_cast<std::size_t>(pairs[p][static_cast<std::size_t>(k / 2 * stride) + 1]) - first;
+      result.owner[i] = static_cast<int>(back.words[static_cast<std::size_t>(back.displs[p] + k)]);
+      result.position[i] = static_cast<local_index_t>(back.words[static_cast<std::size_t>(back.displs[p] + k + 1)]);
+    }
+  return result;
+}
+
+// The claimed owner of g when every holder names the same one and it holds
+// g; else (-1, -1) and a problem naming a holder at fault.
+std::pair<int, std::int64_t> confirm_claims(std::int64_t g, const Holders& h, std::vector<Problem>& problems) {
+  const int claimed = h.claim.front();
+  for (std::size_t k = 1; k < h.rank.size(); ++k)
+    if (h.claim[k] != claimed) {
+      refuse_claims(problems, disagreeing_claims(g, h.rank[k], h.claim[k], claimed));
+      return {-1, -1};
+    }
+  const auto pick = std::find(h.rank.begin(), h.rank.end(), claimed);
+  if (pick != h.rank.end()) return {claimed, h.position[static_cast<std::size_t>(pick - h.rank.begin())]};
+  refuse_claims(problems, owner_not_holding(g, h.rank[0], claimed));
+  return {-1, -1};
+}
+
+}  // namespace
+
+Owners holders_by_stretch(const std::vector<std::int64_t>& indices, std::int64_t size, const SharedIndexOwner* rule,
+                          MPI_Comm comm, const std::vector<int>* claims) {
+  const int P = size_of(comm), me = rank_of(comm);
+  if (P == 1) return all_here(indices.size(), me);
+  // Finite-element numberings are mostly runs, so the messages are far
+  // smaller than the indices (a scattered numbering costs 3 words per index,
+  // 4 with claims; claimed runs also break where the owner named changes).
+  const int words = piece_words(claims);
+  const std::int64_t chunk = std::max<std::int64_t>(1, (size + P - 1) / P);
+  const Pieces pieces = runs_by_stretch(indices, chunk, P, claims);
+  const Exchanged in = alltoallv_words(pieces, comm);
+  const std::int64_t lo = me * chunk;
+  const auto length = static_cast<std::size_t>(std::max<std::int64_t>(0, std::min(chunk, size - lo)));
+  Stretch settled = settle_stretch(in, lo, length, P, words);
+  if (claims) agree(settle_claims(in, settled, P), comm);
+  else if (rule) agree(apply_rule(in, settled, P, *rule, me), comm);
+  const Exchanged back = alltoallv_words(answer_pieces(in, settled, P, words), comm);
+  Owners result;
+  result.owner.resize(indices.size());
+  result.position.resize(indices.size());
+  read_answers(pieces, words, back, result);
+  return result;
+}
+
+Owners holders_by_rule(const std::vector<std::int64_t>& indices, const SharedIndexOwner& rule, MPI_Comm comm) {
+  const int P = size_of(comm), me = rank_of(comm);
+  std::vector<Problem> problems;
+  return settle_pairs(
+      indices, 0, [P](std::int64_t g) { return static_cast<int>(spread(g) % static_cast<std::uint64_t>(P)); },
+      [&](std::int64_t g, const Holders& h) { return choose(&rule, g, h, me, problems); }, problems, comm);
+}
+
+Owners holders_by_claims(const std::vector<std::int64_t>& indices, const std::vector<int>& claims, MPI_Comm comm) {
+  const int P = size_of(comm);
+  std::vector<Problem> problems;
+  return settle_pairs(
+      indices, 0, [P](std::int64_t g) { return static_cast<int>(spread(g) % static_cast<std::uint64_t>(P)); },
+      [&](std::int64_t g, const Holders& h) { return confirm_claims(g, h, problems); }, problems, comm, &claims);
+}
+
+Owners owners_from_ranges(const std::int64_t* indices, std::size_t n, const std::vector<std::int64_t>& starts) {
+  Owners result;
+  result.owner.resize(n);
+  result.position.resize(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    const int p = range_holding(starts, indices[i]);
+    result.owner[i] = p;
+    result.position[i] = static_cast<local_index_t>(indices[i] - starts[static_cast<std::size_t>(p)]);
+  }
+  return result;
+}
+
+std::vector<std::int64_t> ranges_of_leading_runs(const std::vector<std::int64_t>& first,
+                                                 const std::vector<std::int64_t>& length, std::int64_t size) {
+  const std::size_t P = first.size();
+  std::vector<std::int64_t> starts(P + 1, size);
+  for (std::size_t p = P; p-- > 0;) starts[p] = length[p] > 0 ? first[p] : starts[p + 1];  // no run: an empty range
+  if (starts[0] != 0) return {};
+  for (std::size_t p = 0; p < P; ++p)
+    if (starts[p + 1] < starts[p] || starts[p + 1] - starts[p] > length[p]) return {};
+  return starts;
+}
+
+PrefixOwners holders_by_ranges(const std::vector<std::int64_t>& indices, const std::vector<std::int64_t>& starts,
+                               const SharedIndexOwner* rule, MPI_Comm comm) {
+  const int me = rank_of(comm);
+  const std::int64_t lo = starts[static_cast<std::size_t>(me)];
+  const auto range = static_cast<std::size_t>(starts[static_cast<std::size_t>(me) + 1] - lo);
+  // Only the indices past the range travel, to their ranges' processes;
+  // each holds every index it settles (at its place in its range) besides
+  // the senders. (None comes from the settling process itself: its indices
+  // past its range lie outside it.)
+  std::vector<std::pair<std::size_t, std::pair<int, std::int64_t>>> given_away;  // own positions owned elsewhere
+  std::vector<Problem> problems;
+  Owners ghosts = settle_pairs(
+      indices, range, [&starts](std::int64_t g) { return range_holding(starts, g); },
+      [&](std::int64_t g, Holders h) {
+        const auto mine = std::lower_bound(h.rank.begin(), h.rank.end(), me) - h.rank.begin();
+        h.rank.insert(h.rank.begin() + mine, me);
+        h.position.insert(h.position.begin() + mine, g - lo);
+        const auto chosen = choose(rule, g, h, me, problems);
+        if (chosen.first != me && chosen.first >= 0) given_away.push_back({static_cast<std::size_t>(g - lo), chosen});
+        return chosen;
+      },
+      problems, comm);
+
+  // Owned here at itself up to the first position of the range given away.
+  PrefixOwners result;
+  std::sort(given_away.begin(), given_away.end());
+  const std::size_t prefix = given_away.empty() ? range : given_away.front().first;
+  result.prefix = static_cast<local_index_t>(prefix);
+  result.rest.owner.assign(range - prefix, me);
+  result.rest.position.resize(range - prefix);
+  std::iota(result.rest.position.begin(), result.rest.position.end(), static_cast<local_index_t>(prefix));
+  for (const auto& [i, owner] : given_away) {
+    result.rest.owner[i - prefix] = owner.first;
+    result.rest.position[i - prefix] = static_cast<local_index_t>(owner.second);
+  }
+  result.rest.owner.insert(result.rest.owner.end(), ghosts.owner.begin(), ghosts.owner.end());
+  result.rest.position.insert(result.rest.position.end(), ghosts.position.begin(), ghosts.position.end());
+  return result;
+}
+
+}  // namespace dapetra::mpi::detail
