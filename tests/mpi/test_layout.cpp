@@ -9,6 +9,7 @@
 #include <functional>
 #include <optional>
 
+#include "dapetra/mpi/adapter_access.hpp"  // white box: the gathered records
 #include "dapetra/mpi/mpi.hpp"
 #include "dapetra/validate.hpp"
 #include "mpi_test_util.hpp"
@@ -60,8 +61,8 @@ void expect_matches_serial(const Records& records, const DistributedLayoutOption
   const int P = comm->size(), me = comm->rank();
   const GlobalLayout serial(layout_of(records, P));
   const auto layout = DistributedLayout::create(owning_array<double>(records(me)), comm, options);
-  ASSERT_TRUE(layout->has_global_layout());
-  const GlobalLayout& g = layout->global();
+  ASSERT_NE(mpi::adapter::gathered_records(*layout), nullptr);
+  const GlobalLayout& g = *mpi::adapter::gathered_records(*layout);
   ASSERT_EQ(g.grid().shape(), serial.grid().shape());
   ASSERT_EQ(g.global_shape(), serial.global_shape());
   for (int r = 0; r < P; ++r) {
@@ -245,7 +246,7 @@ TEST(Faults, AnInputOneProcessCouldNotReadIsRefusedEverywhere) {
     std::optional<ValidationError> error;
     try {
       if (me == faulty)
-        DistributedLayout::refuse({Problem{-1, 0, "indices", "'x'", "indices are integers", "a string"}}, comm);
+        mpi::adapter::refuse_layout({Problem{-1, 0, "indices", "'x'", "indices are integers", "a string"}}, comm);
       else
         DistributedLayout::create(std::vector<Dim>{Dim::even_block(20, P, me)}, comm);
     } catch (const ValidationError& e) {

@@ -9,13 +9,16 @@ if(TARGET Dapetra::eigen)
   list(APPEND sources mpi/test_eigen_plans.cpp)
   list(APPEND libs Dapetra::eigen)
 endif()
-dapetra_test_program(test_mpi SOURCES ${sources} LIBS ${libs} DEFINES ${spec_data})
+# test_layout and test_claims look at the gathered records too (white box:
+# the mpi layer's adapter-facing header).
+dapetra_test_program(test_mpi SOURCES ${sources} LIBS ${libs} DEFINES ${spec_data} INCLUDES ${DAPETRA_MPI_INTERNAL_DIR})
 dapetra_mpi_tests(test_mpi mpi "Faults.*:*FaultsOnEachWire.*:Communicators.*")
 dapetra_test(mpi_spec_np8 NP 8 COMMAND test_mpi --gtest_filter=Redistribute.SpecExample2_12* LABELS mpi TIMEOUT 300)
 # README claims checked inside the MPI calls (profiling-interface counters,
 # so its own program: the counters see every MPI call made in it).
 dapetra_test_program(test_mpi_claims SOURCES mpi/mpi_main.cpp mpi/test_claims.cpp
-                     LIBS Dapetra::mpi GTest::gtest nlohmann_json::nlohmann_json DEFINES ${spec_data})
+                     LIBS Dapetra::mpi GTest::gtest nlohmann_json::nlohmann_json DEFINES ${spec_data}
+                     INCLUDES ${DAPETRA_MPI_INTERNAL_DIR})
 foreach(np 1 2 3)
   dapetra_test(mpi_claims_np${np} NP ${np} COMMAND test_mpi_claims LABELS mpi TIMEOUT 300)
 endforeach()

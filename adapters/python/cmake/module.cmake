@@ -14,7 +14,7 @@ function(dapetra_python_package dir)
   # which must be the same objects here as in Trilinos' own libraries.
   set_target_properties(dapetra_python PROPERTIES OUTPUT_NAME _dapetra LIBRARY_OUTPUT_DIRECTORY ${dir}/dapetra
                         CXX_VISIBILITY_PRESET default VISIBILITY_INLINES_HIDDEN OFF)
-  target_include_directories(dapetra_python PRIVATE ${DAPETRA_MPI4PY_INCLUDE})
+  target_include_directories(dapetra_python PRIVATE ${DAPETRA_MPI4PY_INCLUDE} ${DAPETRA_MPI_INTERNAL_DIR})
   target_link_libraries(dapetra_python PRIVATE Dapetra::mpi)
   if(TARGET Dapetra::tpetra)
     target_sources(dapetra_python PRIVATE ${src}/tpetra.cpp)

@@ -12,6 +12,7 @@
 #include "bindings.hpp"
 #include "convert.hpp"
 #include "dapetra/dim_math.hpp"
+#include "dapetra/mpi/adapter_access.hpp"
 #include "dapetra/mpi/mpi.hpp"
 #include "ownership_args.hpp"
 
@@ -102,7 +103,7 @@ Layout make_layout(const py::object& obj, const py::object& comm_obj, const py::
   options.ownership = ownership_args(owner, owned_ranges, rank_in(comm), r.problems);
   Layout out{nullptr, comm_obj};
   py::gil_scoped_release release;
-  if (!r.ok()) DistributedLayout::refuse(r.problems, comm, options);
+  if (!r.ok()) mpi::adapter::refuse_layout(r.problems, comm, options);
   out.layout = DistributedLayout::create(r.array, comm, options);
   return out;
 }

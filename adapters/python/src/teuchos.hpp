@@ -9,6 +9,7 @@
 #include <mpi4py/mpi4py.h>
 
 #include "convert.hpp"
+#include "dapetra/mpi/adapter_access.hpp"
 #include "dapetra/mpi/distributed_layout.hpp"
 #include "dapetra/tpetra/comm.hpp"
 #include "dapetra/tpetra/tpetra_layout.hpp"
@@ -33,7 +34,7 @@ inline std::shared_ptr<const tpetra::TpetraLayout> tpetra_layout_of(const py::ob
   Read r = read_distarray(obj, comm->getRank());
   r.problems.insert(r.problems.end(), problems.begin(), problems.end());
   py::gil_scoped_release release;
-  if (!r.ok()) mpi::DistributedLayout::refuse(r.problems, tpetra::mpi_comm_of(*comm), options.distribution);
+  if (!r.ok()) mpi::adapter::refuse_layout(r.problems, tpetra::mpi_comm_of(*comm), options.distribution);
   auto layout = tpetra::TpetraLayout::create(r.array, comm, options);
   if (array) *array = std::move(r.array);
   return layout;

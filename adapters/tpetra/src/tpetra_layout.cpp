@@ -9,6 +9,7 @@
 #include <limits>
 #include <memory>
 
+#include "dapetra/mpi/adapter_access.hpp"
 #include "dapetra/validate.hpp"
 #include "teuchos_collectives.hpp"
 
@@ -184,8 +185,9 @@ void MapBuilder::linearise() {
 // Position i along axis a of the process at grid coordinates c: owned?
 // (Along the scattered axis, or beside it, only this process's own.)
 bool MapBuilder::owned_at_coords(const std::vector<int>& c, int a, global_index_t i) const {
-  if (a == dl.scattered_axis() || !dl.has_global_layout()) return dl.is_owned(a, i);
-  return dl.global().axis(a).is_owned(c[a], i);
+  const GlobalLayout* every = mpi::adapter::gathered_records(dl);
+  if (a == dl.scattered_axis() || !every) return dl.is_owned(a, i);
+  return every->axis(a).is_owned(c[a], i);
 }
 
 Run MapBuilder::owned_run(const std::vector<int>& c, const Dim& d, int a) const {
@@ -335,11 +337,11 @@ GidList MapBuilder::list_rows(bool owned_only, std::size_t count) const {
 // communication and without listing a 10^8-element block's indices.
 std::pair<bool, bool> MapBuilder::contiguous_and_uniform() const {
 bool contiguous_map = false, uniform_split = false;
-if (dl.has_global_layout()) {
+if (const GlobalLayout* every = mpi::adapter::gathered_records(dl)) {
   contiguous_map = true;
   // Tpetra's uniform split: the first (num_global mod P) processes own one
   // more than the others (Dim::even_block's split too).
-  const GlobalLayout& g = dl.global();
+  const GlobalLayout& g = *every;
   const int P = g.nprocs();
   uniform_split = num_global >= P;  // below that, Tpetra's flags for empty processes differ
   global_index_t offset = 0;
@@ -389,9 +391,10 @@ void MapBuilder::build_maps() {
   const GO base = self.index_base_;
   // A 1-D 'u' array may hold negative indices; Tpetra wants the map's index
   // base at or below every GID.
-  const GO map_base = one_d_unstructured ? std::min<GO>(base, base + dl.lowest_index()) : base;
+  const GO map_base = one_d_unstructured ? std::min<GO>(base, base + mpi::adapter::lowest_index(dl)) : base;
   const auto global_count = static_cast<Tpetra::global_size_t>(num_global);
-  if (one_d_unstructured && !dl.has_global_layout()) {  // the indices as they are: the buffer map
+  const bool gathered = mpi::adapter::gathered_records(dl) != nullptr;
+  if (one_d_unstructured && !gathered) {  // the indices as they are: the buffer map
     const Dim& u = dims[0];
     GidList gids{std::unique_ptr<GO[]>(new GO[std::max<std::size_t>(u.indices.size(), 1)]), u.indices.size()};
     global_indices<GO>(u, gids.data.get(), 1, base);
@@ -411,7 +414,7 @@ void MapBuilder::build_maps() {
     self.owned_map_ = Teuchos::rcp(new Map(global_count, static_cast<std::size_t>(n_owned), base, comm));
   } else {
     const GidList gids = list_rows(true, static_cast<std::size_t>(n_owned));
-    if (!dl.has_global_layout() && runs_in_rank_order(gids, base, *comm))
+    if (!gathered && runs_in_rank_order(gids, base, *comm))
       self.owned_map_ = Teuchos::rcp(new Map(global_count, gids.size, base, comm));
     else
       self.owned_map_ = list_map(global_count, gids.data.get(), gids.size, map_base, comm);

@@ -1,5 +1,7 @@
 #include "dapetra/mpi/distributed_layout.hpp"
 
+#include "dapetra/mpi/adapter_access.hpp"
+
 #include <algorithm>
 #include <cstring>
 #include <stdexcept>
@@ -694,12 +696,6 @@ void LayoutBuilder::count_owned(DistributedLayout& self) {
 
 DistributedLayout::~DistributedLayout() = default;
 
-const GlobalLayout& DistributedLayout::global() const {
-  if (!global_)
-    throw std::logic_error("dapetra::mpi::DistributedLayout::global(): the records of other processes were not "
-                           "gathered (the only distributed axis is unstructured); use is_owned() for ownership");
-  return *global_;
-}
 
 bool DistributedLayout::is_owned(int axis, global_index_t position) const {
   if (axis == scattered_axis_) return scattered_->owner_of(position, rank_) == rank_;
@@ -712,13 +708,21 @@ std::shared_ptr<const DistributedLayout> DistributedLayout::create(const DistArr
   return detail::LayoutBuilder::create(local.version, local.buffer, local.dim_data, comm, options);
 }
 
-void DistributedLayout::refuse(std::vector<Problem> problems, MPI_Comm comm, const DistributedLayoutOptions& options) {
+namespace adapter {
+
+global_index_t lowest_index(const DistributedLayout& layout) { return detail::LayoutAccess::lowest_index(layout); }
+
+const GlobalLayout* gathered_records(const DistributedLayout& layout) { return detail::LayoutAccess::gathered(layout); }
+
+void refuse_layout(std::vector<Problem> problems, MPI_Comm comm, const DistributedLayoutOptions& options) {
   for (Problem& p : problems) p.rank = detail::rank_of(comm);
   if (problems.empty())
     problems.push_back({detail::rank_of(comm), -1, "", "", "a protocol object this library can read", "unreadable input"});
   detail::LayoutBuilder::create(dap_version, BufferView{}, {}, comm, options, &problems);
-  throw std::logic_error("dapetra::mpi::DistributedLayout::refuse: the collective check passed");  // cannot happen
+  throw std::logic_error("dapetra::mpi::adapter::refuse_layout: the collective check passed");  // cannot happen
 }
+
+}  // namespace adapter
 
 std::shared_ptr<const DistributedLayout> DistributedLayout::create(const std::vector<Dim>& dim_data, MPI_Comm comm,
                                                                    const DistributedLayoutOptions& options) {

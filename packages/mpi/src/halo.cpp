@@ -109,7 +109,7 @@ AxisPlan plan_axis(const DistributedLayout& layout, int a, const Dim& d, bool mi
     ax.owner_table[q] = mine && a == layout.scattered_axis()
                             ? detail::LayoutAccess::scattered(layout).owner_of(p, layout.rank())
                         : d.proc_grid_size == 1 ? 0
-                                                : layout.global().axis(a).owner(ax.source_table[q]);
+                                                : detail::LayoutAccess::global(layout).axis(a).owner(ax.source_table[q]);
   });
   return ax;
 }
@@ -130,7 +130,7 @@ AxisPlan plan_axis_keep(const DistributedLayout& layout, int a, const Dim& d, bo
   if (d.dist_type == DistType::unstructured) {
     ax.keep_flags.resize(static_cast<std::size_t>(ax.extent));
     for (global_index_t i = 0; i < ax.extent; ++i)
-      ax.keep_flags[i] = mine ? layout.is_owned(a, i) : layout.global().axis(a).is_owned(d.proc_grid_rank, i);
+      ax.keep_flags[i] = mine ? layout.is_owned(a, i) : detail::LayoutAccess::global(layout).axis(a).is_owned(d.proc_grid_rank, i);
     return ax;
   }
   if (d.dist_type != DistType::block) return ax;
@@ -140,8 +140,8 @@ AxisPlan plan_axis_keep(const DistributedLayout& layout, int a, const Dim& d, bo
   if (d.periodic) {
     const std::array<global_index_t, 2> edge = boundary_padding(d);
     const bool alone = d.proc_grid_size == 1;
-    const global_index_t first_edge = alone ? d.padding[0] : layout.global().axis(a).dim(0).padding[0];
-    const global_index_t last_edge = alone ? d.padding[1] : layout.global().axis(a).dim(d.proc_grid_size - 1).padding[1];
+    const global_index_t first_edge = alone ? d.padding[0] : detail::LayoutAccess::global(layout).axis(a).dim(0).padding[0];
+    const global_index_t last_edge = alone ? d.padding[1] : detail::LayoutAccess::global(layout).axis(a).dim(d.proc_grid_size - 1).padding[1];
     ax.period = d.size - first_edge - last_edge;
     ax.first_edge = first_edge;
     ax.last_edge = last_edge;
@@ -213,7 +213,7 @@ void add_sends_to_candidates(const DistributedLayout& layout, const std::vector<
 }
 
 std::vector<RunList> sends_in_closed_form(const DistributedLayout& layout) {
-  const GlobalLayout& global = layout.global();
+  const GlobalLayout& global = detail::LayoutAccess::global(layout);
   const int ndim = static_cast<int>(layout.dim_data().size()), nprocs = global.nprocs();
   const std::vector<int> my_coords = layout.grid().coords_of(layout.rank());
   std::vector<RunList> sends(static_cast<std::size_t>(nprocs), RunList{{}, 0, static_cast<std::ptrdiff_t>(layout.itemsize())});
@@ -439,7 +439,7 @@ std::shared_ptr<const HaloPlan> HaloPlanBuilder::create(std::shared_ptr<const Di
   // With gathered records each process works out what it sends alone
   // (sends_in_closed_form): no messages. Beside a scattered axis the ghosts
   // are named to their owners, who answer (answer_requests).
-  const bool closed_form = layout.has_global_layout();
+  const bool closed_form = detail::LayoutAccess::gathered(layout) != nullptr;
   const std::vector<global_index_t> radix = closed_form ? std::vector<global_index_t>{} : request_radix(layout, axes);
   Ghosts ghosts = walk_ghosts(layout, axes, radix);
   std::vector<RunList> sends = closed_form ? (holds_nothing(axes) ? std::vector<RunList>(static_cast<std::size_t>(layout.nprocs()))

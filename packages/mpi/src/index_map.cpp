@@ -56,7 +56,7 @@ void IndexMapBuilder::axes() {
       else if (a == dl.scattered_axis())
         owner[i] = dl.grid().coord_of(detail::LayoutAccess::scattered(dl).owner_of(p, dl.rank()), a);
       else
-        owner[i] = dl.global().axis(a).owner(g[i]);
+        owner[i] = detail::LayoutAccess::global(dl).axis(a).owner(g[i]);
     }
   }
 }

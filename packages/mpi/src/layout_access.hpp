@@ -34,6 +34,11 @@ struct ScatteredOwners {
 struct LayoutAccess {
   static const ScatteredOwners& scattered(const DistributedLayout& l) { return *l.scattered_; }
   static const std::vector<int>& coords(const DistributedLayout& l) { return l.coords_; }
+  // Every process's records, when they were gathered; nullptr otherwise.
+  static const GlobalLayout* gathered(const DistributedLayout& l) { return l.global_.get(); }
+  // The same, for plans that take the gathered path only.
+  static const GlobalLayout& global(const DistributedLayout& l) { return *l.global_; }
+  static global_index_t lowest_index(const DistributedLayout& l) { return l.lowest_index_; }
   // A plan's first message tag; each plan uses tags [tag, tag + tags_per_plan).
   static constexpr int tags_per_plan = 2;  // forward and backward
   // (Tags stay below 32767, the least upper bound MPI guarantees.)

@@ -240,8 +240,8 @@ SharedIndexOwner claimed_owners_rule(const DistributedLayout& layout) {
 
 Records every_record(const DistributedLayout& layout) {
   Records r;
-  if (layout.has_global_layout()) {
-    r.global = &layout.global();
+  if (detail::LayoutAccess::gathered(layout)) {
+    r.global = &detail::LayoutAccess::global(layout);
     return r;
   }
   PackedRank mine;
@@ -267,7 +267,7 @@ Records every_record(const DistributedLayout& layout) {
 Records records_near(const DistributedLayout& scattered, const DistributedLayout& other) {
   const int a = scattered.scattered_axis();
   const Dim& mine = scattered.dim_data()[a];
-  const AxisPartition& along = other.global().axis(a);
+  const AxisPartition& along = detail::LayoutAccess::global(other).axis(a);
   std::vector<std::vector<int>> ranks_at(static_cast<std::size_t>(along.grid_size()));  // other's ranks by coordinate along a
   for (int r = 0; r < other.nprocs(); ++r) ranks_at[static_cast<std::size_t>(other.grid().coord_of(r, a))].push_back(r);
   std::vector<std::vector<std::int64_t>> per_dest(static_cast<std::size_t>(scattered.nprocs()));
@@ -298,7 +298,7 @@ Records records_near(const DistributedLayout& scattered, const DistributedLayout
 // the part of them near this process, or, when neither layout has its
 // records, every process's gathered.
 Records records_for(const DistributedLayout& layout, const DistributedLayout& partner) {
-  if (!layout.has_global_layout() && partner.has_global_layout()) return records_near(layout, partner);
+  if (!detail::LayoutAccess::gathered(layout) && detail::LayoutAccess::gathered(partner)) return records_near(layout, partner);
   return every_record(layout);
 }
 

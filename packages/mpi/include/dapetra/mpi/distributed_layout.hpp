@@ -92,12 +92,6 @@ class DistributedLayout {
   /// implied shape.
   static std::shared_ptr<const DistributedLayout> create(const std::vector<Dim>& dim_data, MPI_Comm comm,
                                                          const DistributedLayoutOptions& options = {});
-  /// For bindings that read the protocol object themselves (the Python
-  /// module): this process could not read its input (`problems`). Takes its
-  /// part in the collective creation the other processes run with create()
-  /// and throws there the ValidationError every process throws, listing
-  /// these problems under this rank; nobody waits. Collective over `comm`.
-  [[noreturn]] static void refuse(std::vector<Problem> problems, MPI_Comm comm, const DistributedLayoutOptions& options = {});
   ~DistributedLayout();
   DistributedLayout(const DistributedLayout&) = delete;
   DistributedLayout& operator=(const DistributedLayout&) = delete;
@@ -132,11 +126,6 @@ class DistributedLayout {
     return memory_orders_[memory_orders_.size() == 1 ? 0 : static_cast<std::size_t>(rank)];
   }
 
-  /// Every process's records with closed-form owners, when they were gathered
-  /// (all layouts but those whose only distributed axis is 'u'); throws otherwise.
-  bool has_global_layout() const { return global_ != nullptr; }
-  /// Every process's records, analysed (throws when they were not gathered).
-  const GlobalLayout& global() const;
   /// The 'u' axis whose indices stayed on their processes, or -1.
   int scattered_axis() const { return scattered_axis_; }
   /// The rule that picks the owner of a shared 'u' index. Where the owners
@@ -159,10 +148,6 @@ class DistributedLayout {
   /// Throws ValidationError unless `array` has the records, shape, strides and
   /// element type this layout was built for. Local: not collective.
   void check_fits(const DistArray& array) const;
-
-  /// The lowest global index held anywhere along axis 0 of a 1-D 'u' array
-  /// (which may hold negative indices); 0 for every other layout.
-  global_index_t lowest_index() const { return lowest_index_; }
 
  private:
   DistributedLayout() = default;

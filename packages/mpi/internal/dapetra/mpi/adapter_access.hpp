@@ -1,0 +1,32 @@
+// Internal, for Dapetra's own adapters (Tpetra, Python) and white-box tests:
+// what they need of a DistributedLayout beyond its public face. Built
+// against, never installed (packages/mpi/internal is no part of the package).
+#pragma once
+
+#include <mpi.h>
+
+#include <vector>
+
+#include "dapetra/error.hpp"
+#include "dapetra/global_layout.hpp"
+#include "dapetra/mpi/distributed_layout.hpp"
+
+namespace dapetra::mpi::adapter {
+
+// For bindings that read the protocol object themselves (the Python
+// module): this process could not read its input (`problems`). Takes its
+// part in the collective creation the other processes run with
+// DistributedLayout::create, with the same options, and throws there the
+// ValidationError every process throws, listing these problems under this
+// rank; nobody waits. Collective over `comm`.
+[[noreturn]] void refuse_layout(std::vector<Problem> problems, MPI_Comm comm, const DistributedLayoutOptions& options = {});
+
+// The lowest global index held anywhere along axis 0 of a 1-D 'u' array
+// (which may hold negative indices); 0 for every other layout.
+global_index_t lowest_index(const DistributedLayout& layout);
+
+// Every process's records, analysed, when the layout gathered them (all
+// layouts but those whose only distributed axis is 'u'); nullptr otherwise.
+const GlobalLayout* gathered_records(const DistributedLayout& layout);
+
+}  // namespace dapetra::mpi::adapter
