@@ -38,10 +38,6 @@ int column_axis_arg(const py::handle& axis, int rank, std::vector<Problem>& prob
 
 namespace {
 
-Problem problem(int rank, int dim, std::string key, std::string value, std::string rule, std::string message) {
-  return Problem{rank, dim, std::move(key), std::move(value), std::move(rule), std::move(message)};
-}
-
 // NumPy's boolean scalar, by type name so that reading a record never imports
 // NumPy: numpy.bool_ in NumPy 1, numpy.bool in NumPy 2 (bool_ its alias).
 bool is_numpy_bool(PyObject* v) {
@@ -183,8 +179,8 @@ void read_dim(const py::handle& item, int rank, int axis, const std::vector<glob
 
 void read_buffer(const py::handle& b, int rank, Read& r) {
   if (!PyObject_CheckBuffer(b.ptr())) {
-    r.problems.push_back(problem(rank, -1, "buffer", brief(b), "buffer supports the buffer protocol",
-                                 "an object of type " + std::string(py::str(py::type::handle_of(b).attr("__name__")))));
+    r.problems.push_back(Problem::of(rank, "buffer", brief(b), "buffer supports the buffer protocol",
+                                     "an object of type " + std::string(py::str(py::type::handle_of(b).attr("__name__")))));
     return;
   }
   // A writable view when the object allows it, else a read-only one.
@@ -195,8 +191,8 @@ void read_buffer(const py::handle& b, int rank, Read& r) {
     PyErr_Clear();
     if (PyObject_GetBuffer(b.ptr(), view.get(), flags) != 0) {
       PyErr_Clear();
-      r.problems.push_back(problem(rank, -1, "buffer", brief(b), "buffer exposes shape and strides",
-                                   "the object refused a strided buffer request"));
+      r.problems.push_back(Problem::of(rank, "buffer", brief(b), "buffer exposes shape and strides",
+                                       "the object refused a strided buffer request"));
       return;
     }
   }
@@ -205,9 +201,9 @@ void read_buffer(const py::handle& b, int rank, Read& r) {
   v.itemsize = static_cast<std::size_t>(view->itemsize);
   v.format = normalized_format(view->format ? view->format : "B", v.itemsize);
   if (v.format.empty())
-    r.problems.push_back(problem(rank, -1, "format", view->format ? view->format : "B",
-                                 "the buffer's element type is one Dapetra moves (f, d, i, q, Zf, Zd)",
-                                 "an element type Dapetra does not know"));
+    r.problems.push_back(Problem::of(rank, "format", view->format ? view->format : "B",
+                                     "the buffer's element type is one Dapetra moves (f, d, i, q, Zf, Zd)",
+                                     "an element type Dapetra does not know"));
   for (int a = 0; a < view->ndim; ++a) {
     v.shape.push_back(view->shape[a]);
     v.strides.push_back(view->strides[a]);
@@ -243,31 +239,31 @@ Read read_distarray(const py::handle& obj, int rank) {
   try {
     if (!py::isinstance<py::dict>(d) && py::hasattr(d, "__distarray__")) d = d.attr("__distarray__")();
   } catch (py::error_already_set& e) {
-    r.problems.push_back(problem(rank, -1, "__distarray__", "", "__distarray__() returns the protocol's dict",
-                                 std::string("__distarray__() raised ") + e.what()));
+    r.problems.push_back(Problem::of(rank, "__distarray__", "", "__distarray__() returns the protocol's dict",
+                                     std::string("__distarray__() raised ") + e.what()));
     return r;
   }
   if (!py::isinstance<py::dict>(d)) {
-    r.problems.push_back(problem(rank, -1, "__distarray__", brief(d),
-                                 "a distributed array is a dict or has __distarray__() returning one",
-                                 "neither a dict nor an object with __distarray__()"));
+    r.problems.push_back(Problem::of(rank, "__distarray__", brief(d),
+                                     "a distributed array is a dict or has __distarray__() returning one",
+                                     "neither a dict nor an object with __distarray__()"));
     return r;
   }
   const auto dict = py::reinterpret_borrow<py::dict>(d);
   for (const char* key : {"__version__", "buffer", "dim_data"})
     if (!PyDict_GetItemString(dict.ptr(), key))
-      r.problems.push_back(problem(rank, -1, key, "", std::string("'") + key + "' is present", "missing key"));
+      r.problems.push_back(Problem::of(rank, key, "", std::string("'") + key + "' is present", "missing key"));
   if (!r.problems.empty()) return r;
   if (!py::isinstance<py::str>(dict["__version__"]))
-    r.problems.push_back(problem(rank, -1, "__version__", brief(dict["__version__"]), "__version__ is a string",
-                                 "not a string"));
+    r.problems.push_back(Problem::of(rank, "__version__", brief(dict["__version__"]), "__version__ is a string",
+                                     "not a string"));
   else
     r.array.version = dict["__version__"].cast<std::string>();
   read_buffer(dict["buffer"], rank, r);
   const py::handle dims = dict["dim_data"];
   if (!py::isinstance<py::list>(dims) && !py::isinstance<py::tuple>(dims)) {
-    r.problems.push_back(problem(rank, -1, "dim_data", brief(dims), "dim_data is a list or tuple of dicts",
-                                 "not a list or tuple"));
+    r.problems.push_back(Problem::of(rank, "dim_data", brief(dims), "dim_data is a list or tuple of dicts",
+                                     "not a list or tuple"));
     return r;
   }
   int axis = 0;

@@ -7,7 +7,7 @@
 namespace dapetra::tpetra::detail {
 
 inline ValidationError mismatch(int rank, const std::string& key, const std::string& rule, const std::string& message) {
-  return ValidationError({Problem{rank, -1, key, "", rule, message}});
+  return ValidationError({Problem::of(rank, key, "", rule, message)});
 }
 
 // The array must have the records, shape, strides and element type the

@@ -19,36 +19,31 @@ using RowMap = CrsMatrix::local_graph_device_type::row_map_type::non_const_type;
 using Entries = CrsMatrix::local_graph_device_type::entries_type::non_const_type;
 using Values = LocalMatrix::values_type;
 
-Problem problem(int rank, const std::string& key, const std::string& value, const std::string& rule,
-                const std::string& message) {
-  return Problem{rank, -1, key, value, rule, message};
-}
-
 // The offsets' own rules: num_rows + 1 of them, from 0, never decreasing, to the entry count.
 void check_offsets(const CsrView& csr, std::size_t owned, int rank, std::vector<Problem>& out) {
   if (csr.num_rows != owned)
-    out.push_back(problem(rank, "rows", std::to_string(csr.num_rows), "one CSR row per owned element of the layout",
-                          std::to_string(csr.num_rows) + " rows for " + std::to_string(owned) + " owned elements"));
+    out.push_back(Problem::of(rank, "rows", std::to_string(csr.num_rows), "one CSR row per owned element of the layout",
+                              std::to_string(csr.num_rows) + " rows for " + std::to_string(owned) + " owned elements"));
   if (csr.num_entries > 0 && (csr.columns == nullptr || csr.values == nullptr))
-    out.push_back(problem(rank, "columns", "null", "columns and values hold num_entries each", "an array is missing"));
+    out.push_back(Problem::of(rank, "columns", "null", "columns and values hold num_entries each", "an array is missing"));
   if (csr.row_offsets == nullptr) {
     if (csr.num_rows > 0 || csr.num_entries > 0)
-      out.push_back(problem(rank, "row_offsets", "null", "num_rows + 1 offsets", "the offsets are missing"));
+      out.push_back(Problem::of(rank, "row_offsets", "null", "num_rows + 1 offsets", "the offsets are missing"));
     return;
   }
   if (csr.row_offsets[0] != 0)
-    out.push_back(problem(rank, "row_offsets", std::to_string(csr.row_offsets[0]), "the first offset is 0",
-                          "row 0 does not start at entry 0"));
+    out.push_back(Problem::of(rank, "row_offsets", std::to_string(csr.row_offsets[0]), "the first offset is 0",
+                              "row 0 does not start at entry 0"));
   for (std::size_t r = 0; r < csr.num_rows; ++r)
     if (csr.row_offsets[r + 1] < csr.row_offsets[r]) {
-      out.push_back(problem(rank, "row_offsets", std::to_string(csr.row_offsets[r + 1]), "offsets never decrease",
-                            "row " + std::to_string(r) + " ends before it starts"));
+      out.push_back(Problem::of(rank, "row_offsets", std::to_string(csr.row_offsets[r + 1]), "offsets never decrease",
+                                "row " + std::to_string(r) + " ends before it starts"));
       break;
     }
   const global_index_t last = csr.row_offsets[csr.num_rows];
   if (last != static_cast<global_index_t>(csr.num_entries))
-    out.push_back(problem(rank, "row_offsets", std::to_string(last), "the last offset is the entry count",
-                          "the rows end at entry " + std::to_string(last) + " of " + std::to_string(csr.num_entries)));
+    out.push_back(Problem::of(rank, "row_offsets", std::to_string(last), "the last offset is the entry count",
+                              "the rows end at entry " + std::to_string(last) + " of " + std::to_string(csr.num_entries)));
 }
 
 // The rows where first_row says they are.
@@ -56,12 +51,12 @@ void check_first_row(const CsrView& csr, const Map& owned, GO base, int rank, st
   if (csr.first_row < 0 || csr.num_rows != compat::local_num_elements(owned)) return;
   for (std::size_t r = 0; r < csr.num_rows; ++r)
     if (owned.getGlobalElement(static_cast<LO>(r)) - base != csr.first_row + static_cast<global_index_t>(r)) {
-      out.push_back(problem(rank, "first_row", std::to_string(csr.first_row),
-                            "row r is the layout's r-th owned element",
-                            "row " + std::to_string(r) + " is global row " +
-                                std::to_string(csr.first_row + static_cast<global_index_t>(r)) +
-                                ", the layout's owned element there is " +
-                                std::to_string(owned.getGlobalElement(static_cast<LO>(r)) - base)));
+      out.push_back(Problem::of(rank, "first_row", std::to_string(csr.first_row),
+                                "row r is the layout's r-th owned element",
+                                "row " + std::to_string(r) + " is global row " +
+                                    std::to_string(csr.first_row + static_cast<global_index_t>(r)) +
+                                    ", the layout's owned element there is " +
+                                    std::to_string(owned.getGlobalElement(static_cast<LO>(r)) - base)));
       return;
     }
 }
@@ -197,8 +192,8 @@ Teuchos::RCP<CrsMatrix> crs_matrix_copy(const TpetraLayout& rows, const CsrView&
   std::vector<Problem> problems;
   LocalRows local;
   if (rows.dim_data().size() != 1 || rows.column_axis() >= 0)
-    problems.push_back(problem(rank, "dim_data", std::to_string(rows.dim_data().size()) + " axes",
-                               "the row layout is 1-D, one row per element", "matrices take a 1-D layout"));
+    problems.push_back(Problem::of(rank, "dim_data", std::to_string(rows.dim_data().size()) + " axes",
+                                   "the row layout is 1-D, one row per element", "matrices take a 1-D layout"));
   else
     check_offsets(csr, compat::local_num_elements(*owned), rank, problems);
   if (problems.empty()) {  // the offsets are sound: the rows can be read
@@ -206,9 +201,9 @@ Teuchos::RCP<CrsMatrix> crs_matrix_copy(const TpetraLayout& rows, const CsrView&
     const global_index_t size = layout.global_shape()[0];
     local = local_rows(csr, *owned, size, base);
     if (local.outside)
-      problems.push_back(problem(rank, "columns", std::to_string(local.first_outside),
-                                 "every column is a global index of the layout (0 <= c < " + std::to_string(size) + ")",
-                                 std::to_string(local.outside) + " columns outside the layout"));
+      problems.push_back(Problem::of(rank, "columns", std::to_string(local.first_outside),
+                                     "every column is a global index of the layout (0 <= c < " + std::to_string(size) + ")",
+                                     std::to_string(local.outside) + " columns outside the layout"));
   }
   mpi::agree(problems, layout.comm());
 

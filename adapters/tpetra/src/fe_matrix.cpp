@@ -12,17 +12,13 @@
 #include <unordered_map>
 
 #include "dapetra/mpi/agree.hpp"
+#include "dapetra/mpi/all_to_all.hpp"
 #include "dapetra/tpetra/compat.hpp"
 #include "dapetra/mpi/halo.hpp"
 #include "dapetra/mpi/index_map.hpp"
 
 namespace dapetra::tpetra {
 namespace {
-
-Problem problem(int rank, const std::string& key, const std::string& value, const std::string& rule,
-                const std::string& message) {
-  return Problem{rank, -1, key, value, rule, message};
-}
 
 // A row-wise list (CSR): row r's items are items[begin[r], begin[r + 1]).
 template <class T>
@@ -70,27 +66,13 @@ Rows<local_index_t> local_pattern(const std::vector<local_index_t>& cells, int c
   return rows;
 }
 
-// Collective: what each process sends to each other one (counts, then the
-// words), and what it receives, in rank order. Used at creation only.
+// Collective: what each process sends to each other one, and what it
+// receives, in rank order (the mpi layer's all-to-all). Used at creation only.
 std::vector<std::int64_t> exchange(const std::vector<std::vector<std::int64_t>>& to, std::vector<int>& from_counts,
                                    MPI_Comm comm) {
-  const int P = static_cast<int>(to.size());
-  std::vector<int> counts(static_cast<std::size_t>(P)), displs(static_cast<std::size_t>(P));
-  std::vector<std::int64_t> out;
-  for (int p = 0; p < P; ++p) {
-    counts[static_cast<std::size_t>(p)] = static_cast<int>(to[static_cast<std::size_t>(p)].size());
-    displs[static_cast<std::size_t>(p)] = static_cast<int>(out.size());
-    out.insert(out.end(), to[static_cast<std::size_t>(p)].begin(), to[static_cast<std::size_t>(p)].end());
-  }
-  from_counts.assign(static_cast<std::size_t>(P), 0);
-  MPI_Alltoall(counts.data(), 1, MPI_INT, from_counts.data(), 1, MPI_INT, comm);
-  std::vector<int> from_displs(static_cast<std::size_t>(P), 0);
-  for (int p = 1; p < P; ++p)
-    from_displs[static_cast<std::size_t>(p)] = from_displs[static_cast<std::size_t>(p - 1)] + from_counts[static_cast<std::size_t>(p - 1)];
-  std::vector<std::int64_t> in(static_cast<std::size_t>(from_displs.back() + from_counts.back()));
-  MPI_Alltoallv(out.data(), counts.data(), displs.data(), MPI_INT64_T, in.data(), from_counts.data(),
-                from_displs.data(), MPI_INT64_T, comm);
-  return in;
+  mpi::detail::Exchanged got = mpi::detail::alltoallv_words(to, comm);
+  from_counts = std::move(got.counts);
+  return std::move(got.words);
 }
 
 }  // namespace
@@ -118,21 +100,21 @@ struct FEGraphBuilder {
     const auto& nodes = *g.nodes_;
     std::vector<Problem> problems;
     if (nodes.dim_data().size() != 1 || nodes.column_axis() >= 0)
-      problems.push_back(problem(rank, "dim_data", std::to_string(nodes.dim_data().size()) + " axes",
-                                 "the node layout is 1-D, one value per node", "FE matrices take a 1-D node layout"));
+      problems.push_back(Problem::of(rank, "dim_data", std::to_string(nodes.dim_data().size()) + " axes",
+                                     "the node layout is 1-D, one value per node", "FE matrices take a 1-D node layout"));
     if (g.corners_ <= 0 || g.cells_.size() % static_cast<std::size_t>(std::max(g.corners_, 1)) != 0)
-      problems.push_back(problem(rank, "cells", std::to_string(g.cells_.size()),
-                                 "the cell list holds `corners` positions per cell",
-                                 std::to_string(g.cells_.size()) + " positions for " + std::to_string(g.corners_) +
-                                     " corners per cell"));
+      problems.push_back(Problem::of(rank, "cells", std::to_string(g.cells_.size()),
+                                     "the cell list holds `corners` positions per cell",
+                                     std::to_string(g.cells_.size()) + " positions for " + std::to_string(g.corners_) +
+                                         " corners per cell"));
     held = problems.empty() ? static_cast<std::size_t>(nodes.local_shape()[0]) : 0;
     for (std::size_t i = 0; i < g.cells_.size() && problems.empty(); ++i)
       if (g.cells_[i] < 0 || static_cast<std::size_t>(g.cells_[i]) >= held)
-        problems.push_back(problem(rank, "cells", std::to_string(g.cells_[i]),
-                                   "every corner is a position in the node layout's buffer (0 <= v < " +
-                                       std::to_string(held) + ")",
-                                   "cell " + std::to_string(i / static_cast<std::size_t>(g.corners_)) +
-                                       " names a node this process does not hold"));
+        problems.push_back(Problem::of(rank, "cells", std::to_string(g.cells_[i]),
+                                       "every corner is a position in the node layout's buffer (0 <= v < " +
+                                           std::to_string(held) + ")",
+                                       "cell " + std::to_string(i / static_cast<std::size_t>(g.corners_)) +
+                                           " names a node this process does not hold"));
     mpi::agree(problems, comm);
   }
 
@@ -330,9 +312,9 @@ FEMatrix::FEMatrix(std::shared_ptr<const FEGraph> graph, std::vector<char> const
   const std::size_t held = graph_->diagonal_at_.size();
   std::vector<Problem> problems;
   if (!constrained_.empty() && constrained_.size() != held)
-    problems.push_back(problem(graph_->nodes().rank(), "constrained", std::to_string(constrained_.size()),
-                               "one flag per held node (" + std::to_string(held) + "), or none",
-                               "the Dirichlet flags do not match the node layout"));
+    problems.push_back(Problem::of(graph_->nodes().rank(), "constrained", std::to_string(constrained_.size()),
+                                   "one flag per held node (" + std::to_string(held) + "), or none",
+                                   "the Dirichlet flags do not match the node layout"));
   mpi::agree(problems, graph_->nodes().distribution()->comm());
   // One managed allocation (Tpetra refuses unmanaged values) of which the
   // matrix's values are the first part: Tpetra keeps the view it is given,
@@ -363,15 +345,15 @@ bool FEMatrix::element_fits(std::size_t c, const ElementMatrix& k, const char* c
   const std::string n = std::to_string(g.corners_);
   Problem fault;
   if (c >= g.num_cells())
-    fault = problem(g.nodes().rank(), "cell", std::to_string(c),
-                    "a cell of the graph (0 <= c < " + std::to_string(g.num_cells()) + ")",
-                    std::string(caller) + " skipped it");
+    fault = Problem::of(g.nodes().rank(), "cell", std::to_string(c),
+                        "a cell of the graph (0 <= c < " + std::to_string(g.num_cells()) + ")",
+                        std::string(caller) + " skipped it");
   else if (k.rows != g.corners_ || k.cols != g.corners_ || k.values == nullptr)
-    fault = problem(g.nodes().rank(), "element_matrix", std::to_string(k.rows) + "x" + std::to_string(k.cols),
-                    "an element matrix is corners x corners (" + n + "x" + n + ")", std::string(caller) + " skipped it");
+    fault = Problem::of(g.nodes().rank(), "element_matrix", std::to_string(k.rows) + "x" + std::to_string(k.cols),
+                        "an element matrix is corners x corners (" + n + "x" + n + ")", std::string(caller) + " skipped it");
   else
     return true;
-  if (faults_.size() < 8) faults_.push_back(std::move(fault));  // the first few name the fault; the count does not matter
+  list_problem(faults_, std::move(fault));  // the first few name the fault; the count does not matter
   return false;
 }
 

@@ -1,8 +1,19 @@
 #include "dapetra/error.hpp"
 
 #include <algorithm>
+#include <utility>
 
 namespace dapetra {
+
+Problem Problem::of(int rank, std::string key, std::string value, std::string rule, std::string message, int dim) {
+  return Problem{rank, dim, std::move(key), std::move(value), std::move(rule), std::move(message)};
+}
+
+bool list_problem(std::vector<Problem>& list, Problem p) {
+  if (list.size() >= max_listed_problems) return false;
+  list.push_back(std::move(p));
+  return true;
+}
 
 std::string Problem::to_string() const {
   std::string s;

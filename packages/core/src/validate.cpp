@@ -17,7 +17,6 @@ namespace {
 // A rule that can fire once per index (overlaps, duplicates) is reported at
 // most this many times, then summarised, so a bad 10^7-index layout gives a
 // readable list rather than millions of lines.
-constexpr std::size_t max_reports_per_rule = 20;
 
 std::string str(global_index_t v) { return std::to_string(v); }
 std::string pair_str(const std::array<global_index_t, 2>& p) {
@@ -158,7 +157,7 @@ void check_unstructured_axis(Collector& c, int d, const std::vector<const Dim*>&
     if (dims[0]->one_to_one && b - a > 1) {
       for (std::size_t j = a + 1; j < b; ++j) {
         if (held[j].grid_rank == held[j - 1].grid_rank) continue;  // a local duplicate, reported locally
-        if (++overlaps <= max_reports_per_rule)
+        if (++overlaps <= max_listed_problems)
           c.add(mpi_rank[held[j].grid_rank], d, "indices", str(held[a].index),
                 "with one_to_one true each index is held by exactly one process",
                 "index " + str(held[a].index) + " is held by grid ranks " + str(held[j - 1].grid_rank) +
@@ -167,10 +166,10 @@ void check_unstructured_axis(Collector& c, int d, const std::vector<const Dim*>&
     }
     a = b;
   }
-  if (overlaps > max_reports_per_rule)
+  if (overlaps > max_listed_problems)
     c.add(-1, d, "indices", str(static_cast<global_index_t>(overlaps)) + " overlaps",
           "with one_to_one true each index is held by exactly one process",
-          "... and " + str(static_cast<global_index_t>(overlaps - max_reports_per_rule)) + " more overlaps");
+          "... and " + str(static_cast<global_index_t>(overlaps - max_listed_problems)) + " more overlaps");
   if (distinct != dims[0]->size)
     c.add(-1, d, "size", str(dims[0]->size),
           "size equals the number of distinct indices held over the axis",
@@ -214,15 +213,15 @@ void add_uniqueness_problems(const Dim& d, int rank, int dim, Collector& c) {
     for (std::size_t i = 0; i < d.indices.size(); ++i) sorted[i] = {d.indices[i], i};
     std::sort(sorted.begin(), sorted.end());
     for (std::size_t i = 1; i < sorted.size(); ++i)
-      if (sorted[i].first == sorted[i - 1].first && ++dups <= max_reports_per_rule)
+      if (sorted[i].first == sorted[i - 1].first && ++dups <= max_listed_problems)
         c.add(rank, dim, "indices", str(sorted[i].first), "indices are locally unique",
               "index " + str(sorted[i].first) + " appears at positions " +
                   str(static_cast<global_index_t>(sorted[i - 1].second)) + " and " +
                   str(static_cast<global_index_t>(sorted[i].second)));
   }
-  if (dups > max_reports_per_rule)
+  if (dups > max_listed_problems)
     c.add(rank, dim, "indices", str(static_cast<global_index_t>(dups)) + " duplicates", "indices are locally unique",
-          "... and " + str(static_cast<global_index_t>(dups - max_reports_per_rule)) + " more duplicates");
+          "... and " + str(static_cast<global_index_t>(dups - max_listed_problems)) + " more duplicates");
 }
 
 // In several dimensions the flat global index is linearised from the
@@ -231,7 +230,7 @@ void add_uniqueness_problems(const Dim& d, int rank, int dim, Collector& c) {
 bool add_range_problems(const Dim& d, int rank, int dim, Collector& c) {
   std::size_t bad = 0;
   for (global_index_t g : d.indices)
-    if ((g < 0 || g >= d.size) && ++bad <= max_reports_per_rule)
+    if ((g < 0 || g >= d.size) && ++bad <= max_listed_problems)
       c.add(rank, dim, "indices", str(g), "in a multi-dimensional array 'u' indices lie in [0, size)",
             "index " + str(g) + " is outside [0, " + str(d.size) + ")");
   return bad == 0;

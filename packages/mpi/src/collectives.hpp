@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "dapetra/mpi/all_to_all.hpp"
+
 namespace dapetra::mpi::detail {
 
 int rank_of(MPI_Comm comm);
@@ -32,15 +34,7 @@ Gathered allgather_words(const std::vector<std::int64_t>& mine, MPI_Comm comm, s
 // The sum over every process.
 long long sum_all(long long value, MPI_Comm comm);
 
-// Every process sends per_dest[p] to process p (one MPI_Alltoall of counts,
-// one MPI_Alltoallv); what arrived from p is words[displs[p] ...
-// displs[p] + counts[p]). Exchanges too large for MPI's int counts are
-// refused by every process alike (ValidationError), never truncated.
-struct Exchanged {
-  std::vector<int> counts, displs;
-  std::vector<std::int64_t> words;
-};
-Exchanged alltoallv_words(const std::vector<std::vector<std::int64_t>>& per_dest, MPI_Comm comm);
+// (alltoallv_words: dapetra/mpi/all_to_all.hpp, shared with the adapters.)
 
 // Thrown by every process alike when `words` (known to every process) does
 // not fit MPI's int counts.

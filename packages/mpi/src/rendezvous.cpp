@@ -80,12 +80,15 @@ Stretch settle_stretch(const Exchanged& in, std::int64_t lo, std::size_t length,
 // claims (held_owners): each index's owner is what its first holder names,
 // confirmed when every holder names the same and the named one holds it
 // (its own position is then `where`). Returns the problems of those that
-// do not (at most 20).
-// The two refusals of claimed owners (held_owners), written once for both
-// settling paths (settle_claims over stretches, confirm_claims by pairs);
-// at most 20 are kept, enough to name the fault without a flood.
-void refuse_claims(std::vector<Problem>& problems, Problem p) {
-  if (problems.size() < 20) problems.push_back(std::move(p));
+// do not (at most max_listed_problems).
+// The refusals of owners: of claimed ones (held_owners), written once for
+// both settling paths (settle_claims over stretches, confirm_claims by
+// pairs), and of a rule's choice, for both rule paths.
+
+// The rule, asked on process `me`, chose `chosen`, which does not hold g.
+Problem not_a_holder(int me, int chosen, std::int64_t g) {
+  return Problem::of(me, "shared_owner", std::to_string(chosen), "the shared-index owner rule picks a process holding the index",
+                     "the rule chose rank " + std::to_string(chosen) + ", which does not hold index " + std::to_string(g), 0);
 }
 
 // Holder `rank` names `named` the owner of g where another holder named `other`.
@@ -110,13 +113,13 @@ std::vector<Problem> settle_claims(const Exchanged& in, Stretch& s, int P) {
   for_each_received(in, s.lo, P, 4, [&](std::size_t i, int p, std::int64_t at, int claim) {
     if (!seen[i]) s.owner[i] = claim;
     else if (claim != s.owner[i])
-      refuse_claims(problems, disagreeing_claims(s.lo + static_cast<std::int64_t>(i), p, claim, s.owner[i]));
+      list_problem(problems, disagreeing_claims(s.lo + static_cast<std::int64_t>(i), p, claim, s.owner[i]));
     if (p == claim) s.where[i] = at;
     seen[i] = 1;
   });
   for (std::size_t i = 0; i < s.holders.size(); ++i)
     if (s.holders[i] > 0 && s.where[i] < 0)
-      refuse_claims(problems, owner_not_holding(s.lo + static_cast<std::int64_t>(i), -1, s.owner[i]));
+      list_problem(problems, owner_not_holding(s.lo + static_cast<std::int64_t>(i), -1, s.owner[i]));
   return problems;
 }
 
@@ -146,10 +149,7 @@ std::vector<Problem> apply_rule(const Exchanged& in, Stretch& s, int P, const Sh
     const int chosen = rule(g, holders);
     const auto pick = std::find(holders.begin(), holders.end(), chosen);
     if (pick == holders.end()) {
-      if (problems.size() < 20)
-        problems.push_back({me, 0, "shared_owner", std::to_string(chosen),
-                            "the shared-index owner rule picks a process holding the index",
-                            "the rule chose rank " + std::to_string(chosen) + ", which does not hold index " + std::to_string(g)});
+      list_problem(problems, not_a_holder(me, chosen, g));
       continue;
     }
     s.owner[i] = chosen;
@@ -232,10 +232,7 @@ std::pair<int, std::int64_t> choose(const SharedIndexOwner* rule, std::int64_t g
   const int chosen = h.rank.size() == 1 ? h.rank[0] : rule ? (*rule)(g, h.rank) : h.rank.front();
   const auto pick = std::find(h.rank.begin(), h.rank.end(), chosen);
   if (pick != h.rank.end()) return {chosen, h.position[static_cast<std::size_t>(pick - h.rank.begin())]};
-  if (problems.size() < 20)
-    problems.push_back({me, 0, "shared_owner", std::to_string(chosen),
-                        "the shared-index owner rule picks a process holding the index",
-                        "the rule chose rank " + std::to_string(chosen) + ", which does not hold index " + std::to_string(g)});
+  list_problem(problems, not_a_holder(me, chosen, g));
   return {-1, -1};
 }
 
@@ -315,12 +312,12 @@ std::pair<int, std::int64_t> confirm_claims(std::int64_t g, const Holders& h, st
   const int claimed = h.claim.front();
   for (std::size_t k = 1; k < h.rank.size(); ++k)
     if (h.claim[k] != claimed) {
-      refuse_claims(problems, disagreeing_claims(g, h.rank[k], h.claim[k], claimed));
+      list_problem(problems, disagreeing_claims(g, h.rank[k], h.claim[k], claimed));
       return {-1, -1};
     }
   const auto pick = std::find(h.rank.begin(), h.rank.end(), claimed);
   if (pick != h.rank.end()) return {claimed, h.position[static_cast<std::size_t>(pick - h.rank.begin())]};
-  refuse_claims(problems, owner_not_holding(g, h.rank[0], claimed));
+  list_problem(problems, owner_not_holding(g, h.rank[0], claimed));
   return {-1, -1};
 }
 
