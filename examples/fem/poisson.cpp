@@ -1,10 +1,5 @@
 #include "poisson.hpp"
 
-#include <BelosLinearProblem.hpp>
-#include <BelosSolverFactory.hpp>
-#include <BelosTpetraAdapter.hpp>
-#include <Ifpack2_Factory.hpp>
-#include <MueLu_CreateTpetraPreconditioner.hpp>
 #include <Teuchos_CommHelpers.hpp>
 #include <Teuchos_ParameterList.hpp>
 #include <Teuchos_XMLParameterListHelpers.hpp>
@@ -21,6 +16,7 @@
 #include <Eigen/SparseCholesky>
 
 #include "dapetra/eigen/eigen.hpp"
+#include "dapetra/tpetra/solver.hpp"
 #include "dapetra/tpetra/tpetra.hpp"
 #include "element.hpp"
 #if FEM_WITH_PETSC
@@ -37,7 +33,6 @@ using dapetra::tpetra::LO;
 using dapetra::tpetra::Node;
 using Matrix = Tpetra::CrsMatrix<double, LO, GO, Node>;
 using MV = Tpetra::MultiVector<double, LO, GO, Node>;
-using OP = Tpetra::Operator<double, LO, GO, Node>;
 using Clock = std::chrono::steady_clock;
 
 double seconds_since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
@@ -51,56 +46,24 @@ DistArray nodal_array(const Dim& dim) {
   return a;
 }
 
-// MueLu's smoothed aggregation (Dapetra's settings for CG, which FEM_MUELU_XML
-// may override), or an Ifpack2 preconditioner by name.
-Teuchos::RCP<OP> make_preconditioner(const std::string& name, const Teuchos::RCP<Matrix>& a) {
-  if (name == "MueLu") {
-    Teuchos::ParameterList p = dapetra::tpetra::muelu_parameters_for_cg();
-    if (const char* xml = std::getenv("FEM_MUELU_XML")) Teuchos::updateParametersFromXmlFile(xml, Teuchos::inoutArg(p));
-    return MueLu::CreateTpetraPreconditioner<double, LO, GO, Node>(Teuchos::RCP<OP>(a), p);
-  }
-  Teuchos::RCP<Ifpack2::Preconditioner<double, LO, GO, Node>> prec = Ifpack2::Factory::create<Matrix>(name, a);
-  Teuchos::ParameterList p;
-  if (name == "RELAXATION") {
-    p.set("relaxation: type", "Symmetric Gauss-Seidel");
-    p.set("relaxation: sweeps", 1);
-  }
-  prec->setParameters(p);
-  prec->initialize();
-  prec->compute();
-  return prec;
-}
-
-// |b - Ax| / |b|.
-double relative_residual(const Matrix& a, const MV& x, const MV& b) {
-  MV r(a.getRangeMap(), 1);
-  a.apply(x, r);
-  r.update(1.0, b, -1.0);
-  std::vector<double> rn(1), bn(1);
-  r.norm2(Teuchos::ArrayView<double>(rn));
-  b.norm2(Teuchos::ArrayView<double>(bn));
-  return bn[0] > 0 ? rn[0] / bn[0] : rn[0];
-}
-
-// Belos CG in place on x (views of DAP arrays' owned parts).
+// Belos CG in place on x (views of DAP arrays' owned parts), preconditioned
+// as options say (dapetra/tpetra/solver.hpp); FEM_MUELU_XML may override
+// MueLu's parameters.
 SolverRun solve_with_belos(const Teuchos::RCP<Matrix>& a, const Teuchos::RCP<MV>& x, const Teuchos::RCP<MV>& b,
                            const SolveOptions& options, int rank) {
   const auto t0 = Clock::now();
-  auto problem = Teuchos::rcp(new Belos::LinearProblem<double, MV, OP>(a, x, b));
-  problem->setLeftPrec(make_preconditioner(options.preconditioner, a));
-  problem->setProblem();
-  auto params = Teuchos::rcp(new Teuchos::ParameterList());
-  params->set("Convergence Tolerance", options.tolerance);
-  params->set("Maximum Iterations", options.max_iterations);
-  Belos::SolverFactory<double, MV, OP> factory;
-  auto solver = factory.create("CG", params);
-  solver->setProblem(problem);
-  const Belos::ReturnType converged = solver->solve();
+  tpetra::SolverOptions how;
+  how.preconditioner = options.preconditioner;
+  how.tolerance = options.tolerance;
+  how.max_iterations = options.max_iterations;
+  if (const char* xml = std::getenv("FEM_MUELU_XML"); xml && how.preconditioner == "MueLu")
+    Teuchos::updateParametersFromXmlFile(xml, Teuchos::inoutArg(how.parameters));
+  const tpetra::SolveResult done = tpetra::solve(a, x, b, how);
   SolverRun run;
-  run.iterations = solver->getNumIters();
+  run.iterations = done.iterations;
   run.seconds = seconds_since(t0);
-  run.relative_residual = relative_residual(*a, *x, *b);
-  if (converged != Belos::Converged && rank == 0)
+  run.relative_residual = done.relative_residual;
+  if (!done.converged && rank == 0)
     std::fprintf(stderr, "warning: CG stopped after %d iterations without converging\n", run.iterations);
   return run;
 }

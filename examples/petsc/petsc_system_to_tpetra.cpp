@@ -5,19 +5,13 @@
 //   prints Tpetra's and PETSc's iterations and how far apart they land)
 #include <petscksp.h>
 
-#include <BelosLinearProblem.hpp>
-#include <BelosSolverFactory.hpp>
-#include <BelosTpetraAdapter.hpp>
-#include <MueLu_CreateTpetraPreconditioner.hpp>
 #include <Teuchos_DefaultMpiComm.hpp>
 #include <Tpetra_Core.hpp>
 #include <Tpetra_CrsMatrix.hpp>
 #include <dapetra/petsc/mat.hpp>
 #include <dapetra/petsc/vec.hpp>
+#include <dapetra/tpetra/solver.hpp>  // Belos + MueLu, as Dapetra's examples solve
 #include <dapetra/tpetra/tpetra.hpp>
-
-using MV = dapetra::tpetra::MultiVector<double>;
-using OP = Tpetra::Operator<double>;
 
 // The 5-point Laplacian on an m x m grid, rows split by PETSc; b = 1.
 Mat laplacian(PetscInt m) {
@@ -44,19 +38,13 @@ int solve_with_tpetra(Mat a, Vec b, Vec x) {
   auto comm = Teuchos::rcp(new Teuchos::MpiComm<int>(Teuchos::opaqueWrapper(PETSC_COMM_WORLD)));
   const auto layout = dapetra::tpetra::TpetraLayout::create(bd, comm);  // collective; rows = PETSc's
   const dapetra::CsrRows rows = dapetra::petsc::csr_rows_copy(a);        // collective
-  Teuchos::RCP<OP> A = dapetra::tpetra::crs_matrix_copy(*layout, rows.view());
+  auto A = dapetra::tpetra::crs_matrix_copy(*layout, rows.view());
 
-  Teuchos::ParameterList muelu = dapetra::tpetra::muelu_parameters_for_cg();  // override any here
-  auto problem = Teuchos::rcp(new Belos::LinearProblem<double, MV, OP>(
-      A, dapetra::tpetra::owned_view<double>(*layout, xd), dapetra::tpetra::owned_view<double>(*layout, bd)));
-  problem->setLeftPrec(MueLu::CreateTpetraPreconditioner(A, muelu));
-  problem->setProblem();
-  auto params = Teuchos::rcp(new Teuchos::ParameterList());
-  params->set("Convergence Tolerance", 1e-10);
-  auto solver = Belos::SolverFactory<double, MV, OP>().create("CG", params);
-  solver->setProblem(problem);
-  solver->solve();  // writes PETSc's x
-  return solver->getNumIters();
+  dapetra::tpetra::SolverOptions how;  // CG + MueLu (Dapetra's settings; override any in how.parameters)
+  how.tolerance = 1e-10;
+  const auto done = dapetra::tpetra::solve(A, dapetra::tpetra::owned_view<double>(*layout, xd),
+                                           dapetra::tpetra::owned_view<double>(*layout, bd), how);  // writes PETSc's x
+  return done.iterations;
 }
 
 int main(int argc, char** argv) {

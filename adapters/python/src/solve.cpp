@@ -4,15 +4,11 @@
 // preconditioner, in place on DAP arrays' owned parts (one column or several).
 #include <pybind11/numpy.h>
 
-#include <BelosLinearProblem.hpp>
-#include <BelosSolverFactory.hpp>
-#include <BelosTpetraAdapter.hpp>
-#include <Ifpack2_Factory.hpp>
-#include <Tpetra_CrsMatrix.hpp>
 #include <Teuchos_XMLParameterListHelpers.hpp>
+#include <Tpetra_CrsMatrix.hpp>
 #include <Tpetra_Export.hpp>
-#ifdef DAPETRA_PYTHON_MUELU
-#include <MueLu_CreateTpetraPreconditioner.hpp>
+#ifndef DAPETRA_PYTHON_MUELU
+#define DAPETRA_WITHOUT_MUELU  // dapetra/tpetra/solver.hpp then makes no MueLu
 #endif
 
 #include <algorithm>
@@ -23,6 +19,7 @@
 #include "dapetra/tpetra/compat_belos.hpp"
 #include "dapetra/tpetra/crs_matrix.hpp"
 #include "dapetra/tpetra/muelu_parameters.hpp"
+#include "dapetra/tpetra/solver.hpp"
 #include "dapetra/tpetra/tpetra.hpp"
 #include "teuchos.hpp"
 
@@ -184,29 +181,11 @@ Teuchos::ParameterList parameters_from(const py::object& obj, int rank, std::vec
   return list;
 }
 
-// The preconditioner by name ("none" for none): MueLu's smoothed aggregation
-// (Dapetra's settings for CG) or an Ifpack2 one, `overrides` on top.
+// The preconditioner by name, as every Dapetra solve makes it
+// (dapetra/tpetra/solver.hpp). Collective.
 Teuchos::RCP<OP> preconditioner(const std::string& name, const Teuchos::RCP<Matrix>& a,
                                 const Teuchos::ParameterList& overrides) {
-  if (name == "none") return Teuchos::null;
-#ifdef DAPETRA_PYTHON_MUELU
-  if (name == "MueLu") {
-    Teuchos::ParameterList params = tpetra::muelu_parameters_for_cg();
-    params.setParameters(overrides);
-    return MueLu::CreateTpetraPreconditioner<double, LO, GO, Node>(Teuchos::RCP<OP>(a), params);
-  }
-#endif
-  auto prec = Ifpack2::Factory::create<Matrix>(name, a);
-  Teuchos::ParameterList params;
-  if (name == "RELAXATION") {
-    params.set("relaxation: type", "Symmetric Gauss-Seidel");
-    params.set("relaxation: sweeps", 1);
-  }
-  params.setParameters(overrides);
-  prec->setParameters(params);
-  prec->initialize();
-  prec->compute();
-  return prec;
+  return tpetra::make_preconditioner(a, name, overrides);
 }
 
 // The owned parts of two protocol objects as Tpetra multivectors (views),
@@ -276,26 +255,13 @@ py::tuple solve(const CrsMatrix& a, const py::object& b_obj, const py::object& x
   py::gil_scoped_release release;
   Teuchos::RCP<OP> prec;
   mpi::agree_on(a.layout->distribution()->comm(), [&] { prec = preconditioner(prec_name, a.matrix, overrides); });
-  auto problem = Teuchos::rcp(new Belos::LinearProblem<double, MV, OP>(a.matrix, xv, bv));
-  if (!prec.is_null()) problem->setLeftPrec(prec);
-  problem->setProblem();
-  auto params = Teuchos::rcp(new Teuchos::ParameterList());
-  params->set("Convergence Tolerance", tolerance);
-  params->set("Maximum Iterations", max_iterations);
-  Belos::SolverFactory<double, MV, OP> factory;
-  auto solver = factory.create(solver_name->second, params);
-  solver->setProblem(problem);
-  solver->solve();
-  const std::size_t k = bv->getNumVectors();
-  MV residual(a.matrix->getRangeMap(), k);
-  a.matrix->apply(*xv, residual);
-  residual.update(1.0, *bv, -1.0);
-  std::vector<double> rn(k), bn(k);
-  residual.norm2(Teuchos::ArrayView<double>(rn));
-  bv->norm2(Teuchos::ArrayView<double>(bn));
-  double worst = 0;
-  for (std::size_t j = 0; j < k; ++j) worst = std::max(worst, bn[j] > 0 ? rn[j] / bn[j] : rn[j]);
-  const int iterations = solver->getNumIters();
+  tpetra::SolverOptions how;
+  how.method = solver_name->second;
+  how.tolerance = tolerance;
+  how.max_iterations = max_iterations;
+  const tpetra::SolveResult done = tpetra::solve_with(a.matrix, xv, bv, prec, how);
+  const int iterations = done.iterations;
+  const double worst = done.relative_residual;
   py::gil_scoped_acquire gil;
   return py::make_tuple(iterations, worst);
 }

@@ -1,0 +1,156 @@
+/// \file
+/// dapetra/tpetra/solver.hpp: a Belos solve with MueLu or an Ifpack2 preconditioner, set up once for everyone.
+///
+/// The finite-element example, Python's dapetra.solve and the PETSc example
+/// solve the same way: Belos (CG, GMRES or MINRES) in place on views of DAP
+/// arrays, preconditioned by MueLu's smoothed aggregation with Dapetra's
+/// settings for CG (muelu_parameters.hpp) or by an Ifpack2 preconditioner by
+/// name, with the caller's parameters on top. This header is that one way.
+///
+/// Header-only, so Dapetra::tpetra itself links no solver: include it where
+/// Belos and Ifpack2 are linked, and MueLu too unless DAPETRA_WITHOUT_MUELU
+/// is defined (then "MueLu" is refused as an unknown preconditioner).
+#pragma once
+
+#include <BelosLinearProblem.hpp>
+#include <BelosSolverFactory.hpp>
+#include <BelosTpetraAdapter.hpp>
+#include <Ifpack2_Factory.hpp>
+#include <Teuchos_ParameterList.hpp>
+#include <Tpetra_CrsMatrix.hpp>
+#include <Tpetra_MultiVector.hpp>
+#ifndef DAPETRA_WITHOUT_MUELU
+#include <MueLu_CreateTpetraPreconditioner.hpp>
+#endif
+
+#include <algorithm>
+#include <map>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "dapetra/tpetra/muelu_parameters.hpp"
+#include "dapetra/tpetra/types.hpp"
+
+namespace dapetra::tpetra {
+
+/// A Tpetra operator on doubles (a matrix, or a preconditioner).
+using Operator = Tpetra::Operator<double, LO, GO, Node>;
+
+/// How solve() solves; every process must pass the same.
+struct SolverOptions {
+  /// Belos' method: "CG" (symmetric positive definite), "GMRES" or "MINRES".
+  std::string method = "CG";
+  /// "MueLu" (smoothed aggregation, muelu_parameters_for_cg()), an Ifpack2
+  /// name ("RELAXATION": symmetric Gauss-Seidel, one sweep; "ILUT", "RILUK",
+  /// "CHEBYSHEV", ...) or "none".
+  std::string preconditioner = "MueLu";
+  /// Overrides of the preconditioner's own parameters (MueLu's or Ifpack2's names).
+  Teuchos::ParameterList parameters;
+  /// Relative residual |b - A x| / |b| to reach, per column.
+  double tolerance = 1e-10;
+  /// Belos' iteration limit.
+  int max_iterations = 1000;
+};
+
+/// What solve() did.
+struct SolveResult {
+  /// Belos' iterations.
+  int iterations = 0;
+  /// The largest column's |b - A x| / |b|, recomputed after the solve.
+  double relative_residual = 0;
+  /// Whether Belos reports convergence.
+  bool converged = false;
+};
+
+/// Collective over a's communicator. The preconditioner `name` names (see
+/// SolverOptions::preconditioner), set up on `a`, with `overrides` on top
+/// of Dapetra's defaults; null for "none".
+/// @param a the matrix.
+/// @param name "MueLu", an Ifpack2 preconditioner's name, or "none".
+/// @param overrides the preconditioner's parameters to change.
+/// @return the preconditioner, ready to apply (or null).
+inline Teuchos::RCP<Operator> make_preconditioner(const Teuchos::RCP<CrsMatrix>& a, const std::string& name,
+                                                  const Teuchos::ParameterList& overrides = {}) {
+  if (name == "none") return Teuchos::null;
+  if (name == "MueLu") {
+#ifndef DAPETRA_WITHOUT_MUELU
+    Teuchos::ParameterList params = muelu_parameters_for_cg();
+    params.setParameters(overrides);
+    return MueLu::CreateTpetraPreconditioner<double, LO, GO, Node>(Teuchos::RCP<Operator>(a), params);
+#else
+    throw std::invalid_argument("dapetra::tpetra::make_preconditioner: built without MueLu");
+#endif
+  }
+  auto prec = Ifpack2::Factory::create<CrsMatrix>(name, a);
+  Teuchos::ParameterList params;
+  if (name == "RELAXATION") {
+    params.set("relaxation: type", "Symmetric Gauss-Seidel");
+    params.set("relaxation: sweeps", 1);
+  }
+  params.setParameters(overrides);
+  prec->setParameters(params);
+  prec->initialize();
+  prec->compute();
+  return prec;
+}
+
+/// Collective over a's communicator. The largest column's |b - A x| / |b|
+/// (|b - A x| where b is zero).
+/// @param a the operator.
+/// @param x the solution, on a's domain map.
+/// @param b the right-hand side, on a's range map.
+/// @return the worst column's relative residual.
+inline double relative_residual(const Operator& a, const MultiVector<double>& x, const MultiVector<double>& b) {
+  const std::size_t k = b.getNumVectors();
+  MultiVector<double> r(a.getRangeMap(), k);
+  a.apply(x, r);
+  r.update(1.0, b, -1.0);
+  std::vector<double> rn(k), bn(k);
+  r.norm2(Teuchos::ArrayView<double>(rn));
+  b.norm2(Teuchos::ArrayView<double>(bn));
+  double worst = 0;
+  for (std::size_t j = 0; j < k; ++j) worst = std::max(worst, bn[j] > 0 ? rn[j] / bn[j] : rn[j]);
+  return worst;
+}
+
+/// Collective over a's communicator. Solves a x = b in place on x, every
+/// column, with Belos and `prec` (null: none), x's values the initial guess.
+/// @param a the matrix.
+/// @param x the solution (and initial guess), on a's domain map; often a view of a DAP array.
+/// @param b the right-hand side, on a's range map.
+/// @param prec the preconditioner (make_preconditioner), or null.
+/// @param options the method, tolerance and iteration limit (its preconditioner fields are not read).
+/// @return iterations, the recomputed relative residual, and whether Belos converged.
+inline SolveResult solve_with(const Teuchos::RCP<CrsMatrix>& a, const Teuchos::RCP<MultiVector<double>>& x,
+                              const Teuchos::RCP<MultiVector<double>>& b, const Teuchos::RCP<Operator>& prec,
+                              const SolverOptions& options) {
+  using MV = MultiVector<double>;
+  auto problem = Teuchos::rcp(new Belos::LinearProblem<double, MV, Operator>(a, x, b));
+  if (!prec.is_null()) problem->setLeftPrec(prec);
+  problem->setProblem();
+  auto params = Teuchos::rcp(new Teuchos::ParameterList());
+  params->set("Convergence Tolerance", options.tolerance);
+  params->set("Maximum Iterations", options.max_iterations);
+  Belos::SolverFactory<double, MV, Operator> factory;
+  auto solver = factory.create(options.method, params);
+  solver->setProblem(problem);
+  SolveResult result;
+  result.converged = solver->solve() == Belos::Converged;
+  result.iterations = solver->getNumIters();
+  result.relative_residual = relative_residual(*a, *x, *b);
+  return result;
+}
+
+/// Collective over a's communicator. make_preconditioner, then solve_with.
+/// @param a the matrix.
+/// @param x the solution (and initial guess), on a's domain map.
+/// @param b the right-hand side, on a's range map.
+/// @param options how to solve.
+/// @return iterations, the recomputed relative residual, and whether Belos converged.
+inline SolveResult solve(const Teuchos::RCP<CrsMatrix>& a, const Teuchos::RCP<MultiVector<double>>& x,
+                         const Teuchos::RCP<MultiVector<double>>& b, const SolverOptions& options = {}) {
+  return solve_with(a, x, b, make_preconditioner(a, options.preconditioner, options.parameters), options);
+}
+
+}  // namespace dapetra::tpetra
