@@ -6,9 +6,12 @@ set(DAPETRA_MPI_SOURCES
   src/collectives.cpp
   src/comm.cpp
   src/exchange.cpp
-  src/halo.cpp
+  src/halo_apply.cpp
+  src/halo_plan.cpp
   src/index_map.cpp
   src/distributed_layout.cpp
+  src/grid_lines.cpp
   src/ownership.cpp
   src/rendezvous.cpp
+  src/scattered_owners.cpp
   src/redistribute.cpp)

@@ -1,5 +1,7 @@
 #include "rendezvous.hpp"
 
+#include "dapetra/wire/mix.hpp"
+
 #include <algorithm>
 #include <numeric>
 #include <string>
@@ -206,14 +208,9 @@ void read_answers(const Pieces& pieces, int words, const Exchanged& back, Owners
   }
 }
 
-// splitmix64's finaliser: spreads clustered (e.g. negative or strided)
-// indices evenly over the settling processes.
-std::uint64_t spread(std::int64_t g) {
-  auto z = static_cast<std::uint64_t>(g) + 0x9e3779b97f4a7c15ULL;
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-  return z ^ (z >> 31);
-}
+// Spreads clustered (e.g. negative or strided) indices evenly over the
+// settling processes.
+std::uint64_t spread(std::int64_t g) { return splitmix64(static_cast<std::uint64_t>(g)); }
 
 // One index's holders as the process settling it sees them: ranks in
 // ascending order, where each keeps the index, and (for claimed owners)

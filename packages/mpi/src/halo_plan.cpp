@@ -1,10 +1,11 @@
+// Building a HaloPlan: which positions each process fills, from whom, and
+// what it sends (from the gathered records with no message, or by asking the
+// owners where a lone 'u' axis kept its indices). Applying it: halo_apply.cpp.
 #include "dapetra/mpi/halo.hpp"
 
 #include <mpi.h>
 
 #include <algorithm>
-#include <cmath>
-#include <complex>
 #include <cstring>
 #include <optional>
 
@@ -274,27 +275,6 @@ std::vector<RunList> sends_in_closed_form(const DistributedLayout& layout) {
   return sends;
 }
 
-template <class Scalar>
-Scalar& at(char* base, std::ptrdiff_t offset) {
-  return *reinterpret_cast<Scalar*>(base + offset);
-}
-
-// Tpetra's ABSMAX: the larger magnitude (for complex values, as a real number).
-template <class Scalar>
-Scalar larger_magnitude(Scalar a, Scalar b) {
-  using std::abs;
-  return Scalar(std::max(abs(a), abs(b)));
-}
-
-template <class Scalar>
-void combine(Scalar& into, Scalar value, CombineMode mode) {
-  switch (mode) {
-    case CombineMode::add: into += value; break;
-    case CombineMode::insert: into = value; break;
-    case CombineMode::absmax: into = larger_magnitude(into, value); break;
-  }
-}
-
 // A scalar has no padding, an empty buffer nothing to fill or send.
 bool holds_nothing(const std::vector<AxisPlan>& axes) {
   return axes.empty() || std::any_of(axes.begin(), axes.end(), [](const AxisPlan& ax) { return ax.extent == 0; });
@@ -469,167 +449,5 @@ HaloPlan::~HaloPlan() = default;
 std::size_t HaloPlan::num_ghosts() const { return parts_->num_received + parts_->local_copies.size(); }
 std::size_t HaloPlan::num_sends() const { return parts_->num_sent; }
 std::size_t HaloPlan::num_neighbours() const { return parts_->peers.size(); }
-
-struct HaloExchange::State {
-  detail::Round round;
-  detail::FaultNote note;
-  const HaloPlan* plan = nullptr;
-  const void* data = nullptr;  // the array's memory, to catch end_update on another array
-  bool in_flight = false;
-};
-
-HaloExchange::HaloExchange() : state_(std::make_unique<State>()) {}
-HaloExchange::~HaloExchange() = default;
-HaloExchange::HaloExchange(HaloExchange&&) noexcept = default;
-HaloExchange& HaloExchange::operator=(HaloExchange&&) noexcept = default;
-bool HaloExchange::in_flight() const { return state_ && state_->in_flight; }
-
-namespace {
-
-// to[i] += from[i]; the two never overlap (from is the message buffer). Four
-// independent additions per step and __restrict let the compiler use vector
-// instructions at -O2 (whose vectoriser leaves the plain loop scalar).
-template <class Scalar>
-void add_into(Scalar* __restrict to, const Scalar* __restrict from, std::size_t n) {
-  std::size_t i = 0;
-  for (; i + 4 <= n; i += 4) {
-    to[i] += from[i];
-    to[i + 1] += from[i + 1];
-    to[i + 2] += from[i + 2];
-    to[i + 3] += from[i + 3];
-  }
-  for (; i < n; ++i) to[i] += from[i];
-}
-
-// Combines a message into the runs, one(to, value) per element; packed runs
-// go through bulk(to, from, count) when given (add: add_into). The mode is
-// chosen once per message, not per element: scattered ghosts make runs of
-// one or two elements. (Plain loops: the message cursor stays in a register.)
-template <class Scalar, class One, class Bulk>
-void combine_runs(const std::vector<StridedRun>& runs, char* base, const char* in, One one, Bulk bulk) {
-  for (const StridedRun& r : runs) {
-    const auto* from = reinterpret_cast<const Scalar*>(in);  // message payloads are 16-byte aligned
-    char* first = base + r.offset;
-    if (r.count > 2 && r.step == static_cast<std::ptrdiff_t>(sizeof(Scalar)))
-      bulk(reinterpret_cast<Scalar*>(first), from, r.count);
-    else
-      for (std::size_t i = 0; i < r.count; ++i) one(at<Scalar>(first, static_cast<std::ptrdiff_t>(i) * r.step), from[i]);
-    in += r.count * sizeof(Scalar);
-  }
-}
-
-template <class Scalar>
-void unpack_combine(const std::vector<StridedRun>& runs, char* base, const char* in, CombineMode mode) {
-  const auto larger = [](Scalar& to, Scalar value) { to = larger_magnitude(to, value); };
-  switch (mode) {
-    case CombineMode::add:
-      combine_runs<Scalar>(runs, base, in, [](Scalar& to, Scalar value) { to += value; }, add_into<Scalar>);
-      break;
-    case CombineMode::insert: detail::unpack_runs<Scalar>(runs, base, 1, 0, in); break;
-    case CombineMode::absmax:
-      combine_runs<Scalar>(runs, base, in, larger, [&](Scalar* to, const Scalar* from, std::size_t n) {
-        for (std::size_t i = 0; i < n; ++i) larger(to[i], from[i]);
-      });
-      break;
-  }
-}
-
-}  // namespace
-
-namespace detail {
-
-template <class Scalar>
-FaultNote HaloParts::check(const DistributedLayout& layout, const DistArray& array) const {
-  const Fault fault = check_array<Scalar>(layout, array, true);
-  if (fault != Fault::none) return {fault, layout.rank()};
-  if (!messages_fit) return {Fault::message_size, layout.rank()};
-  return {};
-}
-
-template <class Scalar>
-void HaloParts::finish_update(const Round& round, char* base) const {
-  unpack_round<Scalar>(round, peers, true, base);
-  for (const auto& [from, to] : local_copies) at<Scalar>(base, to) = at<Scalar>(base, from);
-}
-
-template <class Scalar>
-FaultNote HaloParts::run_update(const DistributedLayout& layout, char* base, FaultNote note) const {
-  ScratchLease lease;
-  post_round<Scalar>(lease.round(), peers, true, layout.itemsize(), tag, layout.comm(), note, base, base);
-  note = lease.round().wait(note);
-  if (note.ok()) finish_update<Scalar>(lease.round(), base);
-  return note;
-}
-
-}  // namespace detail
-
-template <class Scalar>
-void HaloPlan::update_impl(const DistArray& array) const {
-  const detail::FaultNote note =
-      parts_->run_update<Scalar>(*layout_, static_cast<char*>(array.buffer.data), parts_->check<Scalar>(*layout_, array));
-  if (!note.ok()) detail::throw_fault(note, "HaloPlan::update");
-}
-
-template <class Scalar>
-void HaloPlan::begin_update_impl(const DistArray& array, HaloExchange& exchange) const {
-  if (!exchange.state_) exchange.state_ = std::make_unique<HaloExchange::State>();
-  HaloExchange::State& x = *exchange.state_;
-  if (x.in_flight) throw std::logic_error("dapetra::mpi::HaloPlan::begin_update: this HaloExchange is already in flight");
-  x.note = parts_->check<Scalar>(*layout_, array);
-  char* base = static_cast<char*>(array.buffer.data);
-  detail::post_round<Scalar>(x.round, parts_->peers, true, layout_->itemsize(), parts_->tag, layout_->comm(), x.note,
-                             base, base);
-  x.plan = this;
-  x.data = array.buffer.data;
-  x.in_flight = true;
-}
-
-template <class Scalar>
-void HaloPlan::end_update_impl(const DistArray& array, HaloExchange& exchange) const {
-  if (!exchange.in_flight() || exchange.state_->plan != this)
-    throw std::logic_error("dapetra::mpi::HaloPlan::end_update: no update of this plan in flight on this HaloExchange");
-  HaloExchange::State& x = *exchange.state_;
-  x.in_flight = false;
-  detail::FaultNote note = x.round.wait(x.note);
-  if (note.ok() && array.buffer.data != x.data) note = {detail::Fault::other_array, layout_->rank()};
-  if (note.ok()) note = parts_->check<Scalar>(*layout_, array);
-  if (!note.ok()) detail::throw_fault(note, "HaloPlan::end_update");
-  parts_->finish_update<Scalar>(x.round, static_cast<char*>(array.buffer.data));
-}
-
-template <class Scalar>
-void HaloPlan::assemble_impl(const DistArray& array, CombineMode mode, bool then_update) const {
-  const detail::HaloParts& parts = *parts_;
-  char* base = static_cast<char*>(array.buffer.data);
-  detail::FaultNote note = parts.check<Scalar>(*layout_, array);
-  {
-    detail::ScratchLease lease;
-    detail::Round& round = lease.round();
-    // Received contributions are combined, so they are staged; the ghosts go
-    // out in place.
-    detail::post_round<Scalar>(round, parts.peers, false, layout_->itemsize(), parts.tag + 1, layout_->comm(), note, base,
-                               nullptr);
-    note = round.wait(note);
-    if (note.ok()) {
-      std::size_t k = 0;
-      for (const detail::PlanPeer& peer : parts.peers)
-        if (peer.send_count > 0) unpack_combine<Scalar>(peer.send, base, round.payload(k++), mode);
-      for (const auto& [from, to] : parts.local_copies) combine(at<Scalar>(base, from), at<Scalar>(base, to), mode);
-    }
-  }
-  // The second round runs whatever happened in the first, so a process that
-  // learned of a fault passes it on instead of leaving its peers waiting.
-  if (then_update) note = parts.run_update<Scalar>(*layout_, base, note);
-  if (!note.ok()) detail::throw_fault(note, "HaloPlan::assemble");
-}
-
-#define DAPETRA_INSTANTIATE_HALO(S)                                                            \
-  template void HaloPlan::update_impl<S>(const DistArray&) const;                              \
-  template void HaloPlan::begin_update_impl<S>(const DistArray&, HaloExchange&) const;         \
-  template void HaloPlan::end_update_impl<S>(const DistArray&, HaloExchange&) const;           \
-  template void HaloPlan::assemble_impl<S>(const DistArray&, CombineMode, bool) const;         \
-  template detail::FaultNote detail::HaloParts::run_update<S>(const DistributedLayout&, char*, detail::FaultNote) const;
-
-DAPETRA_FOR_EACH_PLAN_SCALAR(DAPETRA_INSTANTIATE_HALO)
 
 }  // namespace dapetra::mpi

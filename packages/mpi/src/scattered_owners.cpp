@@ -1,0 +1,277 @@
+// Owners along a lone 'u' axis whose indices stay on their processes: what
+// each process tells of its indices, the checks of owned ranges and claimed
+// owners, and the settling of every index's owner (a proof from
+// fingerprints, the closed form of owned ranges, or a rendezvous).
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+
+#include "collectives.hpp"
+#include "dapetra/dim_math.hpp"
+#include "dapetra/validate.hpp"
+#include "dapetra/wire/layout_words.hpp"
+#include "dapetra/wire/leading_run.hpp"
+#include "layout_access.hpp"
+#include "layout_builder.hpp"
+#include "rendezvous.hpp"
+
+namespace dapetra::mpi::detail {
+namespace {
+
+bool fingerprint_proves(const Dim& u) { return u.one_to_one && u.size <= fingerprint_limit; }
+
+// The axis owned ranges and held owners describe: the scattered one, or on
+// one process (where nothing is distributed) the lone 'u' axis; else -1.
+int lone_u_axis(const std::vector<Dim>& dim_data, int scattered, int nprocs) {
+  const auto is_u = [](const Dim& d) { return d.dist_type == DistType::unstructured; };
+  if (scattered >= 0) return scattered;
+  if (nprocs == 1 && std::count_if(dim_data.begin(), dim_data.end(), is_u) == 1)
+    return static_cast<int>(std::find_if(dim_data.begin(), dim_data.end(), is_u) - dim_data.begin());
+  return -1;
+}
+
+// The owners of this process's scattered positions: `prefix` positions
+// owned here, then `rest` for the positions after them. A leading run of
+// `rest` owned here at itself joins the prefix, so that plans skip it.
+std::unique_ptr<ScatteredOwners> owned_prefix_and_rest(local_index_t prefix, Owners rest, int me) {
+  std::size_t run = 0;
+  while (run < rest.owner.size() && rest.owner[run] == me && rest.position[run] == prefix + static_cast<local_index_t>(run))
+    ++run;
+  auto owners = std::make_unique<ScatteredOwners>();
+  owners->prefix = prefix + static_cast<local_index_t>(run);
+  owners->owner.assign(rest.owner.begin() + static_cast<std::ptrdiff_t>(run), rest.owner.end());
+  owners->where.assign(rest.position.begin() + static_cast<std::ptrdiff_t>(run), rest.position.end());
+  owners->rest_foreign = std::find(owners->owner.begin(), owners->owner.end(), me) == owners->owner.end();
+  return owners;
+}
+
+// The owned ranges, or none (empty) when ownership is not by ranges.
+const std::vector<global_index_t>& ranges_of(const Ownership& ownership) {
+  static const std::vector<global_index_t> none;
+  return ownership.ranges() ? *ownership.ranges() : none;
+}
+
+// The claimed owners, or none (empty) when ownership is not claimed.
+const std::vector<int>& claims_of(const Ownership& ownership) {
+  static const std::vector<int> none;
+  return ownership.held_owners() ? *ownership.held_owners() : none;
+}
+
+}  // namespace
+
+IndexSummary summarize_indices(const Dim& u, int rank, int nprocs) {
+  IndexSummary s;
+  const bool fingerprinted = fingerprint_proves(u);
+  const global_index_t* held = u.indices.data();
+  s.lead = leading_run(held, u.indices.size());
+  const auto in_range = [&](global_index_t g) { return static_cast<std::uint64_t>(g) < static_cast<std::uint64_t>(u.size); };
+  if (fingerprinted) {  // the range check and the fingerprint in one pass
+    const auto pass = fingerprint_indices(held, u.indices.size(), u.size, true);
+    s.in_range = pass.in_range;
+    s.fingerprint = pass.fingerprint;
+  } else {  // the leading run is in range when its ends are
+    s.in_range = (s.lead == 0 || (in_range(held[0]) && in_range(held[s.lead - 1]))) &&
+                 std::all_of(held + s.lead, held + u.indices.size(), in_range);
+  }
+  if (!s.in_range) {  // no proof then; the lowest negative index is needed
+    for (global_index_t g : u.indices) s.lowest_negative = std::min(s.lowest_negative, g);
+    return s;
+  }
+  if (fingerprinted && u.size > 0) {  // minus this process's stretch of [0, size)
+    const global_index_t chunk = u.size / nprocs + (u.size % nprocs != 0);
+    const global_index_t lo = std::min<global_index_t>(u.size, chunk * rank), hi = std::min(u.size, lo + chunk);
+    s.fingerprint -= fingerprint_range(lo, hi);
+  }
+  return s;
+}
+
+ScatteredSummary combine_summaries(const std::vector<PackedRank>& all, const Dim& u) {
+  ScatteredSummary everyone;
+  IndexFingerprint total;
+  std::vector<global_index_t> lead_first, lead_length;
+  for (const PackedRank& p : all) {
+    lead_first.push_back(p.extra[extra_lead_first]);
+    lead_length.push_back(p.extra[extra_lead_length]);
+    everyone.default_rule = everyone.default_rule && p.extra[extra_default_rule] != 0;
+    everyone.in_range = everyone.in_range && p.extra[extra_in_range] != 0;
+    everyone.lowest_negative = std::min(everyone.lowest_negative, p.extra[extra_lowest_negative]);
+    everyone.held += p.extra[extra_held];
+    total.sum[0] += static_cast<std::uint64_t>(p.extra[extra_fingerprint_1]);
+    total.sum[1] += static_cast<std::uint64_t>(p.extra[extra_fingerprint_2]);
+    everyone.same_ranges = everyone.same_ranges && p.extra[extra_ranges] == all.front().extra[extra_ranges];
+    everyone.claimed = everyone.claimed || p.extra[extra_claims] == 1;
+  }
+  for (int r = 0; r < static_cast<int>(all.size()) && everyone.claimed; ++r)
+    if (all[r].extra[extra_claims] != 1 && all[r].extra[extra_held] > 0) everyone.unclaimed.push_back(r);
+  everyone.fingerprint_matches = fingerprint_proves(u) && total.is_zero();
+  everyone.shown_ranges = ranges_of_leading_runs(lead_first, lead_length, u.size);
+  return everyone;
+}
+
+SharedIndexOwner rule_of(const Ownership& ownership) {
+  const SharedIndexOwner* rule = ownership.rule();
+  return rule ? *rule : SharedIndexOwner(lowest_holder);
+}
+
+// What this process can tell of the owners it claims (see
+// DistributedLayoutOptions::held_owners): one per position it holds along
+// the lone 'u' axis, each a rank. Whether the holders agree is settled in
+// the rendezvous.
+std::vector<Problem> check_held_owners(const std::vector<int>& claims, const std::vector<Dim>& dim_data, int scattered,
+                                       int rank, int nprocs) {
+  const int axis = lone_u_axis(dim_data, scattered, nprocs);
+  const auto problem = [&](const std::string& value, const std::string& rule, const std::string& detail) {
+    return std::vector<Problem>{{rank, axis, "held_owners", value, rule, detail}};
+  };
+  if (axis < 0)
+    return problem("", "held owners describe a layout whose only distributed axis is 'u'",
+                   "this layout's distributed axes are not one 'u' axis");
+  const std::size_t held = dim_data[axis].indices.size();
+  if (claims.size() != held)
+    return problem(std::to_string(claims.size()), "held_owners names one owner per position held along the 'u' axis",
+                   std::to_string(claims.size()) + " owners for " + std::to_string(held) + " positions");
+  for (std::size_t i = 0; i < held; ++i)
+    if (claims[i] < 0 || claims[i] >= nprocs)
+      return problem(std::to_string(claims[i]), "every owner named is a rank of the communicator",
+                     "position " + std::to_string(i) + " names rank " + std::to_string(claims[i]) + " of " +
+                         std::to_string(nprocs) + " processes");
+  return {};
+}
+
+// What this process can tell of the owned ranges it was given (see
+// DistributedLayoutOptions::owned_ranges): their shape, that it holds its
+// own range first, in order, and that every index past it lies in another
+// range, none twice. With the ranges, that is every per-index rule of the
+// axis (check_rank defers them), checked at the cost of the ghosts: the
+// prefix needs one comparison per index. That every process passed the
+// same ranges is checked from the gathered folds.
+std::vector<Problem> check_owned_ranges(const std::vector<global_index_t>& starts, const std::vector<Dim>& dim_data,
+                                        int scattered, int rank, int nprocs) {
+  const int axis = lone_u_axis(dim_data, scattered, nprocs);
+  const auto problem = [&](const std::string& value, const std::string& rule, const std::string& detail) {
+    return std::vector<Problem>{{rank, axis, "owned_ranges", value, rule, detail}};
+  };
+  if (axis < 0)
+    return problem("", "owned ranges describe a layout whose only distributed axis is 'u'",
+                   "this layout's distributed axes are not one 'u' axis");
+  const Dim& u = dim_data[axis];
+  if (starts.size() != static_cast<std::size_t>(nprocs) + 1)
+    return problem(std::to_string(starts.size()), "owned_ranges holds one boundary more than there are processes",
+                   std::to_string(starts.size()) + " boundaries for " + std::to_string(nprocs) + " processes");
+  if (starts.front() != 0 || starts.back() != u.size || !std::is_sorted(starts.begin(), starts.end()))
+    return problem("", "the owned ranges run from 0 to size without decreasing",
+                   "they run from " + std::to_string(starts.front()) + " to " + std::to_string(starts.back()) +
+                       " over an axis of size " + std::to_string(u.size));
+  const global_index_t first = starts[static_cast<std::size_t>(rank)], mine = starts[static_cast<std::size_t>(rank) + 1] - first;
+  if (static_cast<global_index_t>(u.indices.size()) < mine)
+    return problem(std::to_string(mine), "each process holds its owned range first, in ascending order",
+                   "its range has " + std::to_string(mine) + " indices, it holds " + std::to_string(u.indices.size()));
+  for (global_index_t i = 0; i < mine; ++i)
+    if (u.indices[static_cast<std::size_t>(i)] != first + i)
+      return problem(std::to_string(u.indices[static_cast<std::size_t>(i)]),
+                     "each process holds its owned range first, in ascending order",
+                     "position " + std::to_string(i) + " holds index " + std::to_string(u.indices[static_cast<std::size_t>(i)]) +
+                         ", not " + std::to_string(first + i));
+  std::vector<global_index_t> ghosts(u.indices.begin() + mine, u.indices.end());
+  for (global_index_t g : ghosts)
+    if (g < 0 || g >= u.size)
+      return problem(std::to_string(g), "every index held lies in one owned range",
+                     "index " + std::to_string(g) + " is outside [0, " + std::to_string(u.size) + ")");
+  std::sort(ghosts.begin(), ghosts.end());
+  const bool repeated = std::adjacent_find(ghosts.begin(), ghosts.end()) != ghosts.end();
+  const auto in_own = std::lower_bound(ghosts.begin(), ghosts.end(), first);
+  if (repeated || (in_own != ghosts.end() && *in_own < first + mine))
+    return check_index_rules(dim_data, axis, rank);  // names the index held twice
+  return {};
+}
+
+// Owners along the scattered 'u' axis. A one_to_one claim the gathered
+// fingerprint confirms needs nothing more: every index is held once, by its
+// owner. Otherwise a rendezvous finds every index's owner; it also tells
+// whether the claim holds and how many distinct indices there are. Every
+// process takes the same branch: each decides from the gathered summaries.
+void LayoutBuilder::resolve_scattered(DistributedLayout& self, const ScatteredSummary& summary,
+                                      const DistributedLayoutOptions& options) {
+  const std::vector<global_index_t>& owned_ranges = ranges_of(options.ownership);
+  const std::vector<int>& claims = claims_of(options.ownership);
+  const Dim& u = self.dim_data_[self.scattered_axis_];
+  const int me = self.rank_;
+  const bool by_ranges = !owned_ranges.empty();  // on every process alike: the ranges were compared
+  if (!summary.same_ranges)
+    throw ValidationError({{-1, self.scattered_axis_, "owned_ranges", "", "every process passes the same owned ranges",
+                            "the processes passed different owned ranges (or only some passed any)"}});
+  if (!summary.unclaimed.empty())
+    throw ValidationError({{summary.unclaimed.front(), self.scattered_axis_, "held_owners", "",
+                            "every process holding an index names its owners, or none does",
+                            std::to_string(summary.unclaimed.size()) + " process(es) holding indices passed no held owners "
+                            "where others did"}});
+  if (by_ranges) {  // the owner of a shared index is the one whose range holds it
+    self.shared_owner_ = [starts = owned_ranges](global_index_t g, const std::vector<int>&) { return range_holding(starts, g); };
+  }
+  if (summary.claimed) mark_claimed(self);
+  self.lowest_index_ = self.dim_data_.size() == 1 ? summary.lowest_negative : 0;
+  // Under owned ranges (checked on every process) each range's indices are
+  // held first by its process: the counts summing to size leave no room for
+  // a copy anywhere.
+  // (Claimed owners are checked in the rendezvous even then: a proof of the
+  // indices says nothing of the owners named.)
+  const bool proven = u.one_to_one && summary.held == u.size && !summary.claimed &&
+                      (by_ranges || (summary.in_range && summary.fingerprint_matches));
+  if (u.one_to_one && !proven) {
+    // The proof failed: the per-index rules check_rank deferred decide first,
+    // on every process alike (the verdict is gathered).
+    PackedRank report;
+    report.problems = check_index_rules(self.dim_data_, self.scattered_axis_, me);
+    throw_if_any(gathered_problems(report, self.comm_));
+  }
+  if (proven) {
+    self.scattered_ = owned_prefix_and_rest(static_cast<local_index_t>(u.indices.size()), {}, me);
+    self.every_element_owned_ = true;
+    return;
+  }
+  if (summary.claimed) {  // indices in [0, size) settle in plain arrays, the others by a hash
+    self.scattered_ = owned_prefix_and_rest(
+        0, summary.in_range ? holders_by_stretch(u.indices, u.size, nullptr, self.comm_, &claims)
+                            : holders_by_claims(u.indices, claims, self.comm_),
+        me);
+  } else if (by_ranges) {  // the owned range comes first; only what follows needs its owner named
+    const auto prefix = static_cast<local_index_t>(owned_ranges[me + 1] - owned_ranges[me]);
+    self.scattered_ = owned_prefix_and_rest(
+        prefix, owners_from_ranges(u.indices.data() + prefix, u.indices.size() - prefix, owned_ranges), me);
+  } else if (summary.in_range && !summary.shown_ranges.empty()) {  // numbered by ranges, untold
+    auto found = holders_by_ranges(u.indices, summary.shown_ranges, summary.default_rule ? nullptr : &self.shared_owner_,
+                                   self.comm_);
+    self.scattered_ = owned_prefix_and_rest(found.prefix, std::move(found.rest), me);
+  } else {
+    self.scattered_ = owned_prefix_and_rest(
+        0,
+        summary.in_range ? holders_by_stretch(u.indices, u.size, summary.default_rule ? nullptr : &self.shared_owner_, self.comm_)
+                         : holders_by_rule(u.indices, self.shared_owner_, self.comm_),
+        me);
+  }
+  const ScatteredOwners& owners = *self.scattered_;
+  // Distinct indices = owned ones summed (under owned ranges, checked: each
+  // index of [0, size) once, by its range's process); with one_to_one
+  // nothing may be held twice.
+  const long long distinct = by_ranges ? u.size : sum_all(owners.count_owned(me), self.comm_);
+  self.every_element_owned_ = summary.held == distinct;
+  if ((!u.one_to_one || self.every_element_owned_) && distinct == u.size) return;
+  // Every process is here (the verdict came from a reduction): gather the details.
+  PackedRank report;
+  if (u.one_to_one) {
+    std::size_t named = 0;
+    for (std::size_t i = 0; i < u.indices.size() && named < max_listed_problems; ++i)
+      if (const int owner = owners.owner_of(static_cast<global_index_t>(i), me); owner != me)
+        report.problems.push_back({me, self.scattered_axis_, "indices", std::to_string(u.indices[i]),
+                                   "with one_to_one true each index is held by exactly one process",
+                                   "index " + std::to_string(u.indices[i]) + " is also held by rank " +
+                                       std::to_string(owner) + " (" + std::to_string(++named) + ")"});
+  }
+  if (distinct != u.size && me == 0)
+    report.problems.push_back({-1, self.scattered_axis_, "size", std::to_string(u.size),
+                               "size equals the number of distinct indices held over the axis",
+                               "the processes hold " + std::to_string(distinct) + " distinct indices"});
+  throw ValidationError(gathered_problems(report, self.comm_));
+}
+
+}  // namespace dapetra::mpi::detail
