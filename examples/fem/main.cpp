@@ -22,6 +22,7 @@
 #include <fstream>
 #include <iomanip>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <sys/resource.h>
 #include <string>
@@ -141,6 +142,200 @@ void write_nodal_values(const std::string& path, const fem::MeshPart& part, cons
   if (!os) throw std::runtime_error("cannot write " + path);
 }
 
+// The command line as Options; none (after saying why on rank 0) when it is wrong.
+std::optional<Options> parse_options(int argc, char** argv, int rank) {
+  Options o;
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    const auto next = [&]() -> std::string { return i + 1 < argc ? argv[++i] : ""; };
+    if (a == "--n") o.n = std::stoi(next());
+    else if (a == "--lshape") o.lshape = true;
+    else if (a == "--3d") o.cube = true;
+    else if (a == "--mesh") o.mesh_file = next();
+    else if (a == "--refine-study") o.refine_study = true;
+    else if (a == "--perturb") o.perturb = std::stod(next());
+    else if (a == "--report") o.report = next();
+    else if (a == "--diagonals") {
+      const std::string how = next();
+      if (how != "alike" && how != "alternating") {
+        if (rank == 0) std::fprintf(stderr, "dapetra-fem: --diagonals takes alike or alternating\n%s", usage);
+        return std::nullopt;
+      }
+      o.alike_diagonals = how == "alike";
+    }
+    else if (a == "--nodal-values") o.nodal_values = next();
+    else if (a == "--out") o.out = next();
+    else if (a == "--tol") o.solve.tolerance = std::stod(next());
+    else if (a == "--prec") o.solve.preconditioner = next();
+    else if (a == "--petsc") o.solve.petsc = true;
+    else if (a == "--reassemble") o.solve.reassemblies = std::stoi(next());
+    else {
+      if (rank == 0) std::fprintf(stderr, "dapetra-fem: unknown option %s\n%s", a.c_str(), usage);
+      return std::nullopt;
+    }
+  }
+  return o;
+}
+
+// Everything a run keeps: each mesh size's h, errors and iterations, and
+// the last size's part, result and timings.
+struct Study {
+  std::vector<int> sizes;
+  std::vector<double> hs, l2s, h1s;
+  std::vector<int> iterations;
+  fem::Result last;
+  fem::MeshPart last_part;
+  double mesh_seconds = 0, partition_seconds = 0, h = 0;
+};
+
+// Every mesh size in turn (one, or five with --refine-study): make the mesh
+// in blocks, partition it (Zoltan2), move it to its parts, solve. Collective;
+// false on every process when a step failed on any (rank 0 said why).
+template <class Say>
+bool run_study(const Options& o, const Teuchos::RCP<const Teuchos::Comm<int>>& comm, Say say, Study& st) {
+  const int rank = comm->getRank(), nprocs = comm->getSize();
+  std::vector<int>& sizes = st.sizes;
+  sizes = {o.n};
+  if (o.refine_study) sizes = o.cube ? std::vector<int>{4, 8, 12, 16, 24} : std::vector<int>{8, 16, 32, 64, 128};
+  auto &hs = st.hs, &l2s = st.l2s, &h1s = st.h1s;
+  std::vector<int>& iterations = st.iterations;
+  fem::Result& last = st.last;
+  fem::MeshPart& last_part = st.last_part;
+  double &mesh_seconds = st.mesh_seconds, &partition_seconds = st.partition_seconds, &h = st.h;
+  for (int n : sizes) {
+    fem::MeshBlock block;
+    std::vector<int> cell_part;
+    fem::MeshPart part;
+    auto t0 = std::chrono::steady_clock::now();
+    if (!agreed(MPI_COMM_WORLD, [&] { block = make_block(o, n, rank, nprocs); })) return false;
+    mesh_seconds = seconds_since(t0);
+    const char* cell_word = block.dim == 2 ? "triangles" : "tetrahedra";
+    say("\nmesh: %lld nodes, %lld %s (%s), %s, %.2f s\n", static_cast<long long>(block.num_nodes),
+        static_cast<long long>(block.num_cells), cell_word, describe(o).c_str(),
+        o.mesh_file.empty() ? "each process made its own block" : "read on rank 0", mesh_seconds);
+    t0 = std::chrono::steady_clock::now();
+    if (!agreed(MPI_COMM_WORLD, [&] { cell_part = fem::partition_cells(block, MPI_COMM_WORLD); })) return false;
+    const double zoltan_seconds = seconds_since(t0);
+    if (!agreed(MPI_COMM_WORLD, [&] { part = fem::distribute_mesh(block, cell_part, MPI_COMM_WORLD); })) return false;
+    block = fem::MeshBlock();  // the blocks are no longer needed
+    partition_seconds = seconds_since(t0);
+    h = largest(*comm, fem::mesh_size(part.local));
+    say("partition: Zoltan2 RCB %.2f s; cells and nodes moved to their parts by Dapetra redistributions, owned nodes "
+        "numbered by rank, %.2f s; h = %.4f\n",
+        zoltan_seconds, partition_seconds - zoltan_seconds, h);
+    const fem::Result r = fem::solve_poisson(part, comm, o.solve);
+    say("balance: %.0f %s per rank at most, %.1f on average (%.3f); %zu ghost copies of shared nodes (owned by the lowest "
+        "rank)\n",
+        r.max_cells_per_rank, cell_word, r.mean_cells_per_rank, r.max_cells_per_rank / r.mean_cells_per_rank,
+        r.ghost_copies);
+    say("errors: L2 %.4e, H1 %.4e\n", r.l2_error, r.h1_error);
+    hs.push_back(h);
+    l2s.push_back(r.l2_error);
+    h1s.push_back(r.h1_error);
+    iterations.push_back(r.belos.iterations);
+    last = r;
+    last_part = std::move(part);
+  }
+
+  return true;
+}
+
+// Where a run writes its pictures and its parallel VTU.
+struct OutputFiles {
+  std::string pvtu, png_u, png_p;
+};
+
+OutputFiles output_files(const Options& o) {
+  const auto dir = std::filesystem::absolute(o.out);
+  return {(dir / "solution.pvtu").string(), (dir / "solution.png").string(), (dir / "partition.png").string()};
+}
+
+// The parallel VTU (each process its piece, rank 0 the index) and, in 2-D,
+// the PNGs. Collective; false on every process when any failed.
+template <class Say>
+bool write_outputs(const Options& o, const Study& st, const OutputFiles& files,
+                   const Teuchos::RCP<const Teuchos::Comm<int>>& comm, Say say) {
+  const int rank = comm->getRank(), nprocs = comm->getSize();
+  const auto dir = std::filesystem::absolute(o.out);
+  const std::string &pvtu = files.pvtu, &png_u = files.png_u, &png_p = files.png_p;
+  const fem::Result& last = st.last;
+  const fem::MeshPart& last_part = st.last_part;
+  const bool pictures = last_part.local.dim == 2;
+  const auto t_out = std::chrono::steady_clock::now();
+  if (!agreed(MPI_COMM_WORLD, [&] {
+        if (rank == 0) std::filesystem::create_directories(dir);
+      }))
+    return false;
+  const bool written = agreed(MPI_COMM_WORLD, [&] {
+    fem::write_vtu_piece((dir / ("solution_p" + std::to_string(rank) + ".vtu")).string(), last_part.local, last.u,
+                         last_part.owner, rank);
+    if (rank != 0) return;
+    std::vector<std::string> pieces;
+    for (int q = 0; q < nprocs; ++q) pieces.push_back("solution_p" + std::to_string(q) + ".vtu");
+    fem::write_pvtu(pvtu, pieces);
+  });
+  if (!written) return false;
+  if (pictures) {
+    char caption[96];
+    std::snprintf(caption, sizeof caption, "%zu nodes, h = %.3g", last.num_nodes, st.h);
+    if (!agreed(MPI_COMM_WORLD, [&] { write_pngs(last_part, last, caption, png_u, png_p, *comm); })) return false;
+  }
+  say("output: %.2f s\n", seconds_since(t_out));
+  return true;
+}
+
+// What the run found, on rank 0: sizes, iterations, errors (and their
+// orders in a refinement study), where the files are.
+template <class Say>
+void print_summary(const Options& o, const Study& st, const OutputFiles& files, int nprocs, Say say) {
+  say("\nsummary\n");
+  const fem::Result& last = st.last;
+  const auto &sizes = st.sizes, &iterations = st.iterations;
+  const auto &hs = st.hs, &l2s = st.l2s, &h1s = st.h1s;
+  say("mesh: %zu nodes, %zu cells (%d-D) on %d ranks\n", last.num_nodes, last.num_cells, st.last_part.local.dim, nprocs);
+  say("solver iterations: %d\n", last.belos.iterations);
+  if (last.petsc) say("PETSc iterations: %d\n", last.petsc->iterations);
+  say("L2 error: %.6e\n", last.l2_error);
+  say("H1 error: %.6e\n", last.h1_error);
+  if (o.refine_study && sizes.size() > 1) {
+    const std::size_t k = sizes.size() - 1;
+    say("L2 order: %.3f\n", std::log(l2s[k - 1] / l2s[k]) / std::log(hs[k - 1] / hs[k]));
+    say("H1 order: %.3f\n", std::log(h1s[k - 1] / h1s[k]) / std::log(hs[k - 1] / hs[k]));
+    say("iterations per level:");
+    for (int its : iterations) say(" %d", its);
+    say("\n");
+  }
+  say("VTU (ParaView): %s (%d pieces)\n", files.pvtu.c_str(), nprocs);
+  if (st.last_part.local.dim == 2) {
+    say("PNG (solution): %s\n", files.png_u.c_str());
+    say("PNG (partition): %s\n", files.png_p.c_str());
+  }
+}
+
+// The run's figures as JSON (benchmarks/bench_fem.py reads them), written
+// by rank 0. Collective (the peak memory is the largest process's).
+void write_report(const std::string& path, const Study& st, const Teuchos::Comm<int>& comm) {
+  const fem::Result& last = st.last;
+  const int rank = comm.getRank(), nprocs = comm.getSize();
+  const double mesh_seconds = st.mesh_seconds, partition_seconds = st.partition_seconds;
+  const double peak = peak_resident_mb(comm);
+  if (rank == 0) {
+    std::ofstream json(path);
+    json << std::setprecision(17);  // the norms are compared with DOLFINx's to rounding
+    json << "{\"nodes\": " << last.num_nodes << ", \"cells\": " << last.num_cells << ", \"dim\": " << st.last_part.local.dim
+         << ", \"processes\": " << nprocs << ", \"mesh_s\": " << mesh_seconds << ", \"partition_s\": " << partition_seconds
+         << ", \"setup_s\": " << last.setup_seconds << ", \"assembly_s\": " << last.assembly_seconds
+         << ", \"structure_s\": " << last.structure_seconds << ", \"reassembly_s\": " << last.reassembly_seconds
+         << ", \"solve_s\": " << last.belos.seconds
+         << ", \"iterations\": " << last.belos.iterations << ", \"relative_residual\": " << last.belos.relative_residual
+         << ", \"dirichlet_nodes\": " << last.dirichlet_nodes << ", \"assembled_norms\": [" << last.assembled_norms[0]
+         << ", " << last.assembled_norms[1] << "], \"reassembled_norms\": [" << last.reassembled_norms[0] << ", "
+         << last.reassembled_norms[1] << "]"
+         << ", \"l2_error\": " << last.l2_error << ", \"h1_error\": " << last.h1_error << ", \"peak_rss_mb\": " << peak
+         << "}\n";
+  }
+}
+
 }  // namespace
 
 // Whether the command line asks for the usage (before Kokkos sees it: it
@@ -163,36 +358,9 @@ int main(int argc, char** argv) {
   Tpetra::ScopeGuard scope(&argc, &argv);
   const auto comm = Tpetra::getDefaultComm();
   const int rank = comm->getRank(), nprocs = comm->getSize();
-  Options o;
-  for (int i = 1; i < argc; ++i) {
-    const std::string a = argv[i];
-    const auto next = [&]() -> std::string { return i + 1 < argc ? argv[++i] : ""; };
-    if (a == "--n") o.n = std::stoi(next());
-    else if (a == "--lshape") o.lshape = true;
-    else if (a == "--3d") o.cube = true;
-    else if (a == "--mesh") o.mesh_file = next();
-    else if (a == "--refine-study") o.refine_study = true;
-    else if (a == "--perturb") o.perturb = std::stod(next());
-    else if (a == "--report") o.report = next();
-    else if (a == "--diagonals") {
-      const std::string how = next();
-      if (how != "alike" && how != "alternating") {
-        if (rank == 0) std::fprintf(stderr, "dapetra-fem: --diagonals takes alike or alternating\n%s", usage);
-        return 1;
-      }
-      o.alike_diagonals = how == "alike";
-    }
-    else if (a == "--nodal-values") o.nodal_values = next();
-    else if (a == "--out") o.out = next();
-    else if (a == "--tol") o.solve.tolerance = std::stod(next());
-    else if (a == "--prec") o.solve.preconditioner = next();
-    else if (a == "--petsc") o.solve.petsc = true;
-    else if (a == "--reassemble") o.solve.reassemblies = std::stoi(next());
-    else {
-      if (rank == 0) std::fprintf(stderr, "dapetra-fem: unknown option %s\n%s", a.c_str(), usage);
-      return 1;
-    }
-  }
+  std::optional<Options> parsed = parse_options(argc, argv, rank);
+  if (!parsed) return 1;
+  Options& o = *parsed;
   const auto say = [&](const char* fmt, auto... args) {
     if (rank == 0) {
       std::printf(fmt, args...);
@@ -212,114 +380,16 @@ int main(int argc, char** argv) {
   say("Dapetra %s finite-element pipeline: -div(grad u) = f, P1 elements, %d MPI processes\n", DAPETRA_VERSION_STRING,
       nprocs);
 
-  std::vector<int> sizes{o.n};
-  if (o.refine_study) sizes = o.cube ? std::vector<int>{4, 8, 12, 16, 24} : std::vector<int>{8, 16, 32, 64, 128};
-  std::vector<double> hs, l2s, h1s;
-  std::vector<int> iterations;
-  fem::Result last;
-  fem::MeshPart last_part;
-  double mesh_seconds = 0, partition_seconds = 0, h = 0;
-  for (int n : sizes) {
-    fem::MeshBlock block;
-    std::vector<int> cell_part;
-    fem::MeshPart part;
-    auto t0 = std::chrono::steady_clock::now();
-    if (!agreed(MPI_COMM_WORLD, [&] { block = make_block(o, n, rank, nprocs); })) return 1;
-    mesh_seconds = seconds_since(t0);
-    const char* cell_word = block.dim == 2 ? "triangles" : "tetrahedra";
-    say("\nmesh: %lld nodes, %lld %s (%s), %s, %.2f s\n", static_cast<long long>(block.num_nodes),
-        static_cast<long long>(block.num_cells), cell_word, describe(o).c_str(),
-        o.mesh_file.empty() ? "each process made its own block" : "read on rank 0", mesh_seconds);
-    t0 = std::chrono::steady_clock::now();
-    if (!agreed(MPI_COMM_WORLD, [&] { cell_part = fem::partition_cells(block, MPI_COMM_WORLD); })) return 1;
-    const double zoltan_seconds = seconds_since(t0);
-    if (!agreed(MPI_COMM_WORLD, [&] { part = fem::distribute_mesh(block, cell_part, MPI_COMM_WORLD); })) return 1;
-    block = fem::MeshBlock();  // the blocks are no longer needed
-    partition_seconds = seconds_since(t0);
-    h = largest(*comm, fem::mesh_size(part.local));
-    say("partition: Zoltan2 RCB %.2f s; cells and nodes moved to their parts by Dapetra redistributions, owned nodes "
-        "numbered by rank, %.2f s; h = %.4f\n",
-        zoltan_seconds, partition_seconds - zoltan_seconds, h);
-    const fem::Result r = fem::solve_poisson(part, comm, o.solve);
-    say("balance: %.0f %s per rank at most, %.1f on average (%.3f); %zu ghost copies of shared nodes (owned by the lowest "
-        "rank)\n",
-        r.max_cells_per_rank, cell_word, r.mean_cells_per_rank, r.max_cells_per_rank / r.mean_cells_per_rank,
-        r.ghost_copies);
-    say("errors: L2 %.4e, H1 %.4e\n", r.l2_error, r.h1_error);
-    hs.push_back(h);
-    l2s.push_back(r.l2_error);
-    h1s.push_back(r.h1_error);
-    iterations.push_back(r.belos.iterations);
-    last = r;
-    last_part = std::move(part);
-  }
-
-  // Parallel VTU: each process writes its piece; rank 0 the index. PNGs in 2-D.
-  const auto dir = std::filesystem::absolute(o.out);
-  const std::string pvtu = (dir / "solution.pvtu").string();
-  const std::string png_u = (dir / "solution.png").string(), png_p = (dir / "partition.png").string();
-  const bool pictures = last_part.local.dim == 2;
-  const auto t_out = std::chrono::steady_clock::now();
-  if (!agreed(MPI_COMM_WORLD, [&] {
-        if (rank == 0) std::filesystem::create_directories(dir);
-      }))
-    return 1;
-  const bool written = agreed(MPI_COMM_WORLD, [&] {
-    fem::write_vtu_piece((dir / ("solution_p" + std::to_string(rank) + ".vtu")).string(), last_part.local, last.u,
-                         last_part.owner, rank);
-    if (rank != 0) return;
-    std::vector<std::string> pieces;
-    for (int q = 0; q < nprocs; ++q) pieces.push_back("solution_p" + std::to_string(q) + ".vtu");
-    fem::write_pvtu(pvtu, pieces);
-  });
-  if (!written) return 1;
-  if (pictures) {
-    char caption[96];
-    std::snprintf(caption, sizeof caption, "%zu nodes, h = %.3g", last.num_nodes, h);
-    if (!agreed(MPI_COMM_WORLD, [&] { write_pngs(last_part, last, caption, png_u, png_p, *comm); })) return 1;
-  }
-  say("output: %.2f s\n", seconds_since(t_out));
-
-  say("\nsummary\n");
-  say("mesh: %zu nodes, %zu cells (%d-D) on %d ranks\n", last.num_nodes, last.num_cells, last_part.local.dim, nprocs);
-  say("solver iterations: %d\n", last.belos.iterations);
-  if (last.petsc) say("PETSc iterations: %d\n", last.petsc->iterations);
-  say("L2 error: %.6e\n", last.l2_error);
-  say("H1 error: %.6e\n", last.h1_error);
-  if (o.refine_study && sizes.size() > 1) {
-    const std::size_t k = sizes.size() - 1;
-    say("L2 order: %.3f\n", std::log(l2s[k - 1] / l2s[k]) / std::log(hs[k - 1] / hs[k]));
-    say("H1 order: %.3f\n", std::log(h1s[k - 1] / h1s[k]) / std::log(hs[k - 1] / hs[k]));
-    say("iterations per level:");
-    for (int its : iterations) say(" %d", its);
-    say("\n");
-  }
-  say("VTU (ParaView): %s (%d pieces)\n", pvtu.c_str(), nprocs);
-  if (last_part.local.dim == 2) {
-    say("PNG (solution): %s\n", png_u.c_str());
-    say("PNG (partition): %s\n", png_p.c_str());
-  }
+  Study st;
+  if (!run_study(o, comm, say, st)) return 1;
+  const OutputFiles files = output_files(o);
+  if (!write_outputs(o, st, files, comm, say)) return 1;
+  print_summary(o, st, files, nprocs, say);
   if (!o.nodal_values.empty() &&
-      !agreed(MPI_COMM_WORLD, [&] { write_nodal_values(o.nodal_values + "." + std::to_string(rank), last_part, last); }))
+      !agreed(MPI_COMM_WORLD, [&] { write_nodal_values(o.nodal_values + "." + std::to_string(rank), st.last_part, st.last); }))
     return 1;
-  if (!o.report.empty()) {
-    const double peak = peak_resident_mb(*comm);
-    if (rank == 0) {
-      std::ofstream json(o.report);
-      json << std::setprecision(17);  // the norms are compared with DOLFINx's to rounding
-      json << "{\"nodes\": " << last.num_nodes << ", \"cells\": " << last.num_cells << ", \"dim\": " << last_part.local.dim
-           << ", \"processes\": " << nprocs << ", \"mesh_s\": " << mesh_seconds << ", \"partition_s\": " << partition_seconds
-           << ", \"setup_s\": " << last.setup_seconds << ", \"assembly_s\": " << last.assembly_seconds
-           << ", \"structure_s\": " << last.structure_seconds << ", \"reassembly_s\": " << last.reassembly_seconds
-           << ", \"solve_s\": " << last.belos.seconds
-           << ", \"iterations\": " << last.belos.iterations << ", \"relative_residual\": " << last.belos.relative_residual
-           << ", \"dirichlet_nodes\": " << last.dirichlet_nodes << ", \"assembled_norms\": [" << last.assembled_norms[0]
-           << ", " << last.assembled_norms[1] << "], \"reassembled_norms\": [" << last.reassembled_norms[0] << ", "
-           << last.reassembled_norms[1] << "]"
-           << ", \"l2_error\": " << last.l2_error << ", \"h1_error\": " << last.h1_error << ", \"peak_rss_mb\": " << peak
-           << "}\n";
-    }
-  }
+  if (!o.report.empty()) write_report(o.report, st, *comm);
+  const fem::Result& last = st.last;
   const bool solved = last.belos.relative_residual <= 10 * o.solve.tolerance &&
                       (!last.petsc || last.petsc->relative_residual <= 10 * o.solve.tolerance);
   return solved ? 0 : 1;
