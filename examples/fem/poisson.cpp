@@ -128,6 +128,97 @@ void report(const SolveOptions& options, const char* format, Args... args) {
   options.progress(line);
 }
 
+// The part's balance and its Dirichlet nodes, over every process. Collective.
+void count_part(const MeshPart& part, const Teuchos::Comm<int>& comm, Result& res) {
+  const Mesh& mesh = part.local;
+  res.num_nodes = static_cast<std::size_t>(part.num_nodes);
+  res.num_cells = static_cast<std::size_t>(part.num_cells);
+  res.nodes = part.nodes;
+  res.num_owned = part.num_owned;
+  double constrained = 0;  // owned boundary nodes
+  for (std::size_t v = 0; v < part.num_owned; ++v) constrained += mesh.boundary[v] ? 1 : 0;
+  const double counts[3] = {static_cast<double>(mesh.num_cells()), static_cast<double>(part.nodes.size() - part.num_owned),
+                            constrained};
+  double most = 0, sums[3] = {0, 0, 0};
+  Teuchos::reduceAll<int, double>(comm, Teuchos::REDUCE_MAX, 1, counts, &most);
+  Teuchos::reduceAll<int, double>(comm, Teuchos::REDUCE_SUM, 3, counts, sums);
+  res.max_cells_per_rank = most;
+  res.mean_cells_per_rank = sums[0] / comm.getSize();
+  res.ghost_copies = static_cast<std::size_t>(sums[1]);
+  res.dirichlet_nodes = static_cast<std::size_t>(sums[2]);
+}
+
+// Every cell's corners as positions in the nodal arrays, cell after cell.
+std::vector<local_index_t> cell_corners(const Mesh& mesh) {
+  const auto corners = static_cast<std::size_t>(mesh.corners());
+  std::vector<local_index_t> cells(mesh.num_cells() * corners);
+  for (std::size_t c = 0; c < mesh.num_cells(); ++c)
+    for (std::size_t k = 0; k < corners; ++k) cells[c * corners + k] = static_cast<local_index_t>(mesh.cells[c][k]);
+  return cells;
+}
+
+// The values of A and f once, then options.reassemblies more times into the
+// same matrix and vector (a time step, a Newton iteration): their times
+// (from `t_assembly`, the structure's start) and norms. Collective.
+void assemble_and_reassemble(const Mesh& mesh, const std::vector<double>& g, const mpi::HaloPlan& plan, tpetra::FEMatrix& a,
+                             const tpetra::TpetraLayout& layout, DistArray& f, Clock::time_point t_assembly,
+                             const SolveOptions& options, Result& res) {
+  assemble_values(mesh, g, plan, a, f);
+  res.assembly_seconds = seconds_since(t_assembly);
+  res.assembled_norms = res.reassembled_norms = norms_of(a, layout, f);
+  for (int k = 0; k < options.reassemblies; ++k) {
+    const auto t_again = Clock::now();
+    assemble_values(mesh, g, plan, a, f);
+    const double seconds = seconds_since(t_again);
+    res.reassembly_seconds = k == 0 ? seconds : std::min(res.reassembly_seconds, seconds);
+  }
+  if (options.reassemblies > 0) res.reassembled_norms = norms_of(a, layout, f);
+  report(options, "assembly: %.3f s (structure %.3f s: Dapetra FEGraph; values: Eigen element kernels, Dapetra FEMatrix for A, HaloPlan::assemble for f)",
+         res.assembly_seconds, res.structure_seconds);
+  if (options.reassemblies > 0)
+    report(options, "re-assembly into the same matrix: %.3f s (fastest of %d)", res.reassembly_seconds, options.reassemblies);
+}
+
+// PETSc KSP (CG + GAMG) on the same rows and right-hand side, beside Belos'
+// solution `u`: its run and the largest difference. Collective.
+void solve_with_petsc_beside(const tpetra::TpetraLayout& layout, const Dim& dim, const DistArray& u, const DistArray& f,
+                             const Teuchos::Comm<int>& comm, const SolveOptions& options, Result& res) {
+#if FEM_WITH_PETSC
+  const DistArray u_petsc = nodal_array(dim);
+  const PetscRun run = solve_with_petsc(res.owned_rows, *layout.distribution(), u_petsc, f, options.tolerance,
+                                        options.max_iterations);
+  res.petsc = SolverRun{run.iterations, run.relative_residual, run.seconds};
+  // Over the owned entries, one reduction (every node has one owner).
+  const double *p = data_as<const double>(u_petsc), *b = data_as<const double>(u);
+  double mine = 0;
+  for (std::size_t i = 0; i < res.num_owned; ++i) mine = std::max(mine, std::abs(p[i] - b[i]));
+  Teuchos::reduceAll<int, double>(comm, Teuchos::REDUCE_MAX, 1, &mine, &res.petsc_difference);
+  report(options, "solve: %-26s %4d iterations, relative residual %.2e, %.3f s (same DAP arrays; max |u_petsc - u_belos| %.1e)",
+         "PETSc KSP CG + GAMG,", res.petsc->iterations, res.petsc->relative_residual, res.petsc->seconds,
+         res.petsc_difference);
+#else
+  (void)layout, (void)dim, (void)u, (void)f, (void)comm, (void)options, (void)res;
+  throw std::runtime_error("solve_poisson: this build has no PETSc (Dapetra's PETSc adapter was not built)");
+#endif
+}
+
+// The L2 and H1 errors against the exact solution, over every process's
+// cells. Collective.
+void compute_errors(const Mesh& mesh, const Teuchos::Comm<int>& comm, Result& res) {
+  double err_sums[2] = {0, 0}, total[2] = {0, 0};
+  for (std::size_t c = 0; c < mesh.num_cells(); ++c) {
+    const Element e(mesh, c);
+    CornerVector ue(mesh.corners());
+    for (int k = 0; k < mesh.corners(); ++k) ue(k) = res.u[static_cast<std::size_t>(mesh.cells[c][k])];
+    const auto err = errors(e, ue);
+    err_sums[0] += err[0];
+    err_sums[1] += err[1];
+  }
+  Teuchos::reduceAll<int, double>(comm, Teuchos::REDUCE_SUM, 2, err_sums, total);
+  res.l2_error = std::sqrt(total[0]);
+  res.h1_error = std::sqrt(total[1]);
+}
+
 }  // namespace
 
 bool petsc_available() { return FEM_WITH_PETSC != 0; }
@@ -136,21 +227,7 @@ Result solve_poisson(const MeshPart& part, const Teuchos::RCP<const Teuchos::Com
   const int rank = comm->getRank(), nprocs = comm->getSize();
   const Mesh& mesh = part.local;  // local node numbers; part.nodes are the global ones
   Result res;
-  res.num_nodes = static_cast<std::size_t>(part.num_nodes);
-  res.num_cells = static_cast<std::size_t>(part.num_cells);
-  res.nodes = part.nodes;
-  res.num_owned = part.num_owned;
-  const double counts[2] = {static_cast<double>(mesh.num_cells()), static_cast<double>(part.nodes.size() - part.num_owned)};
-  double most = 0, sums[2] = {0, 0};
-  Teuchos::reduceAll<int, double>(*comm, Teuchos::REDUCE_MAX, 1, counts, &most);
-  Teuchos::reduceAll<int, double>(*comm, Teuchos::REDUCE_SUM, 2, counts, sums);
-  res.max_cells_per_rank = most;
-  res.mean_cells_per_rank = sums[0] / nprocs;
-  res.ghost_copies = static_cast<std::size_t>(sums[1]);
-  double constrained = 0, all_constrained = 0;  // owned boundary nodes, summed
-  for (std::size_t v = 0; v < part.num_owned; ++v) constrained += mesh.boundary[v] ? 1 : 0;
-  Teuchos::reduceAll<int, double>(*comm, Teuchos::REDUCE_SUM, 1, &constrained, &all_constrained);
-  res.dirichlet_nodes = static_cast<std::size_t>(all_constrained);
+  count_part(part, *comm, res);
 
   // Owned nodes come first in the part, so the owned values are one run of
   // the buffer and the solver works on them in place.
@@ -167,32 +244,13 @@ Result solve_poisson(const MeshPart& part, const Teuchos::RCP<const Teuchos::Com
   for (std::size_t v = 0; v < g.size(); ++v) g[v] = exact_value(mesh.x[v], mesh.dim);
   res.setup_seconds = seconds_since(t_setup);
 
-  // Assembly: the structure once (Dapetra's FEGraph and FEMatrix), then the
-  // values, which re-assembly (a time step, a Newton iteration) repeats.
+  // Assembly: the structure once (Dapetra's FEGraph and FEMatrix), then the values.
   const auto t_assembly = Clock::now();
-  const int corners = mesh.corners();
-  std::vector<local_index_t> cells(mesh.num_cells() * static_cast<std::size_t>(corners));
-  for (std::size_t c = 0; c < mesh.num_cells(); ++c)
-    for (int k = 0; k < corners; ++k)
-      cells[c * static_cast<std::size_t>(corners) + static_cast<std::size_t>(k)] = static_cast<local_index_t>(mesh.cells[c][k]);
-  const auto graph = tpetra::FEGraph::create(layout, std::move(cells), corners);  // collective
-  tpetra::FEMatrix a(graph, mesh.boundary);                                      // collective
+  const auto graph = tpetra::FEGraph::create(layout, cell_corners(mesh), mesh.corners());  // collective
+  tpetra::FEMatrix a(graph, mesh.boundary);                                              // collective
   res.structure_seconds = seconds_since(t_assembly);
-  assemble_values(mesh, g, *plan, a, f);
-  res.assembly_seconds = seconds_since(t_assembly);
-  res.assembled_norms = res.reassembled_norms = norms_of(a, *layout, f);
-  for (int k = 0; k < options.reassemblies; ++k) {
-    const auto t_again = Clock::now();
-    assemble_values(mesh, g, *plan, a, f);
-    const double seconds = seconds_since(t_again);
-    res.reassembly_seconds = k == 0 ? seconds : std::min(res.reassembly_seconds, seconds);
-  }
-  if (options.reassemblies > 0) res.reassembled_norms = norms_of(a, *layout, f);
+  assemble_and_reassemble(mesh, g, *plan, a, *layout, f, t_assembly, options, res);
   const Teuchos::RCP<Matrix> a_mat = a.matrix();
-  report(options, "assembly: %.3f s (structure %.3f s: Dapetra FEGraph; values: Eigen element kernels, Dapetra FEMatrix for A, HaloPlan::assemble for f)",
-         res.assembly_seconds, res.structure_seconds);
-  if (options.reassemblies > 0)
-    report(options, "re-assembly into the same matrix: %.3f s (fastest of %d)", res.reassembly_seconds, options.reassemblies);
   if (options.keep_rows || options.petsc) res.owned_rows = owned_rows_of(*a_mat, res.nodes, res.num_owned);
 
   // Solve in place: the right-hand side and the solution are views of the
@@ -203,43 +261,13 @@ Result solve_poisson(const MeshPart& part, const Teuchos::RCP<const Teuchos::Com
                                                                                : "Ifpack2 " + options.preconditioner);
   report(options, "solve: %-26s %4d iterations, relative residual %.2e, %.3f s", (belos + ",").c_str(),
          res.belos.iterations, res.belos.relative_residual, res.belos.seconds);
-  if (options.petsc) {
-#if FEM_WITH_PETSC
-    const DistArray u_petsc = nodal_array(dim);
-    const PetscRun run = solve_with_petsc(res.owned_rows, *layout->distribution(), u_petsc, f, options.tolerance,
-                                          options.max_iterations);
-    res.petsc = SolverRun{run.iterations, run.relative_residual, run.seconds};
-    // Over the owned entries, one reduction (every node has one owner).
-    const double *p = data_as<const double>(u_petsc), *b = data_as<const double>(u);
-    double mine = 0;
-    for (std::size_t i = 0; i < res.num_owned; ++i) mine = std::max(mine, std::abs(p[i] - b[i]));
-    Teuchos::reduceAll<int, double>(*comm, Teuchos::REDUCE_MAX, 1, &mine, &res.petsc_difference);
-    report(options, "solve: %-26s %4d iterations, relative residual %.2e, %.3f s (same DAP arrays; max |u_petsc - u_belos| %.1e)",
-           "PETSc KSP CG + GAMG,", res.petsc->iterations, res.petsc->relative_residual, res.petsc->seconds,
-           res.petsc_difference);
-#else
-    throw std::runtime_error("solve_poisson: this build has no PETSc (Dapetra's PETSc adapter was not built)");
-#endif
-  }
+  if (options.petsc) solve_with_petsc_beside(*layout, dim, u, f, *comm, options, res);
 
   // One ghost update: every shared node now holds its owner's value.
   plan->update<double>(u);
   const double* uv = data_as<const double>(u);
   res.u.assign(uv, uv + res.nodes.size());
-
-  // Errors against the exact solution, over this process's cells, summed.
-  double err_sums[2] = {0, 0}, total[2] = {0, 0};
-  for (std::size_t c = 0; c < mesh.num_cells(); ++c) {
-    const Element e(mesh, c);
-    CornerVector ue(mesh.corners());
-    for (int k = 0; k < mesh.corners(); ++k) ue(k) = res.u[static_cast<std::size_t>(mesh.cells[c][k])];
-    const auto err = errors(e, ue);
-    err_sums[0] += err[0];
-    err_sums[1] += err[1];
-  }
-  Teuchos::reduceAll<int, double>(*comm, Teuchos::REDUCE_SUM, 2, err_sums, total);
-  res.l2_error = std::sqrt(total[0]);
-  res.h1_error = std::sqrt(total[1]);
+  compute_errors(mesh, *comm, res);
   return res;
 }
 
