@@ -420,56 +420,70 @@ std::vector<Problem> check_index_rules(const std::vector<Dim>& dim_data, int axi
   return out;
 }
 
-std::vector<Problem> check_layout(const LayoutRecords& layout, const CheckOptions& options) {
-  std::vector<Problem> out = check_version(layout.version);
-  Collector c(out);
+namespace {
+
+// Which records passed the local rules: wholly (the per-axis checks need
+// that) or at least in their common keys (enough for the agreement and grid
+// checks). Checks whose inputs failed locally are skipped, so one mistake is
+// reported once, while independent mistakes are all reported. The flags of
+// rank r's axis d sit at first_axis[r] + d (one array for all ranks).
+struct LocalVerdicts {
+  std::vector<std::size_t> first_axis;
+  std::vector<char> whole, common;
+  bool whole_ok(int r, std::size_t d) const { return whole[first_axis[static_cast<std::size_t>(r)] + d] != 0; }
+  bool common_ok(int r, std::size_t d) const { return common[first_axis[static_cast<std::size_t>(r)] + d] != 0; }
+};
+
+// Every rank's records by the local rules; their problems go to `out`.
+LocalVerdicts check_each_rank(const LayoutRecords& layout, std::vector<Problem>& out) {
   const int nprocs = static_cast<int>(layout.ranks.size());
-  if (nprocs == 0) {
-    c.add(-1, -1, "ranks", "[]", "a layout describes at least one process", "no ranks");
-    return out;
-  }
-  // Which records passed the local rules: wholly (the per-axis checks need
-  // that) or at least in their common keys (enough for the agreement and grid
-  // checks). Checks whose inputs failed locally are skipped, so one mistake is
-  // reported once, while independent mistakes are all reported.
-  // Flags of rank r's axis d at first_axis[r] + d (one array for all ranks).
-  std::vector<std::size_t> first_axis(static_cast<std::size_t>(nprocs) + 1, 0);
-  for (int r = 0; r < nprocs; ++r) first_axis[r + 1] = first_axis[r] + layout.ranks[r].dim_data.size();
-  std::vector<char> whole_flags(first_axis.back(), 1), common_flags(first_axis.back(), 1);
-  const auto whole_ok = [&](int r, std::size_t d) { return whole_flags[first_axis[r] + d] != 0; };
-  const auto common_ok = [&](int r, std::size_t d) { return common_flags[first_axis[r] + d] != 0; };
+  LocalVerdicts v;
+  v.first_axis.assign(static_cast<std::size_t>(nprocs) + 1, 0);
+  for (int r = 0; r < nprocs; ++r) v.first_axis[r + 1] = v.first_axis[r] + layout.ranks[r].dim_data.size();
+  v.whole.assign(v.first_axis.back(), 1);
+  v.common.assign(v.first_axis.back(), 1);
   for (int r = 0; r < nprocs; ++r) {
     auto p = check_rank(layout.ranks[r].dim_data, r, layout.ranks[r].local_shape);
     for (const Problem& q : p) {
       if (q.dim < 0) continue;
-      whole_flags[first_axis[r] + static_cast<std::size_t>(q.dim)] = 0;
+      v.whole[v.first_axis[r] + static_cast<std::size_t>(q.dim)] = 0;
       if (q.key == "size" || q.key == "proc_grid_size" || q.key == "proc_grid_rank")
-        common_flags[first_axis[r] + static_cast<std::size_t>(q.dim)] = 0;
+        v.common[v.first_axis[r] + static_cast<std::size_t>(q.dim)] = 0;
     }
     out.insert(out.end(), p.begin(), p.end());
   }
+  return v;
+}
 
+// Whether every process describes as many dimensions as rank 0.
+bool same_number_of_axes(const LayoutRecords& layout, Collector& c) {
   const std::size_t ndim = layout.ranks[0].dim_data.size();
-  bool same_ndim = true;
-  for (int r = 1; r < nprocs; ++r)
+  bool same = true;
+  for (int r = 1; r < static_cast<int>(layout.ranks.size()); ++r)
     if (layout.ranks[r].dim_data.size() != ndim) {
       c.add(r, -1, "dim_data", str(static_cast<global_index_t>(layout.ranks[r].dim_data.size())) + " records",
             "every process describes the same number of dimensions",
             "rank 0 has " + str(static_cast<global_index_t>(ndim)) + " records");
-      same_ndim = false;
+      same = false;
     }
-  if (!same_ndim) return out;
+  return same;
+}
 
-  // Keys every process must agree on, per axis, judged against the first
-  // process whose common keys are sound.
+// The keys every process must agree on, per axis, judged against the first
+// process whose common keys are sound: each axis's agreement and grid
+// extent. Returns whether the grid is known (every proc_grid_size agreed).
+bool agree_per_axis(const LayoutRecords& layout, const LocalVerdicts& v, Collector& c, std::vector<char>& axis_agrees,
+                    std::vector<int>& grid_shape) {
+  const int nprocs = static_cast<int>(layout.ranks.size());
+  const std::size_t ndim = layout.ranks[0].dim_data.size();
   bool grid_ok = true;
-  std::vector<char> axis_agrees(ndim, 1);
-  std::vector<int> grid_shape(ndim, 1);
+  axis_agrees.assign(ndim, 1);
+  grid_shape.assign(ndim, 1);
   for (std::size_t d = 0; d < ndim; ++d) {
     const int di = static_cast<int>(d);
     int ref_rank = -1;
     for (int r = 0; r < nprocs && ref_rank < 0; ++r)
-      if (common_ok(r, d)) ref_rank = r;
+      if (v.common_ok(r, d)) ref_rank = r;
     if (ref_rank < 0) {
       grid_ok = false;
       axis_agrees[d] = 0;
@@ -479,7 +493,7 @@ std::vector<Problem> check_layout(const LayoutRecords& layout, const CheckOption
     grid_shape[d] = ref.proc_grid_size;
     const std::string who = "rank " + str(ref_rank);
     for (int r = ref_rank + 1; r < nprocs; ++r) {
-      if (!common_ok(r, d)) {
+      if (!v.common_ok(r, d)) {
         grid_ok = false;
         continue;
       }
@@ -500,59 +514,86 @@ std::vector<Problem> check_layout(const LayoutRecords& layout, const CheckOption
       }
     }
   }
-  if (!grid_ok) return out;
+  return grid_ok;
+}
 
-  const ProcessGrid grid(grid_shape);
+// Whether the grid holds exactly the layout's processes.
+bool grid_holds_every_process(const ProcessGrid& grid, int nprocs, Collector& c) {
   long long grid_procs = 1;
   for (int n : grid.shape()) grid_procs = std::min<long long>(grid_procs * n, 1LL << 40);
-  if (grid_procs != nprocs) {
-    std::string shape;
-    for (int n : grid.shape()) shape += (shape.empty() ? "" : " x ") + str(n);
-    c.add(-1, -1, "proc_grid_size", shape.empty() ? "()" : shape,
-          "the product of proc_grid_size over the dimensions equals the number of processes",
-          "the grid holds " + str(grid_procs) + " processes but the layout has " + str(nprocs));
-    return out;
-  }
-  bool coords_ok = true;
-  for (int r = 0; r < nprocs; ++r)
-    for (std::size_t d = 0; d < ndim; ++d) {
+  if (grid_procs == nprocs) return true;
+  std::string shape;
+  for (int n : grid.shape()) shape += (shape.empty() ? "" : " x ") + str(n);
+  c.add(-1, -1, "proc_grid_size", shape.empty() ? "()" : shape,
+        "the product of proc_grid_size over the dimensions equals the number of processes",
+        "the grid holds " + str(grid_procs) + " processes but the layout has " + str(nprocs));
+  return false;
+}
+
+// Whether every rank sits at its C-order grid coordinates.
+bool ranks_at_their_coordinates(const LayoutRecords& layout, const ProcessGrid& grid, Collector& c) {
+  bool ok = true;
+  for (int r = 0; r < static_cast<int>(layout.ranks.size()); ++r)
+    for (std::size_t d = 0; d < layout.ranks[r].dim_data.size(); ++d) {
       const int want = grid.coord_of(r, static_cast<int>(d)), have = layout.ranks[r].dim_data[d].proc_grid_rank;
       if (want != have) {
         c.add(r, static_cast<int>(d), "proc_grid_rank", str(have), "rank r sits at the C-order grid coordinates of r",
               "rank " + str(r) + " belongs at grid coordinate " + str(want) + " on this axis");
-        coords_ok = false;
+        ok = false;
       }
     }
-  if (!coords_ok) return out;
+  return ok;
+}
 
-  for (std::size_t d = 0; d < ndim; ++d) {
-    const int di = static_cast<int>(d);
-    const int P = grid.shape()[d];
-    bool records_ok = axis_agrees[d];
-    for (int r = 0; r < nprocs; ++r) records_ok = records_ok && whole_ok(r, d);
-    if (!records_ok) continue;
-    // Records of the same grid rank along an axis are identical (section
-    // 1.6.4). The spec's one exception, padding differing "on edge processes",
-    // is about ranks at different positions along the axis; ranks sharing a
-    // grid rank share the same edge, so padding must agree too.
-    std::vector<const Dim*> by_grid_rank(P, nullptr);
-    std::vector<int> mpi_rank(P, -1);
-    for (int r = 0; r < nprocs; ++r) {
-      const Dim& x = layout.ranks[r].dim_data[d];
-      const int k = x.proc_grid_rank;
-      if (!by_grid_rank[k]) {
-        by_grid_rank[k] = &x;
-        mpi_rank[k] = r;
-        continue;
-      }
-      const Difference diff = first_difference(*by_grid_rank[k], x);
-      if (!diff.key.empty())
-        c.add(r, di, diff.key, diff.b,
-              "processes with the same proc_grid_rank on an axis have identical dimension dictionaries",
-              "rank " + str(mpi_rank[k]) + " at the same grid rank " + str(k) + " has " + diff.key + " = " + diff.a);
+// Axis d's records, one per grid rank, when every rank's passed the local
+// rules and the axis agrees. Records of the same grid rank along an axis
+// are identical (section 1.6.4). The spec's one exception, padding
+// differing "on edge processes", is about ranks at different positions
+// along the axis; ranks sharing a grid rank share the same edge, so padding
+// must agree too. Then the axis's own rules (check_axis).
+void check_one_axis(const LayoutRecords& layout, std::size_t d, int P, const CheckOptions& options, Collector& c,
+                    std::vector<Problem>& out) {
+  const int di = static_cast<int>(d);
+  std::vector<const Dim*> by_grid_rank(static_cast<std::size_t>(P), nullptr);
+  std::vector<int> mpi_rank(static_cast<std::size_t>(P), -1);
+  for (int r = 0; r < static_cast<int>(layout.ranks.size()); ++r) {
+    const Dim& x = layout.ranks[r].dim_data[d];
+    const int k = x.proc_grid_rank;
+    if (!by_grid_rank[k]) {
+      by_grid_rank[k] = &x;
+      mpi_rank[k] = r;
+      continue;
     }
-    const auto axis_problems = check_axis(di, by_grid_rank, mpi_rank, options);
-    out.insert(out.end(), axis_problems.begin(), axis_problems.end());
+    const Difference diff = first_difference(*by_grid_rank[k], x);
+    if (!diff.key.empty())
+      c.add(r, di, diff.key, diff.b, "processes with the same proc_grid_rank on an axis have identical dimension dictionaries",
+            "rank " + str(mpi_rank[k]) + " at the same grid rank " + str(k) + " has " + diff.key + " = " + diff.a);
+  }
+  const auto axis_problems = check_axis(di, by_grid_rank, mpi_rank, options);
+  out.insert(out.end(), axis_problems.begin(), axis_problems.end());
+}
+
+}  // namespace
+
+std::vector<Problem> check_layout(const LayoutRecords& layout, const CheckOptions& options) {
+  std::vector<Problem> out = check_version(layout.version);
+  Collector c(out);
+  const int nprocs = static_cast<int>(layout.ranks.size());
+  if (nprocs == 0) {
+    c.add(-1, -1, "ranks", "[]", "a layout describes at least one process", "no ranks");
+    return out;
+  }
+  const LocalVerdicts verdicts = check_each_rank(layout, out);
+  if (!same_number_of_axes(layout, c)) return out;
+  std::vector<char> axis_agrees;
+  std::vector<int> grid_shape;
+  if (!agree_per_axis(layout, verdicts, c, axis_agrees, grid_shape)) return out;
+  const ProcessGrid grid(grid_shape);
+  if (!grid_holds_every_process(grid, nprocs, c) || !ranks_at_their_coordinates(layout, grid, c)) return out;
+  for (std::size_t d = 0; d < grid_shape.size(); ++d) {
+    bool records_ok = axis_agrees[d] != 0;
+    for (int r = 0; r < nprocs; ++r) records_ok = records_ok && verdicts.whole_ok(r, d);
+    if (records_ok) check_one_axis(layout, d, grid.shape()[d], options, c, out);
   }
   return out;
 }
