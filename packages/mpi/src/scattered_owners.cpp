@@ -185,6 +185,74 @@ std::vector<Problem> check_owned_ranges(const std::vector<global_index_t>& start
   return {};
 }
 
+namespace {
+
+// The refusals every process reaches alike from the gathered summaries:
+// owned ranges that differ between processes, and claims some holders left out.
+void refuse_disagreeing_ownership(const ScatteredSummary& summary, int axis) {
+  if (!summary.same_ranges)
+    throw ValidationError({{-1, axis, "owned_ranges", "", "every process passes the same owned ranges",
+                            "the processes passed different owned ranges (or only some passed any)"}});
+  if (!summary.unclaimed.empty())
+    throw ValidationError({{summary.unclaimed.front(), axis, "held_owners", "",
+                            "every process holding an index names its owners, or none does",
+                            std::to_string(summary.unclaimed.size()) + " process(es) holding indices passed no held owners "
+                            "where others did"}});
+}
+
+// The owner of every position this process holds, by the path the gathered
+// summary picks (the same on every process): claimed owners confirmed in a
+// rendezvous; owned ranges in closed form past the owned prefix; ranges the
+// leading runs show, settled for the ghosts only; otherwise a rendezvous
+// over stretches of [0, size), or by hash for other indices. `rule` is null
+// for the default (lowest holder). Collective.
+std::unique_ptr<ScatteredOwners> settle_owners(const Dim& u, const ScatteredSummary& summary,
+                                               const std::vector<global_index_t>& owned_ranges,
+                                               const std::vector<int>& claims, const SharedIndexOwner& rule, int me,
+                                               MPI_Comm comm) {
+  const SharedIndexOwner* told = summary.default_rule ? nullptr : &rule;
+  if (summary.claimed)  // indices in [0, size) settle in plain arrays, the others by a hash
+    return owned_prefix_and_rest(0, summary.in_range ? holders_by_stretch(u.indices, u.size, nullptr, comm, &claims)
+                                                     : holders_by_claims(u.indices, claims, comm),
+                                 me);
+  if (!owned_ranges.empty()) {  // the owned range comes first; only what follows needs its owner named
+    const auto prefix = static_cast<local_index_t>(owned_ranges[me + 1] - owned_ranges[me]);
+    return owned_prefix_and_rest(prefix, owners_from_ranges(u.indices.data() + prefix, u.indices.size() - prefix, owned_ranges),
+                                 me);
+  }
+  if (summary.in_range && !summary.shown_ranges.empty()) {  // numbered by ranges, untold
+    auto found = holders_by_ranges(u.indices, summary.shown_ranges, told, comm);
+    return owned_prefix_and_rest(found.prefix, std::move(found.rest), me);
+  }
+  return owned_prefix_and_rest(
+      0, summary.in_range ? holders_by_stretch(u.indices, u.size, told, comm) : holders_by_rule(u.indices, rule, comm), me);
+}
+
+// The count of distinct indices is not the axis's size, or a one_to_one
+// axis holds an index twice: every process names what it sees, and all
+// throw the same error. Collective (every process is here: the verdict came
+// from a reduction).
+[[noreturn]] void refuse_miscounted(const Dim& u, const ScatteredOwners& owners, long long distinct, int axis, int me,
+                                    MPI_Comm comm) {
+  PackedRank report;
+  if (u.one_to_one) {
+    std::size_t named = 0;
+    for (std::size_t i = 0; i < u.indices.size() && named < max_listed_problems; ++i)
+      if (const int owner = owners.owner_of(static_cast<global_index_t>(i), me); owner != me)
+        report.problems.push_back({me, axis, "indices", std::to_string(u.indices[i]),
+                                   "with one_to_one true each index is held by exactly one process",
+                                   "index " + std::to_string(u.indices[i]) + " is also held by rank " +
+                                       std::to_string(owner) + " (" + std::to_string(++named) + ")"});
+  }
+  if (distinct != u.size && me == 0)
+    report.problems.push_back({-1, axis, "size", std::to_string(u.size),
+                               "size equals the number of distinct indices held over the axis",
+                               "the processes hold " + std::to_string(distinct) + " distinct indices"});
+  throw ValidationError(gathered_problems(report, comm));
+}
+
+}  // namespace
+
 // Owners along the scattered 'u' axis. A one_to_one claim the gathered
 // fingerprint confirms needs nothing more: every index is held once, by its
 // owner. Otherwise a rendezvous finds every index's owner; it also tells
@@ -193,18 +261,10 @@ std::vector<Problem> check_owned_ranges(const std::vector<global_index_t>& start
 void LayoutBuilder::resolve_scattered(DistributedLayout& self, const ScatteredSummary& summary,
                                       const DistributedLayoutOptions& options) {
   const std::vector<global_index_t>& owned_ranges = ranges_of(options.ownership);
-  const std::vector<int>& claims = claims_of(options.ownership);
   const Dim& u = self.dim_data_[self.scattered_axis_];
   const int me = self.rank_;
   const bool by_ranges = !owned_ranges.empty();  // on every process alike: the ranges were compared
-  if (!summary.same_ranges)
-    throw ValidationError({{-1, self.scattered_axis_, "owned_ranges", "", "every process passes the same owned ranges",
-                            "the processes passed different owned ranges (or only some passed any)"}});
-  if (!summary.unclaimed.empty())
-    throw ValidationError({{summary.unclaimed.front(), self.scattered_axis_, "held_owners", "",
-                            "every process holding an index names its owners, or none does",
-                            std::to_string(summary.unclaimed.size()) + " process(es) holding indices passed no held owners "
-                            "where others did"}});
+  refuse_disagreeing_ownership(summary, self.scattered_axis_);
   if (by_ranges) {  // the owner of a shared index is the one whose range holds it
     self.shared_owner_ = [starts = owned_ranges](global_index_t g, const std::vector<int>&) { return range_holding(starts, g); };
   }
@@ -229,49 +289,14 @@ void LayoutBuilder::resolve_scattered(DistributedLayout& self, const ScatteredSu
     self.every_element_owned_ = true;
     return;
   }
-  if (summary.claimed) {  // indices in [0, size) settle in plain arrays, the others by a hash
-    self.scattered_ = owned_prefix_and_rest(
-        0, summary.in_range ? holders_by_stretch(u.indices, u.size, nullptr, self.comm_, &claims)
-                            : holders_by_claims(u.indices, claims, self.comm_),
-        me);
-  } else if (by_ranges) {  // the owned range comes first; only what follows needs its owner named
-    const auto prefix = static_cast<local_index_t>(owned_ranges[me + 1] - owned_ranges[me]);
-    self.scattered_ = owned_prefix_and_rest(
-        prefix, owners_from_ranges(u.indices.data() + prefix, u.indices.size() - prefix, owned_ranges), me);
-  } else if (summary.in_range && !summary.shown_ranges.empty()) {  // numbered by ranges, untold
-    auto found = holders_by_ranges(u.indices, summary.shown_ranges, summary.default_rule ? nullptr : &self.shared_owner_,
-                                   self.comm_);
-    self.scattered_ = owned_prefix_and_rest(found.prefix, std::move(found.rest), me);
-  } else {
-    self.scattered_ = owned_prefix_and_rest(
-        0,
-        summary.in_range ? holders_by_stretch(u.indices, u.size, summary.default_rule ? nullptr : &self.shared_owner_, self.comm_)
-                         : holders_by_rule(u.indices, self.shared_owner_, self.comm_),
-        me);
-  }
-  const ScatteredOwners& owners = *self.scattered_;
+  self.scattered_ = settle_owners(u, summary, owned_ranges, claims_of(options.ownership), self.shared_owner_, me, self.comm_);
   // Distinct indices = owned ones summed (under owned ranges, checked: each
   // index of [0, size) once, by its range's process); with one_to_one
   // nothing may be held twice.
-  const long long distinct = by_ranges ? u.size : sum_all(owners.count_owned(me), self.comm_);
+  const long long distinct = by_ranges ? u.size : sum_all(self.scattered_->count_owned(me), self.comm_);
   self.every_element_owned_ = summary.held == distinct;
   if ((!u.one_to_one || self.every_element_owned_) && distinct == u.size) return;
-  // Every process is here (the verdict came from a reduction): gather the details.
-  PackedRank report;
-  if (u.one_to_one) {
-    std::size_t named = 0;
-    for (std::size_t i = 0; i < u.indices.size() && named < max_listed_problems; ++i)
-      if (const int owner = owners.owner_of(static_cast<global_index_t>(i), me); owner != me)
-        report.problems.push_back({me, self.scattered_axis_, "indices", std::to_string(u.indices[i]),
-                                   "with one_to_one true each index is held by exactly one process",
-                                   "index " + std::to_string(u.indices[i]) + " is also held by rank " +
-                                       std::to_string(owner) + " (" + std::to_string(++named) + ")"});
-  }
-  if (distinct != u.size && me == 0)
-    report.problems.push_back({-1, self.scattered_axis_, "size", std::to_string(u.size),
-                               "size equals the number of distinct indices held over the axis",
-                               "the processes hold " + std::to_string(distinct) + " distinct indices"});
-  throw ValidationError(gathered_problems(report, self.comm_));
+  refuse_miscounted(u, *self.scattered_, distinct, self.scattered_axis_, me, self.comm_);
 }
 
 }  // namespace dapetra::mpi::detail
