@@ -12,7 +12,7 @@
 #include <unordered_map>
 
 #include "dapetra/mpi/agree.hpp"
-#include "dapetra/mpi/all_to_all.hpp"
+#include "dapetra/mpi/word_collectives.hpp"
 #include "dapetra/tpetra/compat.hpp"
 #include "dapetra/mpi/halo.hpp"
 #include "dapetra/mpi/index_map.hpp"

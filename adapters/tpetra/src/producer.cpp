@@ -20,7 +20,7 @@ Dim dim_of_map(const Map& map) {
   global_index_t run = n > 0 ? 1 : 0;
   while (run < n && gids(run) == gids(run - 1) + 1) ++run;
   const global_index_t first = n > 0 ? gids(0) - base : 0;
-  const detail::FixedGather all({run == n, first, n, run}, comm, 5);
+  const auto all = detail::gather_words({run == n, first, n, run}, comm, 5);
 
   global_index_t total = 0;
   bool block = true;

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "dapetra/mpi/agree.hpp"
+#include "dapetra/mpi/word_collectives.hpp"
 #include "dapetra/tpetra/comm.hpp"
 #include "dapetra/tpetra/types.hpp"
 
@@ -21,23 +22,9 @@ inline MPI_Comm raw_comm(const Comm& comm) { return mpi_comm_of(comm); }
 // The mpi layer's all_true on a Teuchos communicator (a serial one decides alone).
 inline bool all_true(bool value, const Comm& comm) { return mpi::all_true(value, raw_comm(comm)); }
 
-// Every process's words in a fixed slot of `slot` words (length first); a
-// record too long for the slot arrives as length 0.
-struct FixedGather {
-  std::vector<long long> words;
-  std::size_t slot;
-  FixedGather(const std::vector<std::int64_t>& mine, const Comm& comm, std::size_t slot_words) : slot(slot_words) {
-    std::vector<long long> fixed(slot, 0);
-    if (mine.size() < slot) {
-      fixed[0] = static_cast<long long>(mine.size());
-      std::copy(mine.begin(), mine.end(), fixed.begin() + 1);
-    }
-    words.resize(slot * static_cast<std::size_t>(comm.getSize()));
-    Teuchos::gatherAll<int, long long>(comm, static_cast<int>(slot), fixed.data(), static_cast<int>(words.size()),
-                                       words.data());
-  }
-  const std::int64_t* of(int r) const { return reinterpret_cast<const std::int64_t*>(words.data()) + slot * r + 1; }
-  std::size_t size(int r) const { return static_cast<std::size_t>(words[slot * r]); }
-};
+// Every process's words, on every process (the mpi layer's gather).
+inline mpi::detail::Gathered gather_words(const std::vector<std::int64_t>& mine, const Comm& comm, std::size_t slot) {
+  return mpi::detail::allgather_words(mine, raw_comm(comm), slot);
+}
 
 }  // namespace dapetra::tpetra::detail
