@@ -1,4 +1,4 @@
-// Owners claimed per held position (DistributedLayoutOptions::held_owners):
+// Owners claimed per held position (Ownership::from_held_owners):
 // what a DOLFINx or PETSc numbering that is not ranges gives its user. On
 // random layouts drawn alike on every rank (any numbering, each index held
 // by a random set of processes, its owner a random one of them), the claimed

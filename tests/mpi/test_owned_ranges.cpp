@@ -1,4 +1,4 @@
-// Owners from owned ranges (DistributedLayoutOptions::owned_ranges): a 1-D
+// Owners from owned ranges (Ownership::from_ranges): a 1-D
 // 'u' layout numbered as DOLFINx, PETSc and Tpetra's contiguous maps number
 // it (each process's owned range first, ghosts after) finds its owners in
 // closed form. Checked against the rendezvous, told the same owners by a

@@ -58,16 +58,29 @@ Array array_argument(const py::object& obj, const char* key, int rank, std::vect
   return Array(0);
 }
 
+// What both matrix constructors start from: the communicator, a matrix
+// whose layout is `like`'s (collective), no problems yet, this rank.
+struct MatrixStart {
+  Teuchos::RCP<const tpetra::Comm> comm;
+  CrsMatrix out;
+  std::vector<Problem> problems;
+  int rank = 0;
+};
+
+MatrixStart start_matrix(const py::object& like, const py::object& comm_obj) {
+  MatrixStart m;
+  m.comm = teuchos_comm(comm_obj);
+  m.out.layout = tpetra_layout_of(like, m.comm);
+  m.rank = m.comm->getRank();
+  return m;
+}
+
 // Triplets for any rows: each process's rows go into a matrix on the rows it
 // names, which one Export sums into the owned map (Tpetra's own exact-size
 // exportAndFillComplete).
 CrsMatrix make_matrix(const py::object& like, const py::object& rows_obj, const py::object& cols_obj,
                       const py::object& values_obj, const py::object& comm_obj) {
-  const auto comm = teuchos_comm(comm_obj);
-  CrsMatrix out;
-  out.layout = tpetra_layout_of(like, comm);
-  std::vector<Problem> problems;
-  const int rank = comm->getRank();
+  auto [comm, out, problems, rank] = start_matrix(like, comm_obj);  // collective: the layout of `like`
   const auto rows = array_argument<Int64Array>(rows_obj, "rows", rank, problems);
   const auto cols = array_argument<Int64Array>(cols_obj, "cols", rank, problems);
   const auto values = array_argument<DoubleArray>(values_obj, "values", rank, problems);
@@ -108,11 +121,7 @@ CrsMatrix make_matrix(const py::object& like, const py::object& rows_obj, const 
 // petsc4py's getValuesCSR()), converted in bulk by the Tpetra adapter.
 CrsMatrix matrix_from_csr(const py::object& like, const py::object& indptr_obj, const py::object& indices_obj,
                           const py::object& data_obj, const py::object& first_row_obj, const py::object& comm_obj) {
-  const auto comm = teuchos_comm(comm_obj);
-  CrsMatrix out;
-  out.layout = tpetra_layout_of(like, comm);
-  std::vector<Problem> problems;
-  const int rank = comm->getRank();
+  auto [comm, out, problems, rank] = start_matrix(like, comm_obj);  // collective: the layout of `like`
   const auto indptr = array_argument<Int64Array>(indptr_obj, "indptr", rank, problems);
   const auto indices = array_argument<Int64Array>(indices_obj, "indices", rank, problems);
   const auto data = array_argument<DoubleArray>(data_obj, "data", rank, problems);

@@ -7,13 +7,23 @@ namespace dapetra {
 
 Dim Dim::undistributed(global_index_t n) { return block(n, 1, 0, 0, n); }
 
-Dim Dim::block(global_index_t size, int grid_size, int grid_rank, global_index_t start,
-               global_index_t stop, std::array<global_index_t, 2> padding, bool periodic) {
+namespace {
+
+// The keys every record has, set once for the factories below.
+Dim common(DistType type, global_index_t size, int grid_size, int grid_rank) {
   Dim d;
-  d.dist_type = DistType::block;
+  d.dist_type = type;
   d.size = size;
   d.proc_grid_size = grid_size;
   d.proc_grid_rank = grid_rank;
+  return d;
+}
+
+}  // namespace
+
+Dim Dim::block(global_index_t size, int grid_size, int grid_rank, global_index_t start,
+               global_index_t stop, std::array<global_index_t, 2> padding, bool periodic) {
+  Dim d = common(DistType::block, size, grid_size, grid_rank);
   d.start = start;
   d.stop = stop;
   d.padding = padding;
@@ -35,11 +45,7 @@ Dim Dim::even_block(global_index_t size, int grid_size, int grid_rank, global_in
 }
 
 Dim Dim::cyclic(global_index_t size, int grid_size, int grid_rank, global_index_t block_size) {
-  Dim d;
-  d.dist_type = DistType::cyclic;
-  d.size = size;
-  d.proc_grid_size = grid_size;
-  d.proc_grid_rank = grid_rank;
+  Dim d = common(DistType::cyclic, size, grid_size, grid_rank);
   d.block_size = block_size;
   d.start = std::min<global_index_t>(static_cast<global_index_t>(grid_rank) * block_size, size);
   return d;
@@ -47,11 +53,7 @@ Dim Dim::cyclic(global_index_t size, int grid_size, int grid_rank, global_index_
 
 Dim Dim::unstructured(global_index_t size, int grid_size, int grid_rank,
                       std::vector<global_index_t> indices, bool one_to_one) {
-  Dim d;
-  d.dist_type = DistType::unstructured;
-  d.size = size;
-  d.proc_grid_size = grid_size;
-  d.proc_grid_rank = grid_rank;
+  Dim d = common(DistType::unstructured, size, grid_size, grid_rank);
   d.indices = std::move(indices);
   d.one_to_one = one_to_one;
   return d;

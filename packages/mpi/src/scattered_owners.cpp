@@ -30,6 +30,20 @@ int lone_u_axis(const std::vector<Dim>& dim_data, int scattered, int nprocs) {
   return -1;
 }
 
+// A fault of this process's ownership argument `key` on `axis`, as the one
+// problem the checks below return.
+struct ArgumentFault {
+  int rank, axis;
+  const char* key;
+  std::vector<Problem> operator()(std::string value, std::string rule, std::string detail) const {
+    return {Problem::of(rank, key, std::move(value), std::move(rule), std::move(detail), axis)};
+  }
+  std::vector<Problem> no_lone_u_axis(const std::string& what) const {
+    return (*this)("", what + " describe a layout whose only distributed axis is 'u'",
+                   "this layout's distributed axes are not one 'u' axis");
+  }
+};
+
 // The owners of this process's scattered positions: `prefix` positions
 // owned here, then `rest` for the positions after them. A leading run of
 // `rest` owned here at itself joins the prefix, so that plans skip it.
@@ -114,18 +128,14 @@ SharedIndexOwner rule_of(const Ownership& ownership) {
 }
 
 // What this process can tell of the owners it claims (see
-// DistributedLayoutOptions::held_owners): one per position it holds along
+// Ownership::from_held_owners): one per position it holds along
 // the lone 'u' axis, each a rank. Whether the holders agree is settled in
 // the rendezvous.
 std::vector<Problem> check_held_owners(const std::vector<int>& claims, const std::vector<Dim>& dim_data, int scattered,
                                        int rank, int nprocs) {
   const int axis = lone_u_axis(dim_data, scattered, nprocs);
-  const auto problem = [&](const std::string& value, const std::string& rule, const std::string& detail) {
-    return std::vector<Problem>{{rank, axis, "held_owners", value, rule, detail}};
-  };
-  if (axis < 0)
-    return problem("", "held owners describe a layout whose only distributed axis is 'u'",
-                   "this layout's distributed axes are not one 'u' axis");
+  const ArgumentFault problem{rank, axis, "held_owners"};
+  if (axis < 0) return problem.no_lone_u_axis("held owners");
   const std::size_t held = dim_data[axis].indices.size();
   if (claims.size() != held)
     return problem(std::to_string(claims.size()), "held_owners names one owner per position held along the 'u' axis",
@@ -139,7 +149,7 @@ std::vector<Problem> check_held_owners(const std::vector<int>& claims, const std
 }
 
 // What this process can tell of the owned ranges it was given (see
-// DistributedLayoutOptions::owned_ranges): their shape, that it holds its
+// Ownership::from_ranges): their shape, that it holds its
 // own range first, in order, and that every index past it lies in another
 // range, none twice. With the ranges, that is every per-index rule of the
 // axis (check_rank defers them), checked at the cost of the ghosts: the
@@ -148,12 +158,8 @@ std::vector<Problem> check_held_owners(const std::vector<int>& claims, const std
 std::vector<Problem> check_owned_ranges(const std::vector<global_index_t>& starts, const std::vector<Dim>& dim_data,
                                         int scattered, int rank, int nprocs) {
   const int axis = lone_u_axis(dim_data, scattered, nprocs);
-  const auto problem = [&](const std::string& value, const std::string& rule, const std::string& detail) {
-    return std::vector<Problem>{{rank, axis, "owned_ranges", value, rule, detail}};
-  };
-  if (axis < 0)
-    return problem("", "owned ranges describe a layout whose only distributed axis is 'u'",
-                   "this layout's distributed axes are not one 'u' axis");
+  const ArgumentFault problem{rank, axis, "owned_ranges"};
+  if (axis < 0) return problem.no_lone_u_axis("owned ranges");
   const Dim& u = dim_data[axis];
   if (starts.size() != static_cast<std::size_t>(nprocs) + 1)
     return problem(std::to_string(starts.size()), "owned_ranges holds one boundary more than there are processes",
