@@ -24,6 +24,9 @@ namespace dapetra {
 using SharedIndexOwner = std::function<int(global_index_t index, const std::vector<int>& holders)>;
 
 /// The default rule: the lowest grid rank holding the index owns it.
+/// @param index the index (unused: the rule looks at the holders only).
+/// @param holders the grid ranks holding it, ascending.
+/// @return the first of them.
 int lowest_holder(global_index_t index, const std::vector<int>& holders);
 
 /// One axis of a whole layout: every grid rank's record along it, and who owns each global index.
@@ -32,27 +35,40 @@ class AxisPartition {
   /// `dims[r]` is the record of grid rank r along this axis. The records must
   /// already satisfy the collective rules (see validate.hpp); the constructor
   /// throws ValidationError if they are inconsistent in a way it depends on.
+  /// @param dims every grid rank's record along the axis, by grid rank.
+  /// @param rule the owner of a 'u' index held by several grid ranks.
   explicit AxisPartition(std::vector<Dim> dims, SharedIndexOwner rule = lowest_holder);
 
-  /// The axis' dist_type.
+  /// @return the axis' dist_type.
   DistType dist_type() const { return dims_.front().dist_type; }
-  /// The axis' global length.
+  /// @return the axis' global length.
   global_index_t size() const { return dims_.front().size; }
-  /// Grid ranks along the axis.
+  /// @return grid ranks along the axis.
   int grid_size() const { return static_cast<int>(dims_.size()); }
   /// The record of one grid rank.
+  /// @param grid_rank a grid rank along the axis.
+  /// @return its record.
   const Dim& dim(int grid_rank) const { return dims_[grid_rank]; }
 
   /// Grid rank owning global index g, or -1 if no process holds g.
+  /// @param g a global index along the axis.
+  /// @return the grid rank owning it.
   int owner(global_index_t g) const;
 
   /// Number of indices grid rank r owns; these sum to size().
+  /// @param grid_rank a grid rank along the axis.
+  /// @return how many indices it owns.
   global_index_t num_owned(int grid_rank) const;
 
   /// Whether position i of grid rank r's buffer is owned by r.
+  /// @param grid_rank a grid rank along the axis.
+  /// @param i a position of its buffer along the axis.
+  /// @return whether it owns the index held there.
   bool is_owned(int grid_rank, global_index_t i) const;
 
   /// The 'b' boundaries: grid rank r owns [owned_begin(r), owned_begin(r+1)).
+  /// @param grid_rank a grid rank along a 'b' axis.
+  /// @return the first index it owns.
   global_index_t owned_begin(int grid_rank) const { return block_bounds_[grid_rank]; }
 
  private:
@@ -71,8 +87,11 @@ class AxisPartition {
 class IndexLookup {
  public:
   /// Indexes the record's 'u' indices.
+  /// @param d a 'u' record.
   explicit IndexLookup(const Dim& d);
   /// Position of g in the buffer, or -1 when g is not held here.
+  /// @param g a global index.
+  /// @return its position in the record's indices, or -1.
   global_index_t position(global_index_t g) const;
 
  private:

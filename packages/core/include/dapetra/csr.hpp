@@ -46,7 +46,7 @@ struct CsrRows {
   /// See CsrView::first_row.
   global_index_t first_row = -1;
 
-  /// A view of these arrays (valid while they are neither changed nor destroyed).
+  /// @return a view of these arrays (valid while they are neither changed nor destroyed).
   CsrView view() const {
     return CsrView{row_offsets.data(), row_offsets.empty() ? 0 : row_offsets.size() - 1, columns.data(), values.data(),
                    columns.size(), first_row};

@@ -21,6 +21,8 @@ using local_index_t = std::int32_t;   ///< a position in one process's buffer
 enum class DistType : char { block = 'b', cyclic = 'c', unstructured = 'u' };
 
 /// The protocol's letter of a dist_type.
+/// @param t a dist_type.
+/// @return its letter ('b', 'c' or 'u').
 inline char to_char(DistType t) { return static_cast<char>(t); }
 
 /// One dimension dictionary. Only the fields of `dist_type` are meaningful; the
@@ -55,9 +57,19 @@ struct Dim {
 
   /// An axis that is not distributed: the spec's empty-dictionary alias
   /// (section 1.6.3) for a buffer extent `n`.
+  /// @param n the axis's length.
+  /// @return the record.
   static Dim undistributed(global_index_t n);
 
   /// A 'b' record. `start`/`stop` include the padding, as the spec defines them.
+  /// @param size the axis's global length.
+  /// @param grid_size processes along the axis.
+  /// @param grid_rank this process's place along it.
+  /// @param start first index held (padding included).
+  /// @param stop one past the last index held.
+  /// @param padding elements at each end that this process holds but does not own, or boundary padding.
+  /// @param periodic whether the axis wraps around.
+  /// @return the record.
   static Dim block(global_index_t size, int grid_size, int grid_rank, global_index_t start,
                    global_index_t stop, std::array<global_index_t, 2> padding = {0, 0},
                    bool periodic = false);
@@ -65,26 +77,51 @@ struct Dim {
   /// The even 'b' split that most codes use: every grid rank owns size/P
   /// indices, the first size%P ranks one more, plus `halo` padding on each
   /// side (boundary padding, inside the owned range, at the grid edges).
+  /// @param size the axis's global length.
+  /// @param grid_size processes along the axis.
+  /// @param grid_rank this process's place along it.
+  /// @param halo ghost cells on each inner side (boundary padding at the ends).
+  /// @param periodic whether the axis wraps around.
+  /// @return the record.
   static Dim even_block(global_index_t size, int grid_size, int grid_rank, global_index_t halo = 0,
                         bool periodic = false);
 
   /// A 'c' record; `start` follows from the rank and block size.
+  /// @param size the axis's global length.
+  /// @param grid_size processes along the axis.
+  /// @param grid_rank this process's place along it.
+  /// @param block_size indices per block.
+  /// @return the record.
   static Dim cyclic(global_index_t size, int grid_size, int grid_rank, global_index_t block_size = 1);
 
   /// A 'u' record: the global indices held here, in buffer order; `one_to_one` when no other process
   /// holds any of them.
+  /// @param size the axis's global length.
+  /// @param grid_size processes along the axis.
+  /// @param grid_rank this process's place along it.
+  /// @param indices the global indices this process holds, in buffer order.
+  /// @param one_to_one whether no index is held by two processes.
+  /// @return the record.
   static Dim unstructured(global_index_t size, int grid_size, int grid_rank,
                           std::vector<global_index_t> indices, bool one_to_one = false);
 
   /// Records equal in every key.
+  /// @param a one record.
+  /// @param b another.
+  /// @return whether they are equal in every key the dist_type uses.
   friend bool operator==(const Dim& a, const Dim& b);
   /// Records that differ in some key.
+  /// @param a one record.
+  /// @param b another.
+  /// @return !(a == b).
   friend bool operator!=(const Dim& a, const Dim& b) { return !(a == b); }
 };
 
 /// Every key of a record but `indices`, written once: equality, packing and
 /// the checks walk this list, so a new key is one edit here that the compiler
 /// carries to all of them. Calls f(key, the field of each record given).
+/// @param f called as f(name, member of each record...).
+/// @param d one or more records.
 template <class F, class... D>
 void for_each_scalar_key(F&& f, D&... d) {
   f("dist_type", d.dist_type...);
@@ -102,15 +139,24 @@ void for_each_scalar_key(F&& f, D&... d) {
 /// Whether two records agree on every key but `indices`. (Padding is
 /// compared element by element: std::array's == calls memcmp, which shows on
 /// every halo update that checks its array.)
+/// @param x one pair.
+/// @param y another.
+/// @return whether they are equal.
 inline bool same_key(const std::array<global_index_t, 2>& x, const std::array<global_index_t, 2>& y) {
   return x[0] == y[0] && x[1] == y[1];
 }
 /// Equality of one key's values (for the key list below).
+/// @param x one value.
+/// @param y another.
+/// @return whether they are equal.
 template <class T>
 bool same_key(const T& x, const T& y) {
   return x == y;
 }
 /// Whether two records agree on every key but `indices`.
+/// @param a one record.
+/// @param b another.
+/// @return whether every scalar key is equal.
 inline bool same_scalar_keys(const Dim& a, const Dim& b) {
   bool same = true;
   for_each_scalar_key([&](const char*, const auto& x, const auto& y) { same = same && same_key(x, y); }, a, b);
@@ -118,6 +164,8 @@ inline bool same_scalar_keys(const Dim& a, const Dim& b) {
 }
 
 /// A one-line description for messages, e.g. "{'b' size=18 grid 0/2 [0,10) pad (1,1)}".
+/// @param d a record.
+/// @return it in one line.
 std::string describe(const Dim& d);
 
 }  // namespace dapetra

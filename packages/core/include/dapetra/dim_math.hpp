@@ -20,9 +20,11 @@ struct LocalRange {
   local_index_t begin = 0;
   /// One past the last.
   local_index_t end = 0;
-  /// Positions in the range.
+  /// @return positions in the range.
   local_index_t size() const { return end - begin; }
   /// Whether position i is in the range.
+  /// @param i a position.
+  /// @return whether it lies in the range.
   bool contains(local_index_t i) const { return begin <= i && i < end; }
 };
 
@@ -30,6 +32,8 @@ struct LocalRange {
 enum class PaddingKind { none, boundary, communication };
 
 /// Buffer extent of this dimension (padding included for 'b').
+/// @param d a record.
+/// @return the buffer's extent along its axis.
 global_index_t local_extent(const Dim& d);
 
 /// Number of global indices a 'c' process holds: the closed form of
@@ -45,27 +49,48 @@ global_index_t local_extent(const Dim& d);
 /// (7, 3) there, but blocks {0-2, 6-8} and {3-5, 9} mean (6, 4). The spec's own
 /// worked examples (size 9 and 5, b=2, P=2) happen to put the partial block on
 /// rank 0, which is why they do not show it. Tests pin both cases.
+/// @param size the axis's global length.
+/// @param block_size indices per block.
+/// @param grid_size processes along the axis.
+/// @param grid_rank a place along it.
+/// @return the indices it holds (a partial last block counted as what it holds).
 global_index_t cyclic_count(global_index_t size, global_index_t block_size, int grid_size,
                             int grid_rank);
 
 /// Grid rank holding global index g of a 'c' axis (g in [0, size)).
+/// @param g a global index.
+/// @param block_size indices per block.
+/// @param grid_size processes along the axis.
+/// @return the grid rank holding it.
 inline int cyclic_owner(global_index_t g, global_index_t block_size, int grid_size) {
   return static_cast<int>((g / block_size) % grid_size);
 }
 
 /// Local position of global index g on its owner of a 'c' axis.
+/// @param g a global index.
+/// @param block_size indices per block.
+/// @param grid_size processes along the axis.
+/// @return its position in its holder's buffer.
 inline global_index_t cyclic_local_position(global_index_t g, global_index_t block_size,
                                             int grid_size) {
   return (g / (block_size * grid_size)) * block_size + g % block_size;
 }
 
 /// Global index at local position i of a 'c' axis on grid rank r.
+/// @param i a position in the buffer of grid rank `grid_rank`.
+/// @param block_size indices per block.
+/// @param grid_size processes along the axis.
+/// @param grid_rank the holder's place along the axis.
+/// @return the global index held there.
 inline global_index_t cyclic_global_index(global_index_t i, global_index_t block_size,
                                           int grid_size, int grid_rank) {
   return ((i / block_size) * grid_size + grid_rank) * block_size + i % block_size;
 }
 
 /// Global index at local position i (padding positions included for 'b').
+/// @param d a record.
+/// @param i a position of its buffer.
+/// @return the global index held there.
 global_index_t global_index(const Dim& d, global_index_t i);
 
 /// The global index of every local position, in order, scaled and shifted:
@@ -73,6 +98,10 @@ global_index_t global_index(const Dim& d, global_index_t i);
 /// A 'c' axis is written block by block, with no division per element (index
 /// lists for Tpetra maps are built with this; scale is then the axis's flat
 /// stride and shift the index base).
+/// @param d a record.
+/// @param out receives local_extent(d) values.
+/// @param scale multiplies each index.
+/// @param shift is added after.
 template <class Index>
 void global_indices(const Dim& d, Index* out, Index scale = 1, Index shift = 0) {
   const global_index_t n = local_extent(d);
@@ -109,6 +138,8 @@ void global_indices(const Dim& d, Index* out, Index scale = 1, Index shift = 0) 
 /// padding is owned by the edge process (it is counted in `size`, as the spec's
 /// counting code treats it), on periodic axes too. For 'c' and 'u' the whole
 /// extent (for 'u' with one_to_one false, see AxisPartition for ownership).
+/// @param d a 'b' record.
+/// @return the owned positions of the buffer.
 LocalRange owned_local_range(const Dim& d);
 
 /// For 'b': the global indices this process owns, [first, last).
@@ -117,29 +148,43 @@ struct GlobalRange {
   global_index_t begin = 0;
   /// One past the last.
   global_index_t end = 0;
-  /// Indices in the range.
+  /// @return indices in the range.
   global_index_t size() const { return end - begin; }
 };
 /// The global indices a 'b' record owns (its buffer minus communication padding).
+/// @param d a 'b' record.
+/// @return the owned global indices.
 GlobalRange owned_global_range(const Dim& d);
 
 /// Which padding (if any) local position i is.
+/// @param d a record.
+/// @param i a position of its buffer.
+/// @return what the position holds.
 PaddingKind padding_kind(const Dim& d, global_index_t i);
 
 /// Widths of the communication padding at the low and high end (0 at grid edges).
+/// @param d a record.
+/// @return elements at each end held for another process.
 std::array<global_index_t, 2> communication_padding(const Dim& d);
 /// Widths of the boundary padding at the low and high end (0 away from grid edges).
+/// @param d a record.
+/// @return elements at each end that are the array's own boundary.
 std::array<global_index_t, 2> boundary_padding(const Dim& d);
 
 /// Number of elements this process owns along d, from its own record alone.
 /// Exact for 'b' and 'c' and for one-to-one 'u'; for overlapping 'u' it is the
 /// number of indices held (the spec's num_owned_indices), an upper bound.
+/// @param d a record.
+/// @return the positions this process owns along the axis.
 global_index_t num_held_owned(const Dim& d);
 
 /// Local position of global index g in this record's buffer, or -1 when it is
 /// not held here. Each global index appears at most once per process on every
 /// dist_type, so the answer is unique. O(1) for 'b' and 'c'; a linear search
 /// for 'u' (use IndexLookup in axis.hpp for repeated look-ups).
+/// @param d a record.
+/// @param g a global index.
+/// @return its position in the buffer, or -1 when not held.
 global_index_t local_position(const Dim& d, global_index_t g);
 
 }  // namespace dapetra

@@ -23,6 +23,7 @@
 namespace dapetra {
 
 /// PEP-3118 format of a C++ element type; "" for types without one.
+/// @return the PEP-3118 format of T ("" for types the protocol does not name).
 template <class T>
 constexpr const char* format_of() {
   using U = std::remove_cv_t<T>;
@@ -49,22 +50,32 @@ struct BufferView {
   bool readonly = false;
   std::shared_ptr<const void> keep_alive;  ///< optional owner of the memory
 
-  /// Elements in the buffer (product of the shape).
+  /// @return elements in the buffer (product of the shape).
   global_index_t num_elements() const;
-  /// Whether the strides are C order without gaps.
+  /// @return whether the strides are C order without gaps.
   bool is_c_contiguous() const;
-  /// Whether the strides are Fortran order without gaps.
+  /// @return whether the strides are Fortran order without gaps.
   bool is_f_contiguous() const;
 };
 
 /// C-order (row-major) strides in bytes for `shape`.
+/// @param shape elements per axis.
+/// @param itemsize bytes per element.
+/// @return the strides.
 std::vector<global_index_t> c_strides(const std::vector<global_index_t>& shape,
                                       std::size_t itemsize);
 /// Fortran-order (column-major) strides in bytes for `shape`.
+/// @param shape elements per axis.
+/// @param itemsize bytes per element.
+/// @return the strides.
 std::vector<global_index_t> f_strides(const std::vector<global_index_t>& shape,
                                       std::size_t itemsize);
 
 /// A view of `data` in C order with the given shape; no copy.
+/// @param data the first element.
+/// @param shape elements per axis.
+/// @param keep_alive an owner of the memory, if any.
+/// @return the view.
 template <class T>
 BufferView view_buffer(T* data, std::vector<global_index_t> shape,
                        std::shared_ptr<const void> keep_alive = nullptr) {
@@ -91,19 +102,30 @@ struct DistArray {
 
 /// The buffer on its own: a known format, itemsize matching it, one stride per
 /// axis, strides keeping every element in distinct memory, memory when non-empty.
+/// @param b the buffer.
+/// @param rank the rank to name in problems.
+/// @return the problems found (empty: none).
 std::vector<Problem> check_buffer(const BufferView& b, int rank = -1);
 
 /// Rules a consumer checks on receipt, on this process alone: version,
 /// records, and the buffer against them (check_buffer plus ndim and shape).
+/// @param a this process's piece.
+/// @param rank the rank to name in problems.
+/// @return the problems found (empty: none).
 std::vector<Problem> check_local(const DistArray& a, int rank = -1);
 
 /// Buffer axes from slowest to fastest in memory (by decreasing |stride|;
 /// ties keep axis order, so C order for a C-contiguous buffer).
+/// @param b the buffer.
+/// @return its axes from slowest to fastest in memory.
 std::vector<int> memory_order(const BufferView& b);
 
 namespace detail {
 /// format == want, inline and without strlen: data_as runs on every halo
 /// update, where a library string compare showed in profiles.
+/// @param format a PEP-3118 format.
+/// @param want the format wanted.
+/// @return whether they name the same type.
 inline bool format_is(const std::string& format, const char* want) {
   std::size_t i = 0;
   for (; want[i] != '\0'; ++i)
@@ -114,6 +136,8 @@ inline bool format_is(const std::string& format, const char* want) {
 
 /// Typed pointer to the buffer, refusing a format that is not T's (never a
 /// reinterpretation) and a read-only buffer when T is not const.
+/// @param a the array.
+/// @return its first element.
 template <class T>
 T* data_as(const DistArray& a) {
   const char* want = format_of<T>();
@@ -136,7 +160,7 @@ T* data_as(const DistArray& a) {
 class Producer {
  public:
   virtual ~Producer() = default;
-  /// This process's piece, as the protocol hands it over (a view).
+  /// @return this process's piece, as the protocol hands it over (a view).
   virtual DistArray distarray() const = 0;
 };
 
@@ -151,6 +175,9 @@ inline constexpr bool is_producer_v = is_producer<T>::value;
 
 /// The consumer side: obtains a producer's protocol object and checks it
 /// locally; throws ValidationError listing every problem.
+/// @param producer an object with distarray().
+/// @param rank the rank to name in problems.
+/// @return the checked array (a view).
 template <class P>
 DistArray consume(const P& producer, int rank = -1) {
   static_assert(is_producer_v<P>, "P must provide `DistArray distarray() const`");

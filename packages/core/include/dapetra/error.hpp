@@ -41,6 +41,9 @@ struct Problem {
   /// @return the problem in one line.
   std::string to_string() const;
   /// Equal in every field.
+  /// @param a one problem.
+  /// @param b another.
+  /// @return whether every field is equal.
   friend bool operator==(const Problem& a, const Problem& b);
 };
 
@@ -49,8 +52,9 @@ struct Problem {
 class ValidationError : public std::runtime_error {
  public:
   /// An error listing every problem found.
+  /// @param problems what was found.
   explicit ValidationError(std::vector<Problem> problems);
-  /// The problems, each naming rank, dimension, key, value and rule.
+  /// @return the problems, each naming rank, dimension, key, value and rule.
   const std::vector<Problem>& problems() const noexcept { return problems_; }
 
  private:

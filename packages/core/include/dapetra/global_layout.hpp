@@ -40,9 +40,13 @@ struct LayoutRecords {
 };
 
 /// Buffer shape implied by one process's dim_data.
+/// @param dim_data a process's records.
+/// @return its buffer shape.
 std::vector<global_index_t> local_shape_of(const std::vector<Dim>& dim_data);
 
 /// Global shape (the sizes) of one process's dim_data.
+/// @param dim_data a process's records.
+/// @return the array's global shape.
 std::vector<global_index_t> global_shape_of(const std::vector<Dim>& dim_data);
 
 /// Tag for building a GlobalLayout from records already checked with check_layout.
@@ -55,32 +59,48 @@ class GlobalLayout {
  public:
   /// Validates `layout` (local and collective rules) and throws ValidationError
   /// listing every problem if it is not valid.
+  /// @param layout every process's records.
+  /// @param rule the owner of a shared 'u' index.
   explicit GlobalLayout(const LayoutRecords& layout, SharedIndexOwner rule = lowest_holder);
   /// Skips the checks (the caller ran check_layout and found nothing).
+  /// @param layout every process's records, already checked.
+  /// @param rule the owner of a shared 'u' index.
   GlobalLayout(assume_valid_t, const LayoutRecords& layout, SharedIndexOwner rule = lowest_holder);
   /// From the axes alone (each built from the records of its grid ranks, the
   /// collective rules already checked), as an MPI layout that gathered only
   /// the records of its own grid lines builds it.
+  /// @param axes one per dimension.
   explicit GlobalLayout(std::vector<AxisPartition> axes);
 
-  /// Processes in the layout.
+  /// @return processes in the layout.
   int nprocs() const { return grid_.size(); }
-  /// Axes of the array.
+  /// @return axes of the array.
   int ndim() const { return static_cast<int>(axes_.size()); }
-  /// The process grid.
+  /// @return the process grid.
   const ProcessGrid& grid() const { return grid_; }
-  /// The array's global shape.
+  /// @return the array's global shape.
   const std::vector<global_index_t>& global_shape() const { return global_shape_; }
   /// Axis d across all grid ranks.
+  /// @param d a dimension.
+  /// @return its partition.
   const AxisPartition& axis(int d) const { return axes_[d]; }
   /// Rank r's record along axis d, and all of rank r's records (a copy).
+  /// @param rank a process.
+  /// @param d a dimension.
+  /// @return its record there.
   const Dim& record(int rank, int d) const { return axes_[d].dim(grid_.coord_of(rank, d)); }
   /// The records of one process.
+  /// @param rank a process.
+  /// @return its records.
   std::vector<Dim> dim_data(int rank) const;
 
   /// Rank owning the element at global multi-index `g`, or -1 if none holds it.
+  /// @param g a global multi-index.
+  /// @return the process owning it.
   int owner(const std::vector<global_index_t>& g) const;
   /// Number of elements rank r owns (product over axes); sums to the global size.
+  /// @param rank a process.
+  /// @return the elements it owns.
   global_index_t num_owned(int rank) const;
 
  private:

@@ -15,24 +15,38 @@ namespace dapetra {
 class ProcessGrid {
  public:
   ProcessGrid() = default;
+  /// @param shape processes per axis.
   explicit ProcessGrid(std::vector<int> shape);  ///< every extent >= 1
 
   /// The grid described by one process's dim_data (proc_grid_size per axis).
+  /// @param dim_data a process's records.
+  /// @return the grid they describe.
   static ProcessGrid of(const std::vector<Dim>& dim_data);
 
-  /// Extent per axis.
+  /// @return extent per axis.
   const std::vector<int>& shape() const { return shape_; }
-  /// Axes of the grid.
+  /// @return axes of the grid.
   int ndim() const { return static_cast<int>(shape_.size()); }
+  /// @return the number of processes (1 for a zero-dimensional grid).
   int size() const;  ///< number of processes (1 for a zero-dimensional grid)
 
   /// The rank at these coordinates.
+  /// @param coords grid coordinates.
+  /// @return the rank there.
   int rank_of(const std::vector<int>& coords) const;
   /// The coordinates of a rank.
+  /// @param rank a rank.
+  /// @return its grid coordinates.
   std::vector<int> coords_of(int rank) const;
   /// One coordinate of coords_of(rank), without building the others.
+  /// @param rank a rank.
+  /// @param axis an axis.
+  /// @return its coordinate along the axis.
   int coord_of(int rank, int axis) const;
   /// The rank at coordinate `coord` along `axis` and 0 along every other axis.
+  /// @param axis an axis.
+  /// @param coord a coordinate along it.
+  /// @return the rank there, the other coordinates zero.
   int rank_at(int axis, int coord) const;
 
  private:
@@ -40,6 +54,8 @@ class ProcessGrid {
 };
 
 /// The grid coordinates a process claims in its dim_data (proc_grid_rank per axis).
+/// @param dim_data a process's records.
+/// @return its grid coordinates (each record's proc_grid_rank).
 std::vector<int> grid_coords(const std::vector<Dim>& dim_data);
 
 }  // namespace dapetra

@@ -21,10 +21,17 @@ namespace dapetra {
 /// A version string this library speaks: "major.minor.patch" with the same
 /// major as dap_version. Minor and patch may differ (semantic versioning, as
 /// section 1.5 asks). Returns the problems (rank field left at -1).
+/// @param version the protocol version given.
+/// @return the problems found.
 std::vector<Problem> check_version(const std::string& version);
 
 /// Rules one record must satisfy on its own (section 1.6). `extent`, when
 /// given, is the buffer's length along this dimension.
+/// @param d a record.
+/// @param rank the rank to name.
+/// @param dim the dimension to name.
+/// @param extent the buffer's extent along it, when known.
+/// @return the problems found.
 std::vector<Problem> check_dim(const Dim& d, int rank, int dim,
                                std::optional<global_index_t> extent = std::nullopt);
 
@@ -35,12 +42,21 @@ std::vector<Problem> check_dim(const Dim& d, int rank, int dim,
 /// adapter confirms a one_to_one claim from a fingerprint of all processes'
 /// indices, which implies them) and runs check_index_rules when its proof
 /// fails.
+/// @param dim_data a process's records.
+/// @param rank its rank.
+/// @param local_shape its buffer shape, when known.
+/// @param defer_index_rules_axis an axis whose per-index rules are left to the caller (-1: none).
+/// @return the problems found.
 std::vector<Problem> check_rank(const std::vector<Dim>& dim_data, int rank,
                                 const std::optional<std::vector<global_index_t>>& local_shape =
                                     std::nullopt,
                                 int defer_index_rules_axis = -1);
 
 /// The per-index rules of 'u' axis `axis` that check_rank may defer.
+/// @param dim_data a process's records.
+/// @param axis the 'u' axis.
+/// @param rank its rank.
+/// @return the problems found.
 std::vector<Problem> check_index_rules(const std::vector<Dim>& dim_data, int axis, int rank);
 
 /// The collective rules of one 'b' axis, as check_layout applies them: owned
@@ -49,6 +65,10 @@ std::vector<Problem> check_index_rules(const std::vector<Dim>& dim_data, int axi
 /// can fill the edge padding. `by_grid_rank[k]` is grid rank k's record (each
 /// locally valid, all of the same size), sent by MPI rank `mpi_rank[k]`. For
 /// adapters that check a block split without building a LayoutRecords.
+/// @param axis the axis.
+/// @param by_grid_rank each grid rank's record.
+/// @param mpi_rank the rank to name for each.
+/// @return the problems found.
 std::vector<Problem> check_block_axis(int axis, const std::vector<const Dim*>& by_grid_rank,
                                       const std::vector<int>& mpi_rank);
 
@@ -65,12 +85,20 @@ struct CheckOptions {
 /// `by_grid_rank[k]` is grid rank k's record (each locally valid, all of the
 /// same dist_type and size), sent by MPI rank `mpi_rank[k]`. For adapters that
 /// gather only the records of one grid line.
+/// @param axis the axis.
+/// @param by_grid_rank each grid rank's record.
+/// @param mpi_rank the rank to name for each.
+/// @param options what to check.
+/// @return the problems found.
 std::vector<Problem> check_axis(int axis, const std::vector<const Dim*>& by_grid_rank, const std::vector<int>& mpi_rank,
                                 const CheckOptions& options = {});
 
 /// All rules, local and collective, over every process's records. Collective
 /// rules are checked only on axes whose records passed the local rules, so one
 /// mistake is not reported many times over.
+/// @param layout every process's records.
+/// @param options what to check.
+/// @return the problems found.
 std::vector<Problem> check_layout(const LayoutRecords& layout, const CheckOptions& options = {});
 
 }  // namespace dapetra

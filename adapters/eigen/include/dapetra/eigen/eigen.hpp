@@ -36,6 +36,9 @@ inline ValidationError refuse(const std::string& key, const std::string& value, 
 }
 
 /// Element stride of axis a, refusing strides that are not whole elements.
+/// @param b the buffer.
+/// @param a the axis.
+/// @return the stride along axis `a`, in elements.
 template <class T>
 Eigen::Index element_stride(const BufferView& b, std::size_t a) {
   const global_index_t s = b.strides[a];
@@ -58,6 +61,8 @@ T* typed(const DistArray& a, std::size_t ndim) {
 }  // namespace detail
 
 /// A 1-D buffer as a column vector (any positive or negative element stride).
+/// @param a a 1-D array of T.
+/// @return an Eigen vector over a's whole buffer (no copy).
 template <class T>
 VectorMap<T> vector_view(const DistArray& a) {
   T* data = detail::typed<T>(a, 1);
@@ -68,6 +73,8 @@ VectorMap<T> vector_view(const DistArray& a) {
 /// A 2-D buffer as a matrix: rows along axis 0, columns along axis 1, with the
 /// buffer's strides (a C-ordered buffer is a row-major matrix, a Fortran-ordered
 /// one column-major; Eigen sees both through the same strided map).
+/// @param a a 2-D array of T.
+/// @return an Eigen matrix over a's whole buffer, its strides a's (no copy).
 template <class T>
 MatrixMap<T> matrix_view(const DistArray& a) {
   T* data = detail::typed<T>(a, 2);
@@ -89,6 +96,7 @@ class EigenArray {
 
   /// `dim_data` describes the local block; its local shape must be 1-D (a
   /// vector: cols == 1) or 2-D (rows x cols).
+  /// @param dim_data this process's records (1-D or 2-D); the buffer is allocated to their shape.
   explicit EigenArray(std::vector<Dim> dim_data) : dims_(std::move(dim_data)) {
     const auto shape = local_shape_of(dims_);
     if (shape.size() != 1 && shape.size() != 2)
@@ -99,14 +107,14 @@ class EigenArray {
     data_->setZero();
   }
 
-  /// This process's block.
+  /// @return this process's block.
   Storage& local() { return *data_; }
-  /// This process's block, read-only.
+  /// @return this process's block, read-only.
   const Storage& local() const { return *data_; }
-  /// The array's records on this process.
+  /// @return the array's records on this process.
   const std::vector<Dim>& dim_data() const { return dims_; }
 
-  /// The protocol object: this array's memory, kept alive by the object.
+  /// @return the protocol object: this array's memory, kept alive by the object.
   DistArray distarray() const {
     DistArray a;
     a.dim_data = dims_;

@@ -23,6 +23,8 @@ namespace dapetra::petsc {
 /// Within a row, the diagonal block's columns come first, then the others'.
 /// A Mat that is not assembled on any process, or a PETSc error on any,
 /// throws the same ValidationError on every process.
+/// @param a an assembled PETSc Mat.
+/// @return this process's rows with global columns (a copy), first_row its ownership range's start.
 CsrRows csr_rows_copy(Mat a);
 
 }  // namespace dapetra::petsc

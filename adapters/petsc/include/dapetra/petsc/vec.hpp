@@ -29,11 +29,15 @@ namespace dapetra::petsc {
 
 /// A Vec (sequential or MPI, real scalars) as a 1-D DAP array over its own
 /// memory: one 'b' record, its ownership range. Not collective.
+/// @param v a PETSc Vec (MPI or sequential).
+/// @return a 'b' array over v's memory (it holds a reference to v).
 DistArray vec_as_distarray(Vec v);
 
 /// The local form of a ghosted Vec (VecCreateGhost...) as a 1-D DAP array: a
 /// 'u' record of the global indices of the owned entries, then of the ghosts.
 /// Not collective.
+/// @param v a ghosted PETSc Vec.
+/// @return a 'u' array over the local form's memory: owned entries, then the ghosts.
 DistArray ghosted_as_distarray(Vec v);
 
 /// The ownership PETSc's ghost updates have: a shared index belongs to the
@@ -59,12 +63,18 @@ mpi::Ownership owners_of(Vec v);
 /// Anything else is refused on every process alike (ValidationError, saying
 /// why); copy_to_new_vec() then moves the values into a new Vec. The caller
 /// destroys the Vec; `array`'s memory must outlive it.
+/// @param layout the array's layout.
+/// @param array a 1-D array PETSc can hold as it is.
+/// @return a new Vec over the array's memory (the caller destroys it; the memory stays the array's).
 Vec vec_over(const mpi::DistributedLayout& layout, const DistArray& array);
 
 /// A new MPI Vec (PETSc's own memory) holding `array` flattened in C order:
 /// element g of a 1-D array at index g, split as PETSc splits a length; an
 /// n-D array's leading axis split that way, the other axes whole. A
 /// redistribution, so it copies. For layouts vec_over() refuses. Collective.
+/// @param layout the array's layout.
+/// @param array any array of doubles of that layout.
+/// @return a new Vec holding a copy of the owned values (the caller destroys it).
 Vec copy_to_new_vec(const std::shared_ptr<const mpi::DistributedLayout>& layout, const DistArray& array);
 
 }  // namespace dapetra::petsc

@@ -15,6 +15,8 @@ namespace dapetra::tpetra {
 
 /// The MPI communicator of `comm`, or MPI_COMM_SELF for a serial Teuchos
 /// communicator (one process deciding alone). Not collective; no duplicate.
+/// @param comm a Teuchos communicator.
+/// @return its MPI communicator (MPI_COMM_SELF for a serial one).
 inline MPI_Comm mpi_comm_of(const Comm& comm) {
   const auto* mpi = dynamic_cast<const Teuchos::MpiComm<int>*>(&comm);
   return mpi ? static_cast<MPI_Comm>(*mpi->getRawMpiComm()) : MPI_COMM_SELF;

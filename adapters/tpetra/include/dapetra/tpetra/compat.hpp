@@ -12,6 +12,8 @@ namespace dapetra::tpetra::compat {
 
 /// Trilinos 13.4 added Map::getLocalNumElements and deprecated
 /// getNodeNumElements, which 14 removed.
+/// @param map a Tpetra Map.
+/// @return the number of its elements on this process.
 template <class MapType>
 std::size_t local_num_elements(const MapType& map) {
 #if TRILINOS_MAJOR_MINOR_VERSION >= 130400
@@ -23,6 +25,8 @@ std::size_t local_num_elements(const MapType& map) {
 
 /// The global indices this process holds in `map`, in local order (a view
 /// into the map): getLocalElementList from 13.4, getNodeElementList before.
+/// @param map a Tpetra Map.
+/// @return the global indices of its elements on this process.
 template <class MapType>
 auto local_element_list(const MapType& map) {
 #if TRILINOS_MAJOR_MINOR_VERSION >= 130400

@@ -35,6 +35,9 @@ namespace dapetra::tpetra {
 /// input is wrong: row count other than its owned count, offsets that do
 /// not start at 0, decrease, or end other than at the entry count, a column
 /// outside [0, global size), rows other than first_row's range.
+/// @param rows the layout whose owned elements are the rows, in order.
+/// @param csr this process's owned rows with global columns.
+/// @return the matrix on rows' owned map, fill complete (a copy).
 Teuchos::RCP<CrsMatrix> crs_matrix_copy(const TpetraLayout& rows, const CsrView& csr);
 
 }  // namespace dapetra::tpetra

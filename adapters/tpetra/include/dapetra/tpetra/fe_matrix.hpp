@@ -77,22 +77,28 @@ class FEGraph {
   /// process's cells touch (no column axis); `cells`: `corners` positions in
   /// that layout's buffer per cell, cell after cell. Throws the same
   /// ValidationError on every process when any process's cells are wrong.
+  /// @param nodes the nodes' layout (1-D).
+  /// @param cells every local cell's corners as positions in the nodes' buffer, cell after cell.
+  /// @param corners corners per cell.
+  /// @return the graph.
   static std::shared_ptr<const FEGraph> create(std::shared_ptr<const TpetraLayout> nodes,
                                                std::vector<local_index_t> cells, int corners);
 
-  /// The owned rows' graph (fill complete; domain and range: the owned map).
+  /// @return the owned rows' graph (fill complete; domain and range: the owned map).
   const Teuchos::RCP<const CrsGraph>& graph() const { return graph_; }
-  /// The node layout.
+  /// @return the node layout.
   const TpetraLayout& nodes() const { return *nodes_; }
-  /// Cells on this process.
+  /// @return cells on this process.
   std::size_t num_cells() const { return corners_ ? cells_.size() / static_cast<std::size_t>(corners_) : 0; }
-  /// Corners per cell.
+  /// @return corners per cell.
   int corners() const { return corners_; }
   /// The corners of cell c (positions in the node layout's buffer).
+  /// @param c a local cell.
+  /// @return its corners (positions in the nodes' buffer).
   const local_index_t* cell(std::size_t c) const { return cells_.data() + c * static_cast<std::size_t>(corners_); }
-  /// Entries of this process's owned rows (the matrix's local entries).
+  /// @return entries of this process's owned rows (the matrix's local entries).
   std::size_t num_owned_entries() const { return num_owned_entries_; }
-  /// Entries of this process's copies of rows owned elsewhere.
+  /// @return entries of this process's copies of rows owned elsewhere.
   std::size_t num_shared_entries() const { return num_shared_entries_; }
 
  private:
@@ -123,6 +129,8 @@ class FEMatrix {
   /// held node (the node layout's buffer), true for a Dirichlet node (every
   /// holder of a node must say the same); empty for none. Throws the same
   /// ValidationError on every process when a flag list has the wrong length.
+  /// @param graph the structure.
+  /// @param constrained per held node, whether its value is prescribed (empty: none is).
   FEMatrix(std::shared_ptr<const FEGraph> graph, std::vector<char> constrained = {});
   ~FEMatrix();
   FEMatrix(const FEMatrix&) = delete;
@@ -133,13 +141,21 @@ class FEMatrix {
   /// Local: adds cell c's element matrix (corners x corners) into the
   /// matrix, leaving out the rows and columns of constrained nodes. Never
   /// throws; a fault is reported by end_assembly().
+  /// @param c the local cell.
+  /// @param k its element matrix, corners x corners.
   void add_element(std::size_t c, const ElementMatrix& k);
   /// Local: the right-hand side's share of cell c's constrained nodes: for
   /// each unconstrained corner a, rhs[a] -= sum over constrained corners b
   /// of k(a, b) g[b]. `g` and `rhs` hold one value per held node. Faults
   /// as add_element's: recorded, reported by end_assembly().
+  /// @param c the local cell.
+  /// @param k its element matrix.
+  /// @param g the prescribed values, per held node.
+  /// @param rhs the right-hand side, per held node.
   void lift_element(std::size_t c, const ElementMatrix& k, const double* g, double* rhs);
   /// Local: rhs[i] = g[i] for every constrained held node i (owned or not).
+  /// @param g the prescribed values, per held node.
+  /// @param rhs the right-hand side, per held node.
   void set_constrained_values(const double* g, double* rhs) const;
   /// Collective over the graph's communicator: throws the same
   /// ValidationError on every process if any process recorded a fault in
@@ -147,11 +163,13 @@ class FEMatrix {
   /// row, and puts 1 on the diagonal of every owned constrained node.
   void end_assembly();
 
-  /// The matrix (its values are this object's memory, kept alive with it).
+  /// @return the matrix (its values are this object's memory, kept alive with it).
   const Teuchos::RCP<CrsMatrix>& matrix() const { return matrix_; }
-  /// The structure.
+  /// @return the structure.
   const FEGraph& graph() const { return *graph_; }
   /// Whether held node i is constrained.
+  /// @param i a held node.
+  /// @return whether its value is prescribed.
   bool is_constrained(local_index_t i) const {
     return !constrained_.empty() && constrained_[static_cast<std::size_t>(i)] != 0;
   }

@@ -20,6 +20,7 @@ namespace dapetra::tpetra {
 /// Smoothed aggregation with Chebyshev smoothing (symmetric, as CG needs), at
 /// most 100 rows on the coarsest level, smoothed there by four symmetric
 /// Gauss-Seidel sweeps; MueLu prints nothing.
+/// @return the parameter list.
 Teuchos::ParameterList muelu_parameters_for_cg();
 
 }  // namespace dapetra::tpetra

@@ -20,6 +20,8 @@ namespace dapetra::tpetra {
 
 /// The dimension record of a map's distribution, 0-based (GID - index base).
 /// Collective over the map's communicator.
+/// @param map a Tpetra Map.
+/// @return its distribution as one record ('b' when contiguous in rank order, 'u' otherwise).
 Dim dim_of_map(const Map& map);
 
 namespace detail {
@@ -30,6 +32,8 @@ DistArray to_distarray(const Teuchos::RCP<MultiVector<Scalar>>& vector, const Tp
 }  // namespace detail
 
 /// Collective (calls dim_of_map). The vector must have constant stride.
+/// @param vector any MultiVector.
+/// @return the protocol object over its memory (it keeps the vector alive).
 template <class Scalar>
 DistArray to_distarray(const Teuchos::RCP<MultiVector<Scalar>>& vector) {
   require_supported_scalar<Scalar>();
@@ -38,6 +42,9 @@ DistArray to_distarray(const Teuchos::RCP<MultiVector<Scalar>>& vector) {
 
 /// Exact: the records `layout` was built from, for a vector on its buffer map
 /// (the same Map object, or one locallySameAs it). Not collective.
+/// @param vector a MultiVector on layout's buffer map.
+/// @param layout the layout.
+/// @return the protocol object over the vector's memory with the layout's records (it keeps the vector alive).
 template <class Scalar>
 DistArray to_distarray(const Teuchos::RCP<MultiVector<Scalar>>& vector, const TpetraLayout& layout) {
   require_supported_scalar<Scalar>();

@@ -59,70 +59,86 @@ class TpetraLayout {
   /// comm's MPI communicator) and both maps (on `comm`). Throws
   /// ValidationError on every process, listing every process's problems, if
   /// any process's input is wrong.
+  /// @param local this process's piece.
+  /// @param comm the processes.
+  /// @param options maps and ownership.
+  /// @return the layout.
   static std::shared_ptr<const TpetraLayout> create(const DistArray& local, Teuchos::RCP<const Comm> comm,
                                                     const TpetraLayoutOptions& options = {});
   /// The same from dim_data alone, for a C-ordered buffer of doubles of the implied shape.
+  /// @param dim_data this process's records.
+  /// @param comm the processes.
+  /// @param options maps and ownership.
+  /// @return the layout.
   static std::shared_ptr<const TpetraLayout> create(const std::vector<Dim>& dim_data, Teuchos::RCP<const Comm> comm,
                                                     const TpetraLayoutOptions& options = {});
   /// Collective: the maps of an existing layout, whose ownership they follow
   /// (`comm` spans the same processes in the same order).
+  /// @param layout the distribution.
+  /// @param comm the same processes, as Teuchos has them.
+  /// @param options the maps' column axis and index base.
+  /// @return the layout.
   static std::shared_ptr<const TpetraLayout> create(std::shared_ptr<const mpi::DistributedLayout> layout,
                                                     Teuchos::RCP<const Comm> comm, const MapOptions& options = {});
 
-  /// The distribution: ownership, records, and what halo and redistribution plans are built on.
+  /// @return the distribution: ownership, records, and what halo and redistribution plans are built on.
   const std::shared_ptr<const mpi::DistributedLayout>& distribution() const { return layout_; }
-  /// The caller's communicator.
+  /// @return the caller's communicator.
   const Teuchos::RCP<const Comm>& comm() const { return comm_; }
-  /// This process's rank.
+  /// @return this process's rank.
   int rank() const { return layout_->rank(); }
-  /// This process's records.
+  /// @return this process's records.
   const std::vector<Dim>& dim_data() const { return layout_->dim_data(); }
-  /// This process's buffer shape.
+  /// @return this process's buffer shape.
   const std::vector<global_index_t>& local_shape() const { return layout_->local_shape(); }
-  /// The array's global shape.
+  /// @return the array's global shape.
   const std::vector<global_index_t>& global_shape() const { return layout_->global_shape(); }
-  /// This process's axes from slowest to fastest in memory.
+  /// @return this process's axes from slowest to fastest in memory.
   const std::vector<int>& memory_order() const { return layout_->memory_order(); }
-  /// This process's buffer strides, in bytes.
+  /// @return this process's buffer strides, in bytes.
   const std::vector<global_index_t>& local_strides() const { return layout_->local_strides(); }
-  /// Bytes per element.
+  /// @return bytes per element.
   std::size_t itemsize() const { return layout_->itemsize(); }
 
-  /// The one-to-one map of the elements this process owns.
+  /// @return the one-to-one map of the elements this process owns.
   Teuchos::RCP<const Map> owned_map() const { return owned_map_; }
-  /// The map of every buffer element (padding and shared copies included), in memory order.
+  /// @return the map of every buffer element (padding and shared copies included), in memory order.
   Teuchos::RCP<const Map> buffer_map() const { return buffer_map_; }
-  /// Whether the buffer holds owned elements only (one map serves both).
+  /// @return whether the buffer holds owned elements only (one map serves both).
   bool buffer_map_is_owned_map() const { return buffer_map_ == owned_map_; }
 
-  /// The axis made MultiVector columns, or -1.
+  /// @return the axis made MultiVector columns, or -1.
   int column_axis() const { return column_axis_; }
-  /// MultiVector columns.
+  /// @return the MultiVector's columns.
   std::size_t num_vectors() const { return num_vectors_; }
   /// Rows of this process's buffer (elements per column), and the distance
   /// between columns in elements.
+  /// @return rows of this process's buffer.
   std::size_t local_rows() const { return local_rows_; }
-  /// Elements between columns in the buffer.
+  /// @return elements between columns in the buffer.
   std::size_t leading_dimension() const { return leading_dimension_; }
 
   /// Whether the buffer's memory can be a MultiVector as it is (each column
   /// contiguous in memory); if not, why. Otherwise use the copying functions.
+  /// @return whether it can.
   bool buffer_viewable() const { return why_not_viewable_.empty(); }
-  /// Why the buffer cannot be viewed (empty when it can).
+  /// @return why the buffer cannot be viewed (empty when it can).
   const std::string& why_not_viewable() const { return why_not_viewable_; }
   /// The buffer rows that are exactly the owned vector in owned-map order,
   /// when the owned elements are contiguous in memory (e.g. 1-D padded blocks).
+  /// @return the range, or nothing.
   const std::optional<LocalRange>& owned_rows() const { return owned_rows_; }
   /// The buffer row (in memory order) of each owned-map row, in owned-map
   /// order: what copy_owned_rows_to_new_vector() reads. Listed at creation
   /// (4 bytes per owned row) only when owned_rows() is not set; empty otherwise.
+  /// @return the buffer rows, or an empty list.
   const std::vector<local_index_t>& owned_row_list() const { return owned_row_list_; }
 
-  /// Global shape and C-order strides of the linearised array (column axis left out).
+  /// @return global shape and C-order strides of the linearised array (column axis left out).
   const std::vector<global_index_t>& map_shape() const { return map_shape_; }
-  /// Strides of the C-order linearisation of the global shape.
+  /// @return strides of the C-order linearisation of the global shape.
   const std::vector<global_index_t>& map_strides() const { return map_strides_; }
-  /// The maps' index base.
+  /// @return the maps' index base.
   GO index_base() const { return index_base_; }
 
  private:
@@ -151,6 +167,10 @@ class TpetraLayout {
 /// blocks, row-split matrices) is checked from its gathered axis-0 records
 /// alone; any other layout, or a mistake to be reported, goes through a whole
 /// TpetraLayout (one more small gather).
+/// @param dim_data this process's records.
+/// @param comm the processes.
+/// @param index_base the map's index base.
+/// @return the owned map.
 Teuchos::RCP<const Map> owned_map(const std::vector<Dim>& dim_data, Teuchos::RCP<const Comm> comm, GO index_base = 0);
 
 }  // namespace dapetra::tpetra

@@ -51,6 +51,8 @@ struct HaloTransfer {
 
   /// Collective over layout.comm(): one Import (Tpetra finds the ghosts'
   /// owners through its directory) and its reverse Export (no messages).
+  /// @param layout the layout.
+  /// @return the Import and Export.
   static HaloTransfer create(const TpetraLayout& layout);
 };
 
@@ -59,6 +61,9 @@ struct HaloTransfer {
 /// processes in the same order): `to_owned.doImport(from_owned, *import,
 /// Tpetra::INSERT)`, both vectors on the layouts' owned maps. Throws the
 /// same ValidationError on every process when the layouts do not match.
+/// @param from the source layout.
+/// @param to the target layout (the same global shape, the same processes).
+/// @return the Import from from's owned map to to's.
 Teuchos::RCP<const Import> redistribution_import(const TpetraLayout& from, const TpetraLayout& to);
 
 }  // namespace dapetra::tpetra

@@ -24,6 +24,9 @@ Teuchos::RCP<MultiVector<Scalar>> buffer_view(const TpetraLayout& layout, const 
 /// The whole buffer (padding and shared copies included) on layout.buffer_map().
 /// Throws ValidationError if `array` does not match the layout (records, shape,
 /// strides), its format is not Scalar's, or its strides do not allow a view.
+/// @param layout the array's layout.
+/// @param array the array (its buffer must be viewable).
+/// @return a MultiVector on the buffer map over the array's memory.
 template <class Scalar>
 Teuchos::RCP<MultiVector<Scalar>> buffer_view(const TpetraLayout& layout, const DistArray& array) {
   require_supported_scalar<Scalar>();
@@ -37,6 +40,9 @@ Teuchos::RCP<MultiVector<Scalar>> owned_view(const TpetraLayout& layout, const D
 /// The owned elements on layout.owned_map(), when they are contiguous in the
 /// buffer (layout.owned_rows()); throws otherwise (a halo or assembly plan
 /// connects owned and buffer vectors in the general case).
+/// @param layout the array's layout.
+/// @param array the array.
+/// @return a MultiVector on the owned map over the array's owned memory.
 template <class Scalar>
 Teuchos::RCP<MultiVector<Scalar>> owned_view(const TpetraLayout& layout, const DistArray& array) {
   require_supported_scalar<Scalar>();
@@ -59,6 +65,9 @@ void copy_owned_vector_to_rows(const MultiVector<Scalar>& on_owned_map, const Tp
 /// solvers count each global element once on it, where the buffer vector
 /// counts every held copy. Throws ValidationError when the owned rows are
 /// scattered (then copy_owned_rows_to_new_vector()).
+/// @param layout the layout.
+/// @param on_buffer_map a MultiVector on its buffer map.
+/// @return a view of its owned rows on the owned map.
 template <class Scalar>
 Teuchos::RCP<MultiVector<Scalar>> owned_rows_view(const TpetraLayout& layout, MultiVector<Scalar>& on_buffer_map) {
   require_supported_scalar<Scalar>();
@@ -66,6 +75,9 @@ Teuchos::RCP<MultiVector<Scalar>> owned_rows_view(const TpetraLayout& layout, Mu
 }
 /// The owned rows of a vector on layout.buffer_map(), copied into a new
 /// vector on layout.owned_map(), whatever their places in the buffer.
+/// @param layout the layout.
+/// @param on_buffer_map a MultiVector on its buffer map.
+/// @return a new MultiVector on the owned map with a copy of the owned rows.
 template <class Scalar>
 Teuchos::RCP<MultiVector<Scalar>> copy_owned_rows_to_new_vector(const TpetraLayout& layout,
                                                                 const MultiVector<Scalar>& on_buffer_map) {
@@ -75,6 +87,9 @@ Teuchos::RCP<MultiVector<Scalar>> copy_owned_rows_to_new_vector(const TpetraLayo
 /// The reverse: a vector on layout.owned_map() (a solution, say) copied into
 /// the owned rows of a vector on the buffer map; its other rows (copies held
 /// for other owners, padding) are left as they are, for a halo update to fill.
+/// @param on_owned_map the values, on the owned map.
+/// @param layout the layout.
+/// @param on_buffer_map receives them in its owned rows.
 template <class Scalar>
 void copy_owned_vector_to_rows(const MultiVector<Scalar>& on_owned_map, const TpetraLayout& layout,
                                MultiVector<Scalar>& on_buffer_map) {
@@ -88,6 +103,9 @@ Teuchos::RCP<MultiVector<Scalar>> copy_buffer_to_new_vector(const TpetraLayout& 
 }
 /// For buffers whose strides do not allow a view: a new MultiVector on the
 /// buffer map holding a copy of the buffer, and the copy back.
+/// @param layout the array's layout.
+/// @param array the array.
+/// @return a new MultiVector on the buffer map with a copy of the buffer.
 template <class Scalar>
 Teuchos::RCP<MultiVector<Scalar>> copy_buffer_to_new_vector(const TpetraLayout& layout, const DistArray& array) {
   require_supported_scalar<Scalar>();
@@ -98,6 +116,9 @@ template <class Scalar>
 void copy_vector_to_buffer(const MultiVector<Scalar>& vector, const TpetraLayout& layout, const DistArray& array);
 }
 /// The copy back: `vector` (on the buffer map) into the array's buffer, whatever its strides.
+/// @param vector a MultiVector on the buffer map.
+/// @param layout the array's layout.
+/// @param array receives the values.
 template <class Scalar>
 void copy_vector_to_buffer(const MultiVector<Scalar>& vector, const TpetraLayout& layout, const DistArray& array) {
   require_supported_scalar<Scalar>();

@@ -24,16 +24,23 @@ namespace dapetra::mpi {
 /// every process after one reduction of a flag. Otherwise every process
 /// throws the same ValidationError listing every process's problems (each
 /// distinct problem once, in rank order); only then are problems gathered.
+/// @param mine this process's problems.
+/// @param comm the processes.
 void agree(const std::vector<Problem>& mine, MPI_Comm comm);
 
 /// The problem an exception other than ValidationError stands for: this
 /// rank, its what() as the message (no dimension, key or rule is known).
+/// @param e the exception.
+/// @param comm the processes (for this rank).
+/// @return the problem.
 Problem problem_from(const std::exception& e, MPI_Comm comm);
 
 /// Collective over `comm`: runs `step` on this process, then agree()s on how
 /// it went. A ValidationError thrown by `step` contributes its problems; any
 /// other std::exception one problem with its message (problem_from). So
 /// either every process throws the same ValidationError or none does.
+/// @param comm the processes.
+/// @param step the work.
 template <class Step>
 void agree_on(MPI_Comm comm, Step&& step) {
   std::vector<Problem> mine;
@@ -50,6 +57,9 @@ void agree_on(MPI_Comm comm, Step&& step) {
 /// Collective over `comm`: true on every process when `value` is true on
 /// every process (one reduction). For decisions every process must take
 /// alike, such as choosing a faster path only when all can.
+/// @param value this process's flag.
+/// @param comm the processes.
+/// @return whether every process's flag is true.
 bool all_true(bool value, MPI_Comm comm);
 
 }  // namespace dapetra::mpi

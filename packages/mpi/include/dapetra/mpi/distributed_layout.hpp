@@ -86,10 +86,18 @@ class DistributedLayout {
   /// records, buffer shape and strides, element type) and all records
   /// together; throws ValidationError on every process, listing every
   /// process's problems, if any process's input is wrong.
+  /// @param local this process's piece.
+  /// @param comm the processes (the layout talks on its own duplicate).
+  /// @param options ownership and tuning.
+  /// @return the layout.
   static std::shared_ptr<const DistributedLayout> create(const DistArray& local, MPI_Comm comm,
                                                          const DistributedLayoutOptions& options = {});
   /// The same from dim_data alone, for a C-ordered buffer of doubles of the
   /// implied shape.
+  /// @param dim_data this process's records.
+  /// @param comm the processes.
+  /// @param options ownership and tuning.
+  /// @return the layout.
   static std::shared_ptr<const DistributedLayout> create(const std::vector<Dim>& dim_data, MPI_Comm comm,
                                                          const DistributedLayoutOptions& options = {});
   ~DistributedLayout();
@@ -98,55 +106,66 @@ class DistributedLayout {
 
   /// Dapetra's duplicate of the caller's communicator (same group and ranks).
   /// Plans exchange messages on it; callers should send nothing there.
+  /// @return the communicator.
   MPI_Comm comm() const { return comm_; }
-  /// This process's rank.
+  /// @return this process's rank.
   int rank() const { return rank_; }
-  /// Processes in the layout.
+  /// @return processes in the layout.
   int nprocs() const { return nprocs_; }
 
-  /// This process's records.
+  /// @return this process's records.
   const std::vector<Dim>& dim_data() const { return dim_data_; }
-  /// This process's buffer shape.
+  /// @return this process's buffer shape.
   const std::vector<global_index_t>& local_shape() const { return local_shape_; }
-  /// The array's global shape.
+  /// @return the array's global shape.
   const std::vector<global_index_t>& global_shape() const { return global_shape_; }
-  /// The process grid.
+  /// @return the process grid.
   const ProcessGrid& grid() const { return grid_; }
   /// The buffer the layout was built for: element type, strides (bytes) and
   /// axes from slowest to fastest in memory (every process's is known).
+  /// @return the PEP-3118 element type.
   const std::string& format() const { return format_; }
-  /// Bytes per element.
+  /// @return bytes per element.
   std::size_t itemsize() const { return itemsize_; }
-  /// This process's buffer strides, in bytes.
+  /// @return this process's buffer strides, in bytes.
   const std::vector<global_index_t>& local_strides() const { return local_strides_; }
-  /// This process's axes from slowest to fastest in memory.
+  /// @return this process's axes from slowest to fastest in memory.
   const std::vector<int>& memory_order() const { return memory_order_of(rank_); }
   /// Another process's axes from slowest to fastest in memory.
+  /// @param rank a process of the layout.
+  /// @return its axes from slowest to fastest in memory.
   const std::vector<int>& memory_order_of(int rank) const {
     return memory_orders_[memory_orders_.size() == 1 ? 0 : static_cast<std::size_t>(rank)];
   }
 
-  /// The 'u' axis whose indices stayed on their processes, or -1.
+  /// @return the 'u' axis whose indices stayed on their processes, or -1.
   int scattered_axis() const { return scattered_axis_; }
   /// The rule that picks the owner of a shared 'u' index. Where the owners
   /// were claimed (held_owners) no rule names them: it throws std::logic_error.
+  /// @return the rule.
   const SharedIndexOwner& shared_owner() const { return shared_owner_; }
   /// Whether the owners along the 'u' axis were claimed by their holders
   /// (Ownership::from_held_owners).
+  /// @return whether they were.
   bool owners_claimed() const { return owners_claimed_; }
 
   /// Whether this process owns position i along axis a of its buffer
   /// (boundary padding is owned; communication padding and copies of 'u'
   /// indices held for another process are not). An element is owned when it
   /// is owned along every axis.
+  /// @param axis the axis.
+  /// @param position a position of this process's buffer along it.
+  /// @return whether this process owns it.
   bool is_owned(int axis, global_index_t position) const;
-  /// Elements this process owns.
+  /// @return elements this process owns.
   global_index_t num_owned() const { return num_owned_; }
   /// True on every process when no process holds an element it does not own
   /// (no communication padding, no shared 'u' copies).
+  /// @return the same on every process.
   bool every_element_owned() const { return every_element_owned_; }
   /// Throws ValidationError unless `array` has the records, shape, strides and
   /// element type this layout was built for. Local: not collective.
+  /// @param array an array meant for this layout.
   void check_fits(const DistArray& array) const;
 
  private:

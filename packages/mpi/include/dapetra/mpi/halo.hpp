@@ -69,8 +69,9 @@ class HaloExchange {
   /// Moves an exchange that is not in flight.
   HaloExchange(HaloExchange&&) noexcept;
   /// Moves an exchange that is not in flight.
+  /// @return this exchange.
   HaloExchange& operator=(HaloExchange&&) noexcept;
-  /// Whether a begin_update awaits its end_update.
+  /// @return whether a begin_update awaits its end_update.
   bool in_flight() const;
 
  private:
@@ -85,12 +86,15 @@ class HaloPlan {
  public:
   /// Collective over the layout's communicator (it exchanges messages only
   /// when the layout has a scattered 'u' axis, but every process must call it).
+  /// @param layout the distribution.
+  /// @return the plan.
   static std::shared_ptr<const HaloPlan> create(std::shared_ptr<const DistributedLayout> layout);
   ~HaloPlan();
 
   /// Fills every ghost element of `array` (the layout's records, shape,
   /// strides and element type Scalar) from its owner, in place. Collective
   /// over the processes this one exchanges with.
+  /// @param array an array of the plan's layout.
   template <class Scalar>
   void update(const DistArray& array) const {
     require_plan_scalar<Scalar>();
@@ -112,6 +116,8 @@ class HaloPlan {
   ///   - it must not write an element that is sent (a peer may receive
   ///     either value), nor touch one that is filled (it may be half
   ///     received), nor free the buffer.
+  /// @param array an array of the plan's layout.
+  /// @param exchange the caller's state of this exchange (not in flight).
   template <class Scalar>
   void begin_update(const DistArray& array, HaloExchange& exchange) const {
     require_plan_scalar<Scalar>();
@@ -119,6 +125,8 @@ class HaloPlan {
   }
   /// Waits for the messages begin_update posted and unpacks them into `array`. Collective over the
   /// processes this one exchanges with.
+  /// @param array the array begin_update was given.
+  /// @param exchange the same exchange.
   template <class Scalar>
   void end_update(const DistArray& array, HaloExchange& exchange) const {
     require_plan_scalar<Scalar>();
@@ -129,19 +137,22 @@ class HaloPlan {
   /// `then_update`, copies the result back so all copies agree (otherwise
   /// ghosts keep their own contributions). Every process passes the same
   /// mode and then_update. Collective over the processes this one exchanges with.
+  /// @param array an array of the plan's layout.
+  /// @param mode how copies combine into their owners.
+  /// @param then_update whether the copies then take their owners' combined values.
   template <class Scalar>
   void assemble(const DistArray& array, CombineMode mode = CombineMode::add, bool then_update = false) const {
     require_plan_scalar<Scalar>();
     assemble_impl<Scalar>(array, mode, then_update);
   }
 
-  /// The layout the plan was built for.
+  /// @return the layout the plan was built for.
   const DistributedLayout& layout() const { return *layout_; }
-  /// Elements written by update() on this process (ghost copies, padding).
+  /// @return elements written by update() on this process (ghost copies, padding).
   std::size_t num_ghosts() const;
-  /// Elements this process sends per update.
+  /// @return elements this process sends per update.
   std::size_t num_sends() const;
-  /// Processes this one exchanges messages with.
+  /// @return processes this one exchanges messages with.
   std::size_t num_neighbours() const;
 
  private:

@@ -36,38 +36,47 @@ namespace dapetra::mpi {
 class IndexMap {
  public:
   /// Collective over layout->comm().
+  /// @param layout a 1-D layout.
+  /// @return the index map.
   static std::shared_ptr<const IndexMap> create(std::shared_ptr<const DistributedLayout> layout);
 
-  /// The distribution described.
+  /// @return the distribution described.
   const DistributedLayout& layout() const { return *layout_; }
 
-  /// Elements held here (owned and ghosts).
+  /// @return elements held here (owned and ghosts).
   local_index_t local_size() const { return static_cast<local_index_t>(global_.size()); }
-  /// Elements owned here.
+  /// @return elements owned here.
   local_index_t num_owned() const { return num_owned_; }
-  /// Elements held here and owned elsewhere.
+  /// @return elements held here and owned elsewhere.
   local_index_t num_ghosts() const { return local_size() - num_owned_; }
-  /// Elements of the global array, each counted once.
+  /// @return elements of the global array, each counted once.
   global_index_t global_size() const { return global_size_; }
 
-  /// The global index of every local element.
+  /// @return the global index of every local element.
   const std::vector<global_index_t>& global_indices() const { return global_; }
-  /// The owning rank of every local element (this rank for owned ones).
+  /// @return the owning rank of every local element (this rank for owned ones).
   const std::vector<int>& owners() const { return owner_; }
   /// Whether local element i is owned here.
+  /// @param i a local element.
+  /// @return whether this process owns it.
   bool is_owned(local_index_t i) const { return owner_[static_cast<std::size_t>(i)] == layout_->rank(); }
   /// The local index of global index g, or -1 when g is not held here. O(log n).
+  /// @param g a global index.
+  /// @return its local position here, or -1 when this process does not hold it.
   local_index_t local_index(global_index_t g) const;
   /// [first, last) when the owned elements' global indices are exactly that
   /// range (in any order in the buffer); none otherwise. Empty owned sets give [0, 0).
+  /// @return the range, or nothing.
   const std::optional<std::pair<global_index_t, global_index_t>>& owned_range() const { return owned_range_; }
 
-  /// Ranks owning this process's ghosts, ascending (whom a halo update receives from).
+  /// @return ranks owning this process's ghosts, ascending (whom a halo update receives from).
   const std::vector<int>& src() const { return src_; }
-  /// Ranks holding copies of this process's owned elements, ascending (whom it sends to).
+  /// @return ranks holding copies of this process's owned elements, ascending (whom it sends to).
   const std::vector<int>& dest() const { return dest_; }
   /// The ranks holding copies of local element i, ascending; empty for a
   /// ghost or an element nobody else holds. A view into the map.
+  /// @param i a local element.
+  /// @return the ranks, as a [begin, end) pair of pointers.
   std::pair<const int*, const int*> sharers(local_index_t i) const {
     const auto k = static_cast<std::size_t>(i);
     return {sharer_ranks_.data() + sharer_begin_[k], sharer_ranks_.data() + sharer_begin_[k + 1]};
@@ -108,6 +117,9 @@ struct SubIndexMap {
 /// range or not ascending on any process throws the same ValidationError on
 /// every process. Cost: two all-to-alls of the kept ghosts' indices, a scan,
 /// and the new layout's creation.
+/// @param parent the index map.
+/// @param keep the local elements to keep, each process its own.
+/// @return the new index map and where each of its elements sits in the parent.
 SubIndexMap create_sub_index_map(const IndexMap& parent, const std::vector<local_index_t>& keep);
 
 }  // namespace dapetra::mpi

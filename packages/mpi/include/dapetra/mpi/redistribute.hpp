@@ -55,6 +55,10 @@ class RedistributionPlan {
  public:
   /// Collective over the layouts' processes (the two layouts must span the
   /// same processes; the plan talks on the source layout's communicator).
+  /// @param source the layout arrays move from.
+  /// @param target the layout they move to.
+  /// @param options whether the target's padding is filled too.
+  /// @return the plan.
   static std::shared_ptr<const RedistributionPlan> create(std::shared_ptr<const DistributedLayout> source,
                                                           std::shared_ptr<const DistributedLayout> target,
                                                           const RedistributionOptions& options = {});
@@ -63,29 +67,33 @@ class RedistributionPlan {
   /// Every owned element of `to` (target layout) takes the value of the same
   /// global element in `from` (source layout). Collective over the processes
   /// this one exchanges with.
+  /// @param from an array of the source layout.
+  /// @param to an array of the target layout.
   template <class Scalar>
   void apply(const DistArray& from, const DistArray& to) const {
     require_plan_scalar<Scalar>();
     move<Scalar>(from, to, true);
   }
   /// The reverse, target layout to source layout.
+  /// @param from_target an array of the target layout.
+  /// @param to_source an array of the source layout.
   template <class Scalar>
   void apply_reverse(const DistArray& from_target, const DistArray& to_source) const {
     require_plan_scalar<Scalar>();
     move<Scalar>(from_target, to_source, false);
   }
 
-  /// The layout arrays move from.
+  /// @return the layout arrays move from.
   const DistributedLayout& source_layout() const { return *source_; }
-  /// The layout arrays move to.
+  /// @return the layout arrays move to.
   const DistributedLayout& target_layout() const { return *target_; }
-  /// Elements this process sends to / receives from other processes, and copies locally.
+  /// @return elements this process sends to other processes.
   std::size_t num_sent() const;
-  /// Elements this process receives from others.
+  /// @return elements this process receives from others.
   std::size_t num_received() const;
-  /// Elements this process copies to itself.
+  /// @return elements this process copies to itself.
   std::size_t num_local() const;
-  /// Runs (contiguous or evenly strided stretches) the plan keeps, all peers together.
+  /// @return runs (contiguous or evenly strided stretches) the plan keeps, all peers together.
   std::size_t num_runs() const;
 
  private:
