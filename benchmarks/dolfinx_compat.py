@@ -11,6 +11,16 @@ def lagrange_space(msh, degree=1):
     return make(msh, ("Lagrange", degree))
 
 
+def vector_lagrange_space(msh, dim, degree=1):
+    """The vector Lagrange space of `degree` with `dim` components (block
+    size dim, unknowns interleaved per node): fem.VectorFunctionSpace until
+    0.7, a value shape given to fem.functionspace from 0.7 on."""
+    make = getattr(fem, "functionspace", None)
+    if make is not None:
+        return make(msh, ("Lagrange", degree, (dim,)))
+    return fem.VectorFunctionSpace(msh, ("Lagrange", degree), dim=dim)
+
+
 def petsc_vector(function):
     """A Function's values as a PETSc Vec (the same memory): .vector until
     0.8, .x.petsc_vec from 0.8 on."""

@@ -245,9 +245,79 @@ std::pair<Teuchos::RCP<MV>, Teuchos::RCP<MV>> owned_views(const CrsMatrix& a, co
 
 // Solves A x = b in place on x's owned part, each column; returns
 // (iterations, the largest column's |b - A x| / |b|).
+// MueLu's near-nullspace for a vector-valued system: given as an array
+// (owned unknowns x modes, copied into a Tpetra MultiVector on the matrix's
+// rows), or built from the owned nodes' coordinates (owned nodes x dim:
+// rigid_body_modes), with MueLu's number of equations. Every process passes
+// the same kind of argument, or none does; what is wrong is a problem of
+// this process's input, agreed with the others. Collective (two reductions).
+struct NearNullspace {
+  Teuchos::RCP<MV> modes;
+  int equations_per_node = 1;
+};
+
+NearNullspace near_nullspace_arg(const CrsMatrix& a, const py::object& modes_obj, const py::object& coords_obj,
+                                 const py::object& equations_obj, int rank, std::vector<Problem>& problems) {
+  NearNullspace out;
+  const MPI_Comm comm = a.layout->distribution()->comm();
+  const int given = (modes_obj.is_none() ? 0 : 1) + (coords_obj.is_none() ? 0 : 2);
+  if (!mpi::all_true(given == 0, comm) && !mpi::all_true(given != 0, comm)) {
+    problems.push_back(Problem::of(rank, "near_nullspace", given ? "given" : "None",
+                                   "every process passes near_nullspace or coordinates, or none does",
+                                   "some processes passed one and others did not"));
+    return out;
+  }
+  if (given == 0) return out;
+  if (given == 3) {
+    problems.push_back(Problem::of(rank, "coordinates", "given", "near_nullspace or coordinates, not both", "both were given"));
+    return out;
+  }
+  const auto rows = tpetra::compat::local_num_elements(*a.matrix->getRowMap());
+  const auto array = py::array_t<double, py::array::c_style | py::array::forcecast>::ensure(given == 1 ? modes_obj : coords_obj);
+  const char* key = given == 1 ? "near_nullspace" : "coordinates";
+  if (!array || array.ndim() != 2) {
+    problems.push_back(Problem::of(rank, key, brief(given == 1 ? modes_obj : coords_obj), "a 2-D array of numbers",
+                                   "not a 2-D array"));
+    return out;
+  }
+  const auto height = static_cast<std::size_t>(array.shape(0)), width = static_cast<std::size_t>(array.shape(1));
+  if (given == 2) {
+    out.equations_per_node = static_cast<int>(width);
+    if ((width != 2 && width != 3) || height * width != rows) {
+      problems.push_back(Problem::of(rank, key, std::to_string(height) + "x" + std::to_string(width),
+                                     "one row per owned node, 2 or 3 coordinates each, dim unknowns per node",
+                                     std::to_string(rows) + " owned unknowns"));
+      return out;
+    }
+    out.modes = tpetra::rigid_body_modes(a.matrix->getRowMap(), array.data(), static_cast<int>(width));
+  } else {
+    if (height != rows || width == 0) {
+      problems.push_back(Problem::of(rank, key, std::to_string(height) + "x" + std::to_string(width),
+                                     "one row per owned unknown, one column per mode", std::to_string(rows) + " owned unknowns"));
+      return out;
+    }
+    out.modes = Teuchos::rcp(new MV(a.matrix->getRowMap(), width));
+    auto v = out.modes->getLocalViewHost(Tpetra::Access::OverwriteAll);
+    for (std::size_t i = 0; i < height; ++i)
+      for (std::size_t j = 0; j < width; ++j) v(i, j) = array.at(i, j);
+  }
+  if (!equations_obj.is_none()) {
+    try {
+      out.equations_per_node = equations_obj.cast<int>();
+    } catch (const py::cast_error&) {
+      out.equations_per_node = 0;
+    }
+    if (out.equations_per_node < 1 || rows % static_cast<std::size_t>(out.equations_per_node) != 0)
+      problems.push_back(Problem::of(rank, "equations_per_node", brief(equations_obj),
+                                     "a positive int dividing the owned unknowns", std::to_string(rows) + " owned unknowns"));
+  }
+  return out;
+}
+
 py::tuple solve(const CrsMatrix& a, const py::object& b_obj, const py::object& x_obj, const std::string& method,
                 const std::string& prec_name, double tolerance, int max_iterations, const py::object& parameters,
-                const py::object& column_axis) {
+                const py::object& column_axis, const py::object& near_nullspace, const py::object& coordinates,
+                const py::object& equations_per_node) {
   const std::map<std::string, std::string> belos{{"cg", "CG"}, {"gmres", "GMRES"}, {"minres", "MINRES"}};
   const auto solver_name = belos.find(method);
   const int rank = a.layout->distribution()->rank();
@@ -260,10 +330,15 @@ py::tuple solve(const CrsMatrix& a, const py::object& b_obj, const py::object& x
                         "the module was built without MueLu (libtrilinos-muelu-dev)"});
 #endif
   const Teuchos::ParameterList overrides = parameters_from(parameters, rank, problems);
+  const NearNullspace nullspace = near_nullspace_arg(a, near_nullspace, coordinates, equations_per_node, rank, problems);
   const auto [bv, xv] = owned_views(a, b_obj, x_obj, std::move(problems), column_axis);
   py::gil_scoped_release release;
   Teuchos::RCP<OP> prec;
-  mpi::agree_on(a.layout->distribution()->comm(), [&] { prec = preconditioner(prec_name, a.matrix, overrides); });
+  mpi::agree_on(a.layout->distribution()->comm(), [&] {
+    prec = prec_name == "MueLu" ? tpetra::make_preconditioner(a.matrix, prec_name, overrides, nullspace.equations_per_node,
+                                                              nullspace.modes)
+                                : preconditioner(prec_name, a.matrix, overrides);
+  });
   tpetra::SolverOptions how;
   how.method = solver_name->second;
   how.tolerance = tolerance;
@@ -339,7 +414,8 @@ lengths) raises the same ValidationError on every process.)")
 #endif
   m.def("solve", &solve, py::arg("A"), py::arg("b"), py::arg("x"), py::arg("method") = "cg",
         py::arg("preconditioner") = "RELAXATION", py::arg("tolerance") = 1e-10, py::arg("max_iterations") = 1000,
-        py::arg("parameters") = py::none(), py::arg("column_axis") = py::none(),
+        py::arg("parameters") = py::none(), py::arg("column_axis") = py::none(), py::arg("near_nullspace") = py::none(),
+        py::arg("coordinates") = py::none(), py::arg("equations_per_node") = py::none(),
         R"(Solves A x = b with Belos (collective), in place on x's owned part.
 
 b and x are protocol objects with the layout A was made on; their owned
@@ -352,7 +428,14 @@ an Ifpack2 name ('RELAXATION', 'ILUT', 'RILUK', 'CHEBYSHEV') or 'none'.
 parameters: overrides of the preconditioner's parameters (MueLu's or
 Ifpack2's names), a dict (nested dicts are sublists) or the path of a
 Teuchos XML file. Returns (iterations, the largest column's relative
-residual |b - A x| / |b|), the residual recomputed after the solve.)");
+residual |b - A x| / |b|), the residual recomputed after the solve.
+
+Vector-valued systems (elasticity, unknowns interleaved per node: node *
+dim + component, as DOLFINx and PETSc number them) want MueLu told their
+near-nullspace: coordinates= (owned nodes x dim) builds the rigid-body
+modes (3 in 2-D, 6 in 3-D) and sets MueLu's number of equations to dim;
+near_nullspace= (owned unknowns x modes) gives any modes, with
+equations_per_node= their unknowns per node. Used by MueLu only.)");
   m.def("describe_preconditioner", &describe_preconditioner, py::arg("A"), py::arg("preconditioner") = "RELAXATION",
         py::arg("parameters") = py::none(),
         R"(What the preconditioner solve() would build with these arguments says of

@@ -29,6 +29,7 @@
 #include <string>
 #include <vector>
 
+#include "dapetra/tpetra/compat.hpp"
 #include "dapetra/tpetra/muelu_parameters.hpp"
 #include "dapetra/tpetra/types.hpp"
 
@@ -51,7 +52,46 @@ struct SolverOptions {
   double tolerance = 1e-10;
   /// Belos' iteration limit.
   int max_iterations = 1000;
+  /// Unknowns per node, interleaved (node * equations_per_node + component),
+  /// as DOLFINx and PETSc number vector-valued systems: MueLu's "number of
+  /// equations", so that it aggregates nodes, not single unknowns.
+  int equations_per_node = 1;
+  /// MueLu's near-nullspace: one column per mode, on the matrix's row map
+  /// (rigid_body_modes() builds elasticity's). Null: MueLu's default, a
+  /// constant per equation, which suits scalar problems only.
+  Teuchos::RCP<MultiVector<double>> near_nullspace;
 };
+
+/// The rigid-body modes of an elastic body, as MueLu's near-nullspace: in
+/// 2-D two translations and the rotation (-y, x); in 3-D three translations
+/// and the rotations about the three axes. Local: not collective.
+/// @param map the matrix's row map: unknown node * dim + component, for this
+///   process's owned nodes in order.
+/// @param coordinates the owned nodes' coordinates, dim per node, node after node.
+/// @param dim 2 or 3.
+/// @return a MultiVector on `map` with 3 (2-D) or 6 (3-D) columns.
+inline Teuchos::RCP<MultiVector<double>> rigid_body_modes(const Teuchos::RCP<const Map>& map, const double* coordinates,
+                                                          int dim) {
+  if (dim != 2 && dim != 3) throw std::invalid_argument("dapetra::tpetra::rigid_body_modes: dim is 2 or 3");
+  const int modes = dim == 2 ? 3 : 6;
+  auto out = Teuchos::rcp(new MultiVector<double>(map, static_cast<std::size_t>(modes)));
+  const std::size_t nodes = compat::local_num_elements(*map) / static_cast<std::size_t>(dim);
+  auto v = out->getLocalViewHost(Tpetra::Access::ReadWrite);  // zeros but for the entries set below
+  for (std::size_t n = 0; n < nodes; ++n) {
+    const double* x = coordinates + n * static_cast<std::size_t>(dim);
+    const std::size_t row = n * static_cast<std::size_t>(dim);
+    for (int c = 0; c < dim; ++c) v(row + static_cast<std::size_t>(c), static_cast<std::size_t>(c)) = 1.0;  // translations
+    if (dim == 2) {
+      v(row, 2) = -x[1];
+      v(row + 1, 2) = x[0];
+    } else {
+      v(row + 1, 3) = -x[2], v(row + 2, 3) = x[1];  // about x
+      v(row, 4) = x[2], v(row + 2, 4) = -x[0];      // about y
+      v(row, 5) = -x[1], v(row + 1, 5) = x[0];      // about z
+    }
+  }
+  return out;
+}
 
 /// What solve() did.
 struct SolveResult {
@@ -70,12 +110,17 @@ struct SolveResult {
 /// @param name "MueLu", an Ifpack2 preconditioner's name, or "none".
 /// @param overrides the preconditioner's parameters to change.
 /// @return the preconditioner, ready to apply (or null).
+/// @param equations_per_node MueLu's "number of equations" (see SolverOptions).
+/// @param near_nullspace MueLu's near-nullspace, or null (see SolverOptions).
 inline Teuchos::RCP<Operator> make_preconditioner(const Teuchos::RCP<CrsMatrix>& a, const std::string& name,
-                                                  const Teuchos::ParameterList& overrides = {}) {
+                                                  const Teuchos::ParameterList& overrides = {}, int equations_per_node = 1,
+                                                  const Teuchos::RCP<MultiVector<double>>& near_nullspace = Teuchos::null) {
   if (name == "none") return Teuchos::null;
   if (name == "MueLu") {
 #ifndef DAPETRA_WITHOUT_MUELU
     Teuchos::ParameterList params = muelu_parameters_for_cg();
+    if (equations_per_node > 1) params.set("number of equations", equations_per_node);
+    if (!near_nullspace.is_null()) params.sublist("user data").set("Nullspace", near_nullspace);
     params.setParameters(overrides);
     return MueLu::CreateTpetraPreconditioner<double, LO, GO, Node>(Teuchos::RCP<Operator>(a), params);
 #else
@@ -150,7 +195,10 @@ inline SolveResult solve_with(const Teuchos::RCP<CrsMatrix>& a, const Teuchos::R
 /// @return iterations, the recomputed relative residual, and whether Belos converged.
 inline SolveResult solve(const Teuchos::RCP<CrsMatrix>& a, const Teuchos::RCP<MultiVector<double>>& x,
                          const Teuchos::RCP<MultiVector<double>>& b, const SolverOptions& options = {}) {
-  return solve_with(a, x, b, make_preconditioner(a, options.preconditioner, options.parameters), options);
+  return solve_with(a, x, b,
+                    make_preconditioner(a, options.preconditioner, options.parameters, options.equations_per_node,
+                                        options.near_nullspace),
+                    options);
 }
 
 }  // namespace dapetra::tpetra
