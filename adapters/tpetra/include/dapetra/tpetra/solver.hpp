@@ -109,9 +109,9 @@ struct SolveResult {
 /// @param a the matrix.
 /// @param name "MueLu", an Ifpack2 preconditioner's name, or "none".
 /// @param overrides the preconditioner's parameters to change.
-/// @return the preconditioner, ready to apply (or null).
 /// @param equations_per_node MueLu's "number of equations" (see SolverOptions).
 /// @param near_nullspace MueLu's near-nullspace, or null (see SolverOptions).
+/// @return the preconditioner, ready to apply (or null).
 inline Teuchos::RCP<Operator> make_preconditioner(const Teuchos::RCP<CrsMatrix>& a, const std::string& name,
                                                   const Teuchos::ParameterList& overrides = {}, int equations_per_node = 1,
                                                   const Teuchos::RCP<MultiVector<double>>& near_nullspace = Teuchos::null) {
