@@ -25,23 +25,29 @@ pytestmark = pytest.mark.skipif(not getattr(dapetra, "has_muelu", False), reason
 
 
 class Elasticity:
-    """A 2 x 1 plate clamped on its left side under its own weight (E = 1,
-    nu = 0.3, plane strain), cut n x n/2."""
+    """A 2 x 1 plate (dim 2, plane strain; cut n x n/2) or a 2 x 1 x 1 beam
+    (dim 3; n x n/2 x n/2), clamped on its left side under its own weight
+    (E = 1, nu = 0.3)."""
 
-    def __init__(self, comm, n):
-        msh = mesh.create_rectangle(comm, [np.array([0.0, 0.0]), np.array([2.0, 1.0])], [n, n // 2],
-                                    mesh.CellType.triangle)
-        V = vector_lagrange_space(msh, 2)
+    def __init__(self, comm, n, dim=2):
+        if dim == 2:
+            msh = mesh.create_rectangle(comm, [np.array([0.0, 0.0]), np.array([2.0, 1.0])], [n, n // 2],
+                                        mesh.CellType.triangle)
+        else:
+            msh = mesh.create_box(comm, [np.array([0.0, 0.0, 0.0]), np.array([2.0, 1.0, 1.0])], [n, n // 2, n // 2],
+                                  mesh.CellType.tetrahedron)
+        V = vector_lagrange_space(msh, dim)
         E, nu = 1.0, 0.3
         mu, lam = E / (2 * (1 + nu)), E * nu / ((1 + nu) * (1 - 2 * nu))
         u, v = ufl.TrialFunction(V), ufl.TestFunction(V)
         eps = lambda w: ufl.sym(ufl.grad(w))
-        sigma = lambda w: 2 * mu * eps(w) + lam * ufl.tr(eps(w)) * ufl.Identity(2)
+        sigma = lambda w: 2 * mu * eps(w) + lam * ufl.tr(eps(w)) * ufl.Identity(dim)
         a = fem.form(ufl.inner(sigma(u), eps(v)) * ufl.dx)
-        L = fem.form(ufl.inner(fem.Constant(msh, np.array((0.0, -1.0), dtype=PETSc.ScalarType)), v) * ufl.dx)
-        clamped = mesh.locate_entities_boundary(msh, 1, lambda x: np.isclose(x[0], 0.0))
-        zero = np.zeros(2, dtype=PETSc.ScalarType)
-        bc = fem.dirichletbc(zero, fem.locate_dofs_topological(V, 1, clamped), V)
+        gravity = np.zeros(dim, dtype=PETSc.ScalarType)
+        gravity[-1] = -1.0
+        L = fem.form(ufl.inner(fem.Constant(msh, gravity), v) * ufl.dx)
+        clamped = mesh.locate_entities_boundary(msh, dim - 1, lambda x: np.isclose(x[0], 0.0))
+        bc = fem.dirichletbc(np.zeros(dim, dtype=PETSc.ScalarType), fem.locate_dofs_topological(V, dim - 1, clamped), V)
         self.A = assemble_matrix(a, bcs=[bc])
         self.A.assemble()
         self.b = assemble_vector(L)
@@ -49,7 +55,7 @@ class Elasticity:
         self.b.ghostUpdate(addv=PETSc.InsertMode.ADD, mode=PETSc.ScatterMode.REVERSE)
         set_bc(self.b, [bc])
         owned_nodes = V.dofmap.index_map.size_local
-        self.coordinates = np.ascontiguousarray(V.tabulate_dof_coordinates()[:owned_nodes, :2])
+        self.coordinates = np.ascontiguousarray(V.tabulate_dof_coordinates()[:owned_nodes, :dim])
         self.lo, self.hi = self.A.getOwnershipRange()
         self.size = self.A.getSize()[0]
         self.comm = comm
@@ -77,24 +83,30 @@ class Elasticity:
 
 
 def rigid_body_modes(coordinates):
-    """The three 2-D rigid-body modes over the interleaved unknowns, by hand."""
-    n = len(coordinates)
-    modes = np.zeros((2 * n, 3))
-    modes[0::2, 0] = 1.0
-    modes[1::2, 1] = 1.0
-    modes[0::2, 2] = -coordinates[:, 1]
-    modes[1::2, 2] = coordinates[:, 0]
+    """The rigid-body modes over the interleaved unknowns, by hand: the
+    translations, then the rotations (2-D: (-y, x); 3-D: about x, y, z)."""
+    n, dim = coordinates.shape
+    x = [coordinates[:, k] for k in range(dim)]
+    modes = np.zeros((dim * n, 3 if dim == 2 else 6))
+    for k in range(dim):
+        modes[k::dim, k] = 1.0
+    rotations = [((0, -x[1]), (1, x[0]))] if dim == 2 else [((1, -x[2]), (2, x[1])), ((0, x[2]), (2, -x[0])),
+                                                            ((0, -x[1]), (1, x[0]))]
+    for r, rotation in enumerate(rotations):
+        for component, values in rotation:
+            modes[component::dim, dim + r] = values
     return modes
 
 
-def test_rigid_body_modes_make_muelu_converge_as_for_an_elastic_body(comm):
-    system = Elasticity(comm, 40)
+@pytest.mark.parametrize("dim, n", [(2, 40), (3, 12)])
+def test_rigid_body_modes_make_muelu_converge_as_for_an_elastic_body(comm, dim, n):
+    system = Elasticity(comm, n, dim)
     A, want = system.matrix(), system.petsc_solution()
     b = system.protocol(system.b.array)
     scale = comm.allreduce(float(np.abs(want).max()), op=MPI.MAX)
     iterations = {}
     for how, extra in (("scalar", {}), ("coordinates", {"coordinates": system.coordinates}),
-                       ("modes", {"near_nullspace": rigid_body_modes(system.coordinates), "equations_per_node": 2})):
+                       ("modes", {"near_nullspace": rigid_body_modes(system.coordinates), "equations_per_node": dim})):
         x = np.zeros(system.hi - system.lo)
         its, residual = dapetra.solve(A, b, system.protocol(x), preconditioner="MueLu", tolerance=1e-10,
                                       max_iterations=2000, **extra)
@@ -103,7 +115,7 @@ def test_rigid_body_modes_make_muelu_converge_as_for_an_elastic_body(comm):
         assert comm.allreduce(float(np.abs(x - want).max()), op=MPI.MAX) < 1e-6 * scale, how
         iterations[how] = its
     if comm.rank == 0:
-        print("MueLu iterations:", iterations)
+        print(f"{dim}-D MueLu iterations:", iterations)
     # Told the modes, MueLu needs far fewer iterations than treating every
     # unknown as its own scalar equation; given them by hand, the same as
     # built from the coordinates.
