@@ -46,6 +46,16 @@ long long rounds(long long full) {
   return env ? full * std::atoll(env) / 1000000 : full;
 }
 
+// Whether resident memory says anything of leaks in this build. Under
+// AddressSanitizer freed blocks wait in its quarantine (hundreds of MB), so
+// a soak that allocates per round grows there whatever the library does:
+// the sanitized build sets DAPETRA_SOAK_MEMORY=unchecked for those soaks,
+// which still check every round's values (and ASan reports real leaks).
+bool memory_checked() {
+  const char* env = std::getenv("DAPETRA_SOAK_MEMORY");
+  return !env || std::string(env) != "unchecked";
+}
+
 // Rounds warm..total-1 of `round` after rounds 0..warm-1: the largest
 // resident growth of any process over them. Collective.
 long long largest_growth(const char* what, long long total, long long warm, const std::function<void(long long)>& round) {
@@ -154,7 +164,8 @@ TEST(Soak, CreatingPlansAnewKeepsMemoryFlat) {
     move->apply<double>(a, b);
     wrong += block_mismatches(b, k);
   };
-  EXPECT_LT(largest_growth("creation", rounds(10000), 200, one_round), growth_bound);
+  const long long growth = largest_growth("creation", rounds(10000), 200, one_round);
+  if (memory_checked()) EXPECT_LT(growth, growth_bound);
   EXPECT_EQ(wrong, 0) << "rank " << r << ": entries unlike the round's values";
 }
 
@@ -177,6 +188,7 @@ TEST(Soak, RedistributingKeepsMemoryFlat) {
     for (std::size_t i = r > 0 ? 1 : 0; i < held.size(); ++i)
       for (int c = 0; c < components; ++c) wrong += v[components * i + c] != value(k, held[i], c);
   };
-  EXPECT_LT(largest_growth("redistribution", rounds(200000), 1000, one_round), growth_bound);
+  const long long growth = largest_growth("redistribution", rounds(200000), 1000, one_round);
+  if (memory_checked()) EXPECT_LT(growth, growth_bound);
   EXPECT_EQ(wrong, 0) << "rank " << r << ": entries unlike the round's values";
 }

@@ -8,6 +8,7 @@ view, over the same memory, has NumPy's norm of the global array.
 
 Its own program (not collected by pytest), so no other test's memory shows.
 """
+import os
 import resource
 import sys
 
@@ -56,7 +57,10 @@ def main():
     wrong = comm.allreduce(wrong, op=MPI.SUM)
     if rank == 0:
         print(f"python soak: {rounds} rounds, resident growth at most {growth} bytes on any process, {wrong} wrong values")
-    return 0 if growth < BOUND and wrong == 0 else 1
+    # Under AddressSanitizer freed memory waits in its quarantine, so resident
+    # memory says nothing there (the sanitized build sets this); values still count.
+    memory_checked = os.environ.get("DAPETRA_SOAK_MEMORY") != "unchecked"
+    return 0 if (growth < BOUND or not memory_checked) and wrong == 0 else 1
 
 
 if __name__ == "__main__":
