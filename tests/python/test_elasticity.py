@@ -56,6 +56,9 @@ class Elasticity:
         set_bc(self.b, [bc])
         owned_nodes = V.dofmap.index_map.size_local
         self.coordinates = np.ascontiguousarray(V.tabulate_dof_coordinates()[:owned_nodes, :dim])
+        # DOLFINx's objects outlive the Mat and Vec they made (with DOLFINx
+        # 0.11, the Vec's memory goes with them: a solve crashed without this).
+        self.keep = (msh, V, a, L, bc)
         self.lo, self.hi = self.A.getOwnershipRange()
         self.size = self.A.getSize()[0]
         self.comm = comm
