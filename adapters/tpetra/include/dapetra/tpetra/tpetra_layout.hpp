@@ -111,9 +111,8 @@ class TpetraLayout {
   int column_axis() const { return column_axis_; }
   /// @return the MultiVector's columns.
   std::size_t num_vectors() const { return num_vectors_; }
-  /// Rows of this process's buffer (elements per column), and the distance
-  /// between columns in elements.
-  /// @return rows of this process's buffer.
+  /// @return rows of this process's buffer: elements per column (see
+  /// leading_dimension() for the distance between columns).
   std::size_t local_rows() const { return local_rows_; }
   /// @return elements between columns in the buffer.
   std::size_t leading_dimension() const { return leading_dimension_; }
