@@ -18,7 +18,6 @@
 #include "dapetra/mpi/agree.hpp"
 #include "dapetra/tpetra/compat_belos.hpp"
 #include "dapetra/tpetra/crs_matrix.hpp"
-#include "dapetra/tpetra/muelu_parameters.hpp"
 #include "dapetra/tpetra/solver.hpp"
 #include "dapetra/tpetra/tpetra.hpp"
 #include "teuchos.hpp"
@@ -190,13 +189,6 @@ Teuchos::ParameterList parameters_from(const py::object& obj, int rank, std::vec
   return list;
 }
 
-// The preconditioner by name, as every Dapetra solve makes it
-// (dapetra/tpetra/solver.hpp). Collective.
-Teuchos::RCP<OP> preconditioner(const std::string& name, const Teuchos::RCP<Matrix>& a,
-                                const Teuchos::ParameterList& overrides) {
-  return tpetra::make_preconditioner(a, name, overrides);
-}
-
 // The owned parts of two protocol objects as Tpetra multivectors (views),
 // once every process has read and viewed its own (mpi::agree): on the
 // matrix's layout, or with `column_axis` on their own layouts (several
@@ -335,9 +327,7 @@ py::tuple solve(const CrsMatrix& a, const py::object& b_obj, const py::object& x
   py::gil_scoped_release release;
   Teuchos::RCP<OP> prec;
   mpi::agree_on(a.layout->distribution()->comm(), [&] {
-    prec = prec_name == "MueLu" ? tpetra::make_preconditioner(a.matrix, prec_name, overrides, nullspace.equations_per_node,
-                                                              nullspace.modes)
-                                : preconditioner(prec_name, a.matrix, overrides);
+    prec = tpetra::make_preconditioner(a.matrix, prec_name, overrides, nullspace.equations_per_node, nullspace.modes);
   });
   tpetra::SolverOptions how;
   how.method = solver_name->second;
@@ -360,7 +350,7 @@ std::string describe_preconditioner(const CrsMatrix& a, const std::string& prec_
   mpi::agree(problems, a.layout->distribution()->comm());
   py::gil_scoped_release release;
   Teuchos::RCP<OP> prec;
-  mpi::agree_on(a.layout->distribution()->comm(), [&] { prec = preconditioner(prec_name, a.matrix, overrides); });
+  mpi::agree_on(a.layout->distribution()->comm(), [&] { prec = tpetra::make_preconditioner(a.matrix, prec_name, overrides); });
   if (prec.is_null()) return "none";
   std::string text = prec->description();
 #ifdef DAPETRA_PYTHON_MUELU
