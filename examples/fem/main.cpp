@@ -1,9 +1,11 @@
 // dapetra-fem: the finite-element pipeline (scripts/demo runs it).
-//   dapetra-fem [--n N] [--lshape | --3d | --mesh FILE] [--refine-study] [--out DIR] [--tol T]
+//   dapetra-fem [--n N] [--lshape | --3d | --mesh FILE] [--elasticity] [--refine-study] [--out DIR] [--tol T]
 //               [--prec MueLu|RELAXATION|...] [--petsc] [--reassemble K] [--report FILE.json]
 //               [--diagonals alike|alternating] [--nodal-values PREFIX]
 // Solves -div(grad u) = f (manufactured u = prod sin(pi x_d)) with P1
-// triangles or tetrahedra. Generated meshes are made in parallel, each
+// triangles or tetrahedra; with --elasticity, linear elasticity for a
+// displacement per node (elasticity.hpp: clamped boundary, body force,
+// manufactured displacement, MueLu with the rigid-body modes). Generated meshes are made in parallel, each
 // process its own block; a file is read on rank 0. Zoltan2 partitions the
 // cells, Dapetra moves them to their parts (distribute.hpp), and no process
 // holds the whole mesh from then on. Solved through DAP and Tpetra (Belos CG
@@ -33,6 +35,7 @@
 #include "distribute.hpp"
 #include "mesh.hpp"
 #include "output.hpp"
+#include "elasticity.hpp"
 #include "poisson.hpp"
 #if FEM_WITH_PETSC
 #include "petsc_solve.hpp"
@@ -43,13 +46,13 @@ namespace {
 struct Options {
   int n = 96;
   double perturb = 0.2;  // interior nodes moved by up to this fraction of h
-  bool lshape = false, cube = false, refine_study = false, alike_diagonals = false;
+  bool lshape = false, cube = false, refine_study = false, alike_diagonals = false, elasticity = false;
   std::string mesh_file, out = "build/fem", report, nodal_values;
   fem::SolveOptions solve;
 };
 
 const char* usage =
-    "usage: dapetra-fem [--n N] [--lshape | --3d | --mesh FILE.msh|FILE] [--perturb P] [--refine-study] [--out DIR]\n"
+    "usage: dapetra-fem [--n N] [--lshape | --3d | --mesh FILE.msh|FILE] [--elasticity] [--perturb P] [--refine-study] [--out DIR]\n"
     "                   [--tol T] [--prec MueLu|RELAXATION|ILUT|...] [--petsc] [--reassemble K] [--report FILE.json]\n"
     "                   [--diagonals alike|alternating] [--nodal-values PREFIX]\n";
 
@@ -102,22 +105,39 @@ fem::Pixels combined(const fem::Pixels& mine) {
 }
 
 // The solution and partition PNGs of a 2-D part, drawn by every process for
-// its own cells. Collective; rank 0 writes the files.
+// its own cells: a scalar solution in colour; a displacement as the
+// deformed mesh (largest displacement a tenth of the mesh's width),
+// coloured by the displacement's length. Collective; rank 0 writes the files.
 void write_pngs(const fem::MeshPart& part, const fem::Result& r, const std::string& caption, const std::string& png_u,
                 const std::string& png_p, const Teuchos::Comm<int>& comm) {
-  // One reduction for the bounding box and the solution's range: maxima of
+  fem::Mesh drawn = part.local;
+  std::vector<double> value = r.u;
+  if (r.components > 1) {
+    value.assign(drawn.num_nodes(), 0.0);
+    std::array<double, 3> m{0, 0, 0};  // the mesh's width (x, y), the largest displacement
+    for (std::size_t v = 0; v < drawn.num_nodes(); ++v) {
+      value[v] = std::hypot(r.u[2 * v], r.u[2 * v + 1]);
+      m[0] = std::max(m[0], std::abs(drawn.x[v][0])), m[1] = std::max(m[1], std::abs(drawn.x[v][1])), m[2] = std::max(m[2], value[v]);
+    }
+    m = largest(comm, m);
+    const double scale = m[2] > 0 ? 0.1 * std::max(m[0], m[1]) / m[2] : 0.0;
+    for (std::size_t v = 0; v < drawn.num_nodes(); ++v)
+      for (std::size_t d = 0; d < 2; ++d) drawn.x[v][d] += scale * r.u[2 * v + d];
+  }
+  // One reduction for the bounding box and the values' range: maxima of
   // (-x_min, -y_min, x_max, y_max, -u_min, u_max).
   std::array<double, 6> m{-1e300, -1e300, -1e300, -1e300, -1e300, -1e300};
-  for (const auto& p : part.local.x)
+  for (const auto& p : drawn.x)
     for (std::size_t d = 0; d < 2; ++d) m[d] = std::max(m[d], -p[d]), m[d + 2] = std::max(m[d + 2], p[d]);
-  for (double v : r.u) m[4] = std::max(m[4], -v), m[5] = std::max(m[5], v);
+  for (double v : value) m[4] = std::max(m[4], -v), m[5] = std::max(m[5], v);
   m = largest(comm, m);
   const double u_lo = -m[4], u_hi = m[5];
   const fem::Frame frame = fem::frame_of({-m[0], -m[1]}, {m[2], m[3]});
-  const fem::Pixels solution = combined(fem::solution_pixels(frame, part.local, r.u, u_lo, u_hi));
+  const fem::Pixels solution = combined(fem::solution_pixels(frame, drawn, value, u_lo, u_hi, r.components > 1));
   const fem::Pixels partition = combined(fem::partition_pixels(frame, part.local, comm.getRank()));
   if (comm.getRank() != 0) return;
-  fem::write_solution_png(png_u, frame, solution, caption, u_lo, u_hi);
+  const std::string title = r.components > 1 ? "deformed mesh, |u_h|, " : "P1 solution u_h, ";
+  fem::write_solution_png(png_u, frame, solution, title + caption, u_lo, u_hi);
   fem::write_partition_png(png_p, frame, partition, caption, comm.getSize());
 }
 
@@ -128,14 +148,14 @@ double peak_resident_mb(const Teuchos::Comm<int>& comm) {
   return largest(comm, static_cast<double>(usage.ru_maxrss) / 1024.0);  // ru_maxrss is in KB on Linux
 }
 
-// This process's owned nodes as rows of (x, y[, z], u), float64, native
+// This process's owned nodes as rows of (x, y[, z], u[, u_y[, u_z]]), float64, native
 // byte order: what benchmarks/bench_fem.py compares with DOLFINx node by node.
 void write_nodal_values(const std::string& path, const fem::MeshPart& part, const fem::Result& r) {
   std::vector<double> rows;
   const int dim = part.local.dim;
   for (std::size_t v = 0; v < r.num_owned; ++v) {
     for (int d = 0; d < dim; ++d) rows.push_back(part.local.x[v][static_cast<std::size_t>(d)]);
-    rows.push_back(r.u[v]);
+    for (int i = 0; i < r.components; ++i) rows.push_back(r.u[v * static_cast<std::size_t>(r.components) + static_cast<std::size_t>(i)]);
   }
   std::ofstream os(path, std::ios::binary);
   os.write(reinterpret_cast<const char*>(rows.data()), static_cast<std::streamsize>(rows.size() * sizeof(double)));
@@ -153,6 +173,7 @@ std::optional<Options> parse_options(int argc, char** argv, int rank) {
     else if (a == "--3d") o.cube = true;
     else if (a == "--mesh") o.mesh_file = next();
     else if (a == "--refine-study") o.refine_study = true;
+    else if (a == "--elasticity") o.elasticity = true;
     else if (a == "--perturb") o.perturb = std::stod(next());
     else if (a == "--report") o.report = next();
     else if (a == "--diagonals") {
@@ -223,7 +244,7 @@ bool run_study(const Options& o, const Teuchos::RCP<const Teuchos::Comm<int>>& c
     say("partition: Zoltan2 RCB %.2f s; cells and nodes moved to their parts by Dapetra redistributions, owned nodes "
         "numbered by rank, %.2f s; h = %.4f\n",
         zoltan_seconds, partition_seconds - zoltan_seconds, h);
-    const fem::Result r = fem::solve_poisson(part, comm, o.solve);
+    const fem::Result r = o.elasticity ? fem::solve_elasticity(part, comm, o.solve) : fem::solve_poisson(part, comm, o.solve);
     say("balance: %.0f %s per rank at most, %.1f on average (%.3f); %zu ghost copies of shared nodes (owned by the lowest "
         "rank)\n",
         r.max_cells_per_rank, cell_word, r.mean_cells_per_rank, r.max_cells_per_rank / r.mean_cells_per_rank,
@@ -268,11 +289,11 @@ bool write_outputs(const Options& o, const Study& st, const OutputFiles& files,
     return false;
   const bool written = agreed(MPI_COMM_WORLD, [&] {
     fem::write_vtu_piece((dir / ("solution_p" + std::to_string(rank) + ".vtu")).string(), last_part.local, last.u,
-                         last_part.owner, rank);
+                         last.components, last_part.owner, rank);
     if (rank != 0) return;
     std::vector<std::string> pieces;
     for (int q = 0; q < nprocs; ++q) pieces.push_back("solution_p" + std::to_string(q) + ".vtu");
-    fem::write_pvtu(pvtu, pieces);
+    fem::write_pvtu(pvtu, pieces, last.components);
   });
   if (!written) return false;
   if (pictures) {
@@ -323,7 +344,7 @@ void write_report(const std::string& path, const Study& st, const Teuchos::Comm<
     std::ofstream json(path);
     json << std::setprecision(17);  // the norms are compared with DOLFINx's to rounding
     json << "{\"nodes\": " << last.num_nodes << ", \"cells\": " << last.num_cells << ", \"dim\": " << st.last_part.local.dim
-         << ", \"processes\": " << nprocs << ", \"mesh_s\": " << mesh_seconds << ", \"partition_s\": " << partition_seconds
+         << ", \"processes\": " << nprocs << ", \"components\": " << last.components << ", \"mesh_s\": " << mesh_seconds << ", \"partition_s\": " << partition_seconds
          << ", \"setup_s\": " << last.setup_seconds << ", \"assembly_s\": " << last.assembly_seconds
          << ", \"structure_s\": " << last.structure_seconds << ", \"reassembly_s\": " << last.reassembly_seconds
          << ", \"solve_s\": " << last.belos.seconds
@@ -367,6 +388,10 @@ int main(int argc, char** argv) {
       std::fflush(stdout);  // a long run shows its progress
     }
   };
+  if (o.solve.petsc && o.elasticity) {
+    if (rank == 0) std::fprintf(stderr, "dapetra-fem: --petsc solves the scalar problem only, not --elasticity\n");
+    return 1;
+  }
   if (o.solve.petsc && !fem::petsc_available()) {
     if (rank == 0) std::fprintf(stderr, "dapetra-fem: --petsc needs a build with Dapetra's PETSc adapter (petsc-dev)\n");
     return 1;
@@ -377,8 +402,8 @@ int main(int argc, char** argv) {
   if (o.solve.petsc) petsc_session = std::make_unique<fem::PetscSession>();
 #endif
   o.solve.progress = [&](const std::string& line) { say("%s\n", line.c_str()); };
-  say("Dapetra %s finite-element pipeline: -div(grad u) = f, P1 elements, %d MPI processes\n", DAPETRA_VERSION_STRING,
-      nprocs);
+  say("Dapetra %s finite-element pipeline: %s, P1 elements, %d MPI processes\n", DAPETRA_VERSION_STRING,
+      o.elasticity ? "linear elasticity -div sigma(u) = f" : "-div(grad u) = f", nprocs);
 
   Study st;
   if (!run_study(o, comm, say, st)) return 1;

@@ -40,12 +40,15 @@ const std::map<char, std::array<const char*, 7>>& font() {
       {'8', {".###.", "#...#", "#...#", ".###.", "#...#", "#...#", ".###."}},
       {'9', {".###.", "#...#", "#...#", ".####", "....#", "...#.", ".##.."}},
       {'a', {".....", ".....", ".###.", "....#", ".####", "#...#", ".####"}},
+      {'c', {".....", ".....", ".###.", "#....", "#....", "#...#", ".###."}},
       {'d', {"....#", "....#", ".##.#", "#..##", "#...#", "#...#", ".####"}},
       {'e', {".....", ".....", ".###.", "#...#", "#####", "#....", ".###."}},
+      {'f', {"..##.", ".#..#", ".#...", "###..", ".#...", ".#...", ".#..."}},
       {'h', {"#....", "#....", "#.##.", "##..#", "#...#", "#...#", "#...#"}},
       {'i', {"..#..", ".....", ".##..", "..#..", "..#..", "..#..", ".###."}},
       {'k', {"#....", "#....", "#..#.", "#.#..", "##...", "#.#..", "#..#."}},
       {'l', {".##..", "..#..", "..#..", "..#..", "..#..", "..#..", ".###."}},
+      {'m', {".....", ".....", "##.#.", "#.#.#", "#.#.#", "#...#", "#...#"}},
       {'n', {".....", ".....", "#.##.", "##..#", "#...#", "#...#", "#...#"}},
       {'o', {".....", ".....", ".###.", "#...#", "#...#", "#...#", ".###."}},
       {'p', {".....", ".....", "####.", "#...#", "####.", "#....", "#...."}},
@@ -60,7 +63,8 @@ const std::map<char, std::array<const char*, 7>>& font() {
       {'=', {".....", ".....", "#####", ".....", "#####", ".....", "....."}},
       {'-', {".....", ".....", ".....", "#####", ".....", ".....", "....."}},
       {'+', {".....", "..#..", "..#..", "#####", "..#..", "..#..", "....."}},
-      {'_', {".....", ".....", ".....", ".....", ".....", ".....", "#####"}}};
+      {'_', {".....", ".....", ".....", ".....", ".....", ".....", "#####"}},
+      {'|', {"..#..", "..#..", "..#..", "..#..", "..#..", "..#..", "..#.."}}};
   return glyphs;
 }
 
@@ -188,10 +192,18 @@ std::array<std::uint8_t, 3> rank_colour(int r) {
   return palette[static_cast<std::size_t>(r) % palette.size()];
 }
 
+// The "u" attribute of the point data: a scalar, or a displacement as 3 components.
+std::string u_attributes(int components) {
+  return components == 1 ? "Scalars=\"u\"" : "Vectors=\"u\"";
+}
+std::string u_components(int components) {
+  return components == 1 ? "" : " NumberOfComponents=\"3\"";
+}
+
 }  // namespace
 
-void write_vtu_piece(const std::string& path, const Mesh& mesh, const std::vector<double>& u, const std::vector<int>& node_owner,
-                     int rank) {
+void write_vtu_piece(const std::string& path, const Mesh& mesh, const std::vector<double>& u, int components,
+                     const std::vector<int>& node_owner, int rank) {
   std::ofstream os(path);
   if (!os) throw std::runtime_error("cannot write " + path);
   os.precision(17);
@@ -209,8 +221,13 @@ void write_vtu_piece(const std::string& path, const Mesh& mesh, const std::vecto
   os << "</DataArray><DataArray type=\"UInt8\" Name=\"types\" format=\"ascii\">\n";
   const int vtk_type = mesh.dim == 2 ? 5 : 10;  // VTK_TRIANGLE, VTK_TETRA
   for (std::size_t c = 0; c < mesh.num_cells(); ++c) os << vtk_type << "\n";
-  os << "</DataArray></Cells>\n<PointData Scalars=\"u\">\n<DataArray type=\"Float64\" Name=\"u\" format=\"ascii\">\n";
-  for (double v : u) os << v << "\n";
+  os << "</DataArray></Cells>\n<PointData " << u_attributes(components) << ">\n<DataArray type=\"Float64\" Name=\"u\""
+     << u_components(components) << " format=\"ascii\">\n";
+  const auto n = static_cast<std::size_t>(components);
+  for (std::size_t v = 0; v < mesh.num_nodes(); ++v) {
+    for (std::size_t i = 0; i < n; ++i) os << u[v * n + i] << (i + 1 < n ? " " : "");
+    os << (n == 2 ? " 0\n" : "\n");
+  }
   os << "</DataArray>\n<DataArray type=\"Int32\" Name=\"owner_rank\" format=\"ascii\">\n";
   for (int r : node_owner) os << r << "\n";
   os << "</DataArray>\n</PointData>\n<CellData Scalars=\"rank\">\n<DataArray type=\"Int32\" Name=\"rank\" format=\"ascii\">\n";
@@ -219,12 +236,13 @@ void write_vtu_piece(const std::string& path, const Mesh& mesh, const std::vecto
   if (!os) throw std::runtime_error("writing " + path + " failed");
 }
 
-void write_pvtu(const std::string& path, const std::vector<std::string>& pieces) {
+void write_pvtu(const std::string& path, const std::vector<std::string>& pieces, int components) {
   std::ofstream os(path);
   if (!os) throw std::runtime_error("cannot write " + path);
   os << "<?xml version=\"1.0\"?>\n<VTKFile type=\"PUnstructuredGrid\" version=\"0.1\" byte_order=\"LittleEndian\">\n"
      << "<PUnstructuredGrid GhostLevel=\"0\">\n<PPoints><PDataArray type=\"Float64\" NumberOfComponents=\"3\"/></PPoints>\n"
-     << "<PPointData Scalars=\"u\"><PDataArray type=\"Float64\" Name=\"u\"/><PDataArray type=\"Int32\" Name=\"owner_rank\"/>"
+     << "<PPointData " << u_attributes(components) << "><PDataArray type=\"Float64\" Name=\"u\"" << u_components(components)
+     << "/><PDataArray type=\"Int32\" Name=\"owner_rank\"/>"
      << "</PPointData>\n<PCellData Scalars=\"rank\"><PDataArray type=\"Int32\" Name=\"rank\"/></PCellData>\n";
   for (const auto& piece : pieces) os << "<Piece Source=\"" << piece << "\"/>\n";
   os << "</PUnstructuredGrid>\n</VTKFile>\n";
@@ -235,30 +253,36 @@ Frame frame_of(const std::array<double, 2>& lo, const std::array<double, 2>& hi,
   return {lo, (pixels - 1) / std::max({hi[0] - lo[0], hi[1] - lo[1], 1e-300}), pixels};
 }
 
-Pixels solution_pixels(const Frame& frame, const Mesh& mesh, const std::vector<double>& u, double lo, double hi) {
+namespace {
+
+// A thin band along cell edges, darkened, so the mesh shows through.
+std::array<std::uint8_t, 3> edged(std::array<std::uint8_t, 3> col, double l0, double l1, double l2, double shade) {
+  if (std::min({l0, l1, l2}) < 0.04)
+    for (auto& v : col) v = static_cast<std::uint8_t>(v * shade);
+  return col;
+}
+
+}  // namespace
+
+Pixels solution_pixels(const Frame& frame, const Mesh& mesh, const std::vector<double>& u, double lo, double hi, bool edges) {
   const double span = std::max(hi - lo, 1e-300);
   return rasterize(frame, mesh, [&](std::size_t c, double l0, double l1, double l2) {
     const auto& cell = mesh.cells[c];
-    return diverging((l0 * u[static_cast<std::size_t>(cell[0])] + l1 * u[static_cast<std::size_t>(cell[1])] +
-                      l2 * u[static_cast<std::size_t>(cell[2])] - lo) /
-                     span);
+    const auto col = diverging((l0 * u[static_cast<std::size_t>(cell[0])] + l1 * u[static_cast<std::size_t>(cell[1])] +
+                                l2 * u[static_cast<std::size_t>(cell[2])] - lo) /
+                               span);
+    return edges ? edged(col, l0, l1, l2, 0.55) : col;
   });
 }
 
 Pixels partition_pixels(const Frame& frame, const Mesh& mesh, int rank) {
-  return rasterize(frame, mesh, [&](std::size_t, double l0, double l1, double l2) {
-    // Darken a thin band along cell edges so the mesh shows through.
-    auto col = rank_colour(rank);
-    if (std::min({l0, l1, l2}) < 0.04)
-      for (auto& v : col) v = static_cast<std::uint8_t>(v * 0.88);
-    return col;
-  });
+  return rasterize(frame, mesh, [&](std::size_t, double l0, double l1, double l2) { return edged(rank_colour(rank), l0, l1, l2, 0.88); });
 }
 
-void write_solution_png(const std::string& path, const Frame& frame, const Pixels& pixels, const std::string& caption, double lo,
+void write_solution_png(const std::string& path, const Frame& frame, const Pixels& pixels, const std::string& title, double lo,
                         double hi) {
   Image img(left + frame.pixels + side, top + frame.pixels + 10);
-  draw_text(img, left, 8, "P1 solution u_h, " + caption);
+  draw_text(img, left, 8, title);
   paste(img, frame, pixels);
   // The colour bar: the largest value at its top, the smallest at its foot.
   const int bar_x = left + frame.pixels + 16, bar_h = frame.pixels - 40;

@@ -1,9 +1,6 @@
 #include "poisson.hpp"
 
 #include <Teuchos_CommHelpers.hpp>
-#include <Teuchos_ParameterList.hpp>
-#include <Teuchos_XMLParameterListHelpers.hpp>
-#include <cstdlib>
 #include <Tpetra_CrsMatrix.hpp>
 #include <Tpetra_MultiVector.hpp>
 #include <Tpetra_Operator.hpp>
@@ -19,6 +16,7 @@
 #include "dapetra/tpetra/solver.hpp"
 #include "dapetra/tpetra/tpetra.hpp"
 #include "element.hpp"
+#include "pipeline.hpp"
 #if FEM_WITH_PETSC
 #include "petsc_solve.hpp"
 #endif
@@ -33,9 +31,10 @@ using dapetra::tpetra::LO;
 using dapetra::tpetra::Node;
 using Matrix = Tpetra::CrsMatrix<double, LO, GO, Node>;
 using MV = Tpetra::MultiVector<double, LO, GO, Node>;
-using Clock = std::chrono::steady_clock;
-
-double seconds_since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
+using pipeline::cell_corners;
+using pipeline::Clock;
+using pipeline::report;
+using pipeline::seconds_since;
 
 // A DAP nodal array over `nodes`, owning its memory through keep_alive.
 DistArray nodal_array(const Dim& dim) {
@@ -44,28 +43,6 @@ DistArray nodal_array(const Dim& dim) {
   a.dim_data = {dim};
   a.buffer = view_buffer(storage->data(), {static_cast<global_index_t>(storage->size())}, storage);
   return a;
-}
-
-// Belos CG in place on x (views of DAP arrays' owned parts), preconditioned
-// as options say (dapetra/tpetra/solver.hpp); FEM_MUELU_XML may override
-// MueLu's parameters.
-SolverRun solve_with_belos(const Teuchos::RCP<Matrix>& a, const Teuchos::RCP<MV>& x, const Teuchos::RCP<MV>& b,
-                           const SolveOptions& options, int rank) {
-  const auto t0 = Clock::now();
-  tpetra::SolverOptions how;
-  how.preconditioner = options.preconditioner;
-  how.tolerance = options.tolerance;
-  how.max_iterations = options.max_iterations;
-  if (const char* xml = std::getenv("FEM_MUELU_XML"); xml && how.preconditioner == "MueLu")
-    Teuchos::updateParametersFromXmlFile(xml, Teuchos::inoutArg(how.parameters));
-  const tpetra::SolveResult done = tpetra::solve(a, x, b, how);
-  SolverRun run;
-  run.iterations = done.iterations;
-  run.seconds = seconds_since(t0);
-  run.relative_residual = done.relative_residual;
-  if (!done.converged && rank == 0)
-    std::fprintf(stderr, "warning: CG stopped after %d iterations without converging\n", run.iterations);
-  return run;
 }
 
 // The owned rows of `a`, (column, value) sorted, in the order of `nodes`.
@@ -117,44 +94,6 @@ void assemble_values(const Mesh& mesh, const std::vector<double>& g, const mpi::
 // ||A||_F and ||b||_2 of what assemble_values made. Collective.
 std::array<double, 2> norms_of(tpetra::FEMatrix& a, const tpetra::TpetraLayout& layout, const DistArray& f) {
   return {static_cast<double>(a.matrix()->getFrobeniusNorm()), static_cast<double>(tpetra::owned_view<double>(layout, f)->getVector(0)->norm2())};
-}
-
-// One progress line, when the caller asked for them.
-template <class... Args>
-void report(const SolveOptions& options, const char* format, Args... args) {
-  if (!options.progress) return;
-  char line[256];
-  std::snprintf(line, sizeof line, format, args...);
-  options.progress(line);
-}
-
-// The part's balance and its Dirichlet nodes, over every process. Collective.
-void count_part(const MeshPart& part, const Teuchos::Comm<int>& comm, Result& res) {
-  const Mesh& mesh = part.local;
-  res.num_nodes = static_cast<std::size_t>(part.num_nodes);
-  res.num_cells = static_cast<std::size_t>(part.num_cells);
-  res.nodes = part.nodes;
-  res.num_owned = part.num_owned;
-  double constrained = 0;  // owned boundary nodes
-  for (std::size_t v = 0; v < part.num_owned; ++v) constrained += mesh.boundary[v] ? 1 : 0;
-  const double counts[3] = {static_cast<double>(mesh.num_cells()), static_cast<double>(part.nodes.size() - part.num_owned),
-                            constrained};
-  double most = 0, sums[3] = {0, 0, 0};
-  Teuchos::reduceAll<int, double>(comm, Teuchos::REDUCE_MAX, 1, counts, &most);
-  Teuchos::reduceAll<int, double>(comm, Teuchos::REDUCE_SUM, 3, counts, sums);
-  res.max_cells_per_rank = most;
-  res.mean_cells_per_rank = sums[0] / comm.getSize();
-  res.ghost_copies = static_cast<std::size_t>(sums[1]);
-  res.dirichlet_nodes = static_cast<std::size_t>(sums[2]);
-}
-
-// Every cell's corners as positions in the nodal arrays, cell after cell.
-std::vector<local_index_t> cell_corners(const Mesh& mesh) {
-  const auto corners = static_cast<std::size_t>(mesh.corners());
-  std::vector<local_index_t> cells(mesh.num_cells() * corners);
-  for (std::size_t c = 0; c < mesh.num_cells(); ++c)
-    for (std::size_t k = 0; k < corners; ++k) cells[c * corners + k] = static_cast<local_index_t>(mesh.cells[c][k]);
-  return cells;
 }
 
 // The values of A and f once, then options.reassemblies more times into the
@@ -227,7 +166,7 @@ Result solve_poisson(const MeshPart& part, const Teuchos::RCP<const Teuchos::Com
   const int rank = comm->getRank(), nprocs = comm->getSize();
   const Mesh& mesh = part.local;  // local node numbers; part.nodes are the global ones
   Result res;
-  count_part(part, *comm, res);
+  pipeline::count_part(part, *comm, res);
 
   // Owned nodes come first in the part, so the owned values are one run of
   // the buffer and the solver works on them in place.
@@ -255,8 +194,8 @@ Result solve_poisson(const MeshPart& part, const Teuchos::RCP<const Teuchos::Com
 
   // Solve in place: the right-hand side and the solution are views of the
   // owned parts of the DAP arrays (owned nodes first, so no copy).
-  res.belos = solve_with_belos(a_mat, tpetra::owned_view<double>(*layout, u), tpetra::owned_view<double>(*layout, f), options,
-                               rank);
+  res.belos = pipeline::solve_with_belos(a_mat, tpetra::owned_view<double>(*layout, u), tpetra::owned_view<double>(*layout, f),
+                                         options);
   const std::string belos = "Belos CG + " + (options.preconditioner == "MueLu" ? std::string("MueLu SA")
                                                                                : "Ifpack2 " + options.preconditioner);
   report(options, "solve: %-26s %4d iterations, relative residual %.2e, %.3f s", (belos + ",").c_str(),

@@ -55,9 +55,12 @@ struct SolverRun {
 
 struct Result {
   // This process's part: the global numbers of its nodes (owned first, as in
-  // the MeshPart) and their values after the solve and one ghost update.
+  // the MeshPart) and their values after the solve and one ghost update,
+  // `components` per node (1; the dimension for elasticity's displacement),
+  // interleaved: node * components + component.
   std::vector<std::int64_t> nodes;
   std::size_t num_owned = 0;
+  int components = 1;
   std::vector<double> u;
   // Global figures (the same on every process).
   std::size_t num_nodes = 0, num_cells = 0;

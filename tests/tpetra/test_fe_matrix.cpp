@@ -1,8 +1,10 @@
 // FEGraph and FEMatrix (dapetra/tpetra/fe_matrix.hpp) against a serial
 // assembly of the same cells: random cells over random node numbers, dealt
 // to processes at random, so rows are shared by any number of processes and
-// owned rows take columns this process does not hold. Every entry is an
-// integer sum, exact in any order.
+// owned rows take columns this process does not hold; one, two or three
+// unknowns per node (interleaved, node * bs + component), with Dirichlet
+// conditions on single components. Every entry is an integer sum, exact in
+// any order.
 #include <gtest/gtest.h>
 
 #include <Teuchos_CommHelpers.hpp>
@@ -28,22 +30,28 @@ namespace {
 struct Problem3 {
   global_index_t nodes = 0;
   int corners = 3;
+  int bs = 1;                                      // unknowns per node
   std::vector<std::vector<global_index_t>> cells;  // global corners
   std::vector<int> part;                           // each cell's process
-  bool constrained(global_index_t g) const { return g % 5 == 2; }
+  // Unknown u = node * bs + component; with bs > 1 some nodes have one
+  // component fixed and the others free.
+  bool constrained(global_index_t u) const { return u % 5 == 2; }
+  int width() const { return corners * bs; }
   // The element matrix of cell c: integers, not symmetric, so a transposed
   // or misplaced entry shows.
   std::vector<double> element(std::size_t c) const {
-    std::vector<double> k(static_cast<std::size_t>(corners * corners));
-    for (int a = 0; a < corners; ++a)
-      for (int b = 0; b < corners; ++b)
-        k[static_cast<std::size_t>(a * corners + b)] = static_cast<double>(1 + (static_cast<int>(c) * 7 + a * 3 + b) % 11);
+    const int w = width();
+    std::vector<double> k(static_cast<std::size_t>(w * w));
+    for (int a = 0; a < w; ++a)
+      for (int b = 0; b < w; ++b)
+        k[static_cast<std::size_t>(a * w + b)] = static_cast<double>(1 + (static_cast<int>(c) * 7 + a * 3 + b) % 11);
     return k;
   }
 };
 
-Problem3 draw(std::mt19937_64& rng, int P) {
+Problem3 draw(std::mt19937_64& rng, int P, int bs = 1) {
   Problem3 p;
+  p.bs = bs;
   p.nodes = std::uniform_int_distribution<global_index_t>(4, 40)(rng);
   p.corners = std::uniform_int_distribution<int>(2, 4)(rng);
   const int n_cells = std::uniform_int_distribution<int>(P, 30)(rng);
@@ -89,20 +97,23 @@ Local local_part(const Problem3& p, int rank) {
   return l;
 }
 
-// The serial matrix: every pair of a cell is an entry; with `constrain`,
-// rows and columns of constrained nodes are zero but for a unit diagonal.
+// The serial matrix over the unknowns: every pair of a cell's unknowns is
+// an entry; with `constrain`, rows and columns of constrained unknowns are
+// zero but for a unit diagonal.
 std::vector<std::map<GO, double>> serial_rows(const Problem3& p, bool constrain = true) {
-  std::vector<std::map<GO, double>> rows(static_cast<std::size_t>(p.nodes));
+  std::vector<std::map<GO, double>> rows(static_cast<std::size_t>(p.nodes * p.bs));
+  const int w = p.width();
+  const auto unknown = [&](std::size_t c, int a) { return p.cells[c][static_cast<std::size_t>(a / p.bs)] * p.bs + a % p.bs; };
   for (std::size_t c = 0; c < p.cells.size(); ++c) {
     const auto k = p.element(c);
-    for (int a = 0; a < p.corners; ++a)
-      for (int b = 0; b < p.corners; ++b) {
-        const global_index_t r = p.cells[c][static_cast<std::size_t>(a)], s = p.cells[c][static_cast<std::size_t>(b)];
+    for (int a = 0; a < w; ++a)
+      for (int b = 0; b < w; ++b) {
+        const global_index_t r = unknown(c, a), s = unknown(c, b);
         const bool out = constrain && (p.constrained(r) || p.constrained(s));
-        rows[static_cast<std::size_t>(r)][s] += out ? 0.0 : k[static_cast<std::size_t>(a * p.corners + b)];
+        rows[static_cast<std::size_t>(r)][s] += out ? 0.0 : k[static_cast<std::size_t>(a * w + b)];
       }
   }
-  for (global_index_t g = 0; g < p.nodes && constrain; ++g)
+  for (global_index_t g = 0; g < p.nodes * p.bs && constrain; ++g)
     if (p.constrained(g) && !rows[static_cast<std::size_t>(g)].empty()) rows[static_cast<std::size_t>(g)][g] = 1.0;
   return rows;
 }
@@ -129,7 +140,9 @@ Built build(const Problem3& p, const SharedIndexOwner& owner = lowest_holder) {
   b.local = local_part(p, comm->getRank());
   TpetraLayoutOptions opt;
   opt.distribution.ownership = mpi::Ownership::by_rule(owner);
-  b.layout = TpetraLayout::create({Dim::unstructured(p.nodes, comm->getSize(), comm->getRank(), b.local.nodes, false)}, comm, opt);
+  std::vector<Dim> dims{Dim::unstructured(p.nodes, comm->getSize(), comm->getRank(), b.local.nodes, false)};
+  if (p.bs > 1) dims.push_back(Dim::undistributed(p.bs));
+  b.layout = TpetraLayout::create(dims, comm, opt);
   b.graph = FEGraph::create(b.layout, b.local.cells, p.corners);
   return b;
 }
@@ -139,9 +152,17 @@ void assemble(FEMatrix& a, const Problem3& p, const Local& l, double scale) {
   for (std::size_t c = 0; c < l.cell_ids.size(); ++c) {
     auto k = p.element(l.cell_ids[c]);
     for (double& v : k) v *= scale;
-    a.add_element(c, ElementMatrix{k.data(), p.corners, p.corners});
+    a.add_element(c, ElementMatrix{k.data(), p.width(), p.width()});
   }
   a.end_assembly();
+}
+
+// Per held unknown of this process, whether it is constrained.
+std::vector<char> constrained_flags(const Problem3& p, const Local& l) {
+  std::vector<char> flags;
+  for (global_index_t g : l.nodes)
+    for (int i = 0; i < p.bs; ++i) flags.push_back(p.constrained(g * p.bs + i));
+  return flags;
 }
 
 // How many rows `a` owns that differ from the serial rows `want` with the
@@ -172,21 +193,20 @@ TEST(FEMatrix, EqualsTheSerialAssemblyOnRandomCells) {
   const auto seed = dapetra::testing::test_seed(606);
   SCOPED_TRACE(seed.replay);
   std::mt19937_64 rng(seed.value);
-  for (int trial = 0; trial < 25; ++trial) {
-    const Problem3 p = draw(rng, P);
+  for (int trial = 0; trial < 36; ++trial) {
+    const Problem3 p = draw(rng, P, 1 + trial % 3);
     // Every other trial the highest holder owns a shared node: owners are
     // then not the lowest rank, and rows travel both ways.
     const SharedIndexOwner highest = [](global_index_t, const std::vector<int>& holders) { return holders.back(); };
     const Built b = build(p, trial % 2 ? highest : SharedIndexOwner(lowest_holder));
-    std::vector<char> constrained;
-    for (global_index_t g : b.local.nodes) constrained.push_back(p.constrained(g));
-    FEMatrix a(b.graph, constrained);
+    ASSERT_EQ(b.graph->block_size(), p.bs);
+    FEMatrix a(b.graph, constrained_flags(p, b.local));
     const auto want = serial_rows(p);
     // Assembled twice, the second time into the existing structure with
     // every element doubled: the matrix follows, with nothing rebuilt.
     for (double scale : {1.0, 2.0}) {
       assemble(a, p, b.local, scale);
-      SCOPED_TRACE("trial " + std::to_string(trial));
+      SCOPED_TRACE("trial " + std::to_string(trial) + ", block size " + std::to_string(p.bs));
       rows_unlike_serial(a, p, want, scale, true);
     }
     // Each global row once, on its owner, and the operator works as Tpetra's.
@@ -196,28 +216,82 @@ TEST(FEMatrix, EqualsTheSerialAssemblyOnRandomCells) {
   }
 }
 
-// y = A x through Tpetra against the serial product (x = global index + 1).
+// y = A x through Tpetra against the serial product (x = global index + 1),
+// at one, two and three unknowns per node.
 TEST(FEMatrix, AppliesAsTheSerialMatrix) {
   const auto comm = world();
   const auto seed = dapetra::testing::test_seed(707);
   SCOPED_TRACE(seed.replay);
   std::mt19937_64 rng(seed.value);
-  const Problem3 p = draw(rng, comm->getSize());
-  const Built b = build(p);
-  FEMatrix a(b.graph);
-  assemble(a, p, b.local, 1.0);
-  const auto& A = *a.matrix();
-  Tpetra::Vector<double, LO, GO, Node> x(A.getDomainMap()), y(A.getRangeMap());
-  for (std::size_t i = 0; i < compat::local_num_elements(*A.getDomainMap()); ++i)
-    x.replaceLocalValue(static_cast<LO>(i), static_cast<double>(A.getDomainMap()->getGlobalElement(static_cast<LO>(i)) + 1));
-  A.apply(x, y);
-  const auto rows = serial_rows(p, false);
-  const auto yv = y.getData();
-  for (std::size_t i = 0; i < compat::local_num_elements(*A.getRangeMap()); ++i) {
-    const GO g = A.getRangeMap()->getGlobalElement(static_cast<LO>(i));
-    double want = 0;
-    for (const auto& [col, v] : rows[static_cast<std::size_t>(g)]) want += v * static_cast<double>(col + 1);
-    EXPECT_EQ(yv[static_cast<Teuchos_Ordinal>(i)], want) << "row " << g;
+  for (int bs = 1; bs <= 3; ++bs) {
+    SCOPED_TRACE("block size " + std::to_string(bs));
+    const Problem3 p = draw(rng, comm->getSize(), bs);
+    const Built b = build(p);
+    FEMatrix a(b.graph);
+    assemble(a, p, b.local, 1.0);
+    const auto& A = *a.matrix();
+    Tpetra::Vector<double, LO, GO, Node> x(A.getDomainMap()), y(A.getRangeMap());
+    for (std::size_t i = 0; i < compat::local_num_elements(*A.getDomainMap()); ++i)
+      x.replaceLocalValue(static_cast<LO>(i), static_cast<double>(A.getDomainMap()->getGlobalElement(static_cast<LO>(i)) + 1));
+    A.apply(x, y);
+    const auto rows = serial_rows(p, false);
+    const auto yv = y.getData();
+    for (std::size_t i = 0; i < compat::local_num_elements(*A.getRangeMap()); ++i) {
+      const GO g = A.getRangeMap()->getGlobalElement(static_cast<LO>(i));
+      double want = 0;
+      for (const auto& [col, v] : rows[static_cast<std::size_t>(g)]) want += v * static_cast<double>(col + 1);
+      EXPECT_EQ(yv[static_cast<Teuchos_Ordinal>(i)], want) << "row " << g;
+    }
+  }
+}
+
+// Lifting per component: with prescribed values g on the constrained
+// unknowns, lift_element on every cell and the right-hand side's halo
+// assembly give, on each owned unknown, -(sum over constrained s of A(u, s)
+// g(s)) from the unconstrained serial matrix, and g itself where u is
+// constrained.
+TEST(FEMatrix, LiftsEachComponentAsTheSerialMatrix) {
+  const auto comm = world();
+  const auto seed = dapetra::testing::test_seed(808);
+  SCOPED_TRACE(seed.replay);
+  std::mt19937_64 rng(seed.value);
+  for (int bs = 1; bs <= 3; ++bs) {
+    SCOPED_TRACE("block size " + std::to_string(bs));
+    const Problem3 p = draw(rng, comm->getSize(), bs);
+    const Built b = build(p);
+    const std::vector<char> flags = constrained_flags(p, b.local);
+    FEMatrix a(b.graph, flags);
+    const auto prescribed = [](global_index_t u) { return static_cast<double>(3 + u % 7); };
+    std::vector<double> g, rhs(flags.size(), 0.0);
+    for (global_index_t node : b.local.nodes)
+      for (int i = 0; i < bs; ++i) g.push_back(prescribed(node * bs + i));
+    a.begin_assembly();
+    for (std::size_t c = 0; c < b.local.cell_ids.size(); ++c) {
+      const auto k = p.element(b.local.cell_ids[c]);
+      a.add_element(c, ElementMatrix{k.data(), p.width(), p.width()});
+      a.lift_element(c, ElementMatrix{k.data(), p.width(), p.width()}, g.data(), rhs.data());
+    }
+    a.end_assembly();
+    DistArray f;
+    f.dim_data = b.layout->dim_data();
+    f.buffer = view_buffer(rhs.data(), b.layout->local_shape());
+    mpi::HaloPlan::create(b.layout->distribution())->assemble<double>(f);  // collective
+    a.set_constrained_values(g.data(), rhs.data());
+    const auto rows = serial_rows(p, false);
+    const Map& buffer = *b.layout->buffer_map();
+    std::size_t checked = 0;
+    for (std::size_t i = 0; i < rhs.size(); ++i) {
+      const GO u = buffer.getGlobalElement(static_cast<LO>(i));
+      if (b.layout->owned_map()->getLocalElement(u) == Teuchos::OrdinalTraits<LO>::invalid()) continue;
+      double want = 0;
+      if (p.constrained(u)) want = prescribed(u);
+      else
+        for (const auto& [col, v] : rows[static_cast<std::size_t>(u)])
+          if (p.constrained(col)) want -= v * prescribed(col);
+      EXPECT_EQ(rhs[i], want) << "unknown " << u;
+      ++checked;
+    }
+    EXPECT_EQ(checked, compat::local_num_elements(*b.layout->owned_map()));
   }
 }
 
@@ -237,31 +311,76 @@ TEST(Faults, FEGraphCellOutsideTheLayoutFailsEveryRank) {
 }
 
 // Element matrices of the wrong shape (to add_element or lift_element), or a
-// cell number past the graph's, on one process: both skip them, and end_assembly throws on every
-// process; the matrix assembles again afterwards.
+// cell number past the graph's, on one process: both skip them, and
+// end_assembly throws on every process; the matrix assembles again
+// afterwards. Two unknowns per node, so a corners x corners matrix (one
+// value per node) is among the wrong shapes.
 TEST(Faults, FEMatrixWrongElementFailsEveryRankAtEndAssembly) {
   const auto comm = world();
   const int P = comm->getSize();
   std::mt19937_64 rng(12);
-  const Problem3 p = draw(rng, P);
+  const Problem3 p = draw(rng, P, 2);
   const Built b = build(p);
   FEMatrix a(b.graph);
-  std::vector<double> rhs(b.local.nodes.size(), 0.0);
+  std::vector<double> rhs(b.local.nodes.size() * 2, 0.0);
+  const int w = p.width();
   for (int bad = 0; bad < P; ++bad)
-    for (int kind = 0; kind < 3; ++kind) {
+    for (int kind = 0; kind < 4; ++kind) {
       a.begin_assembly();
       for (std::size_t c = 0; c < b.local.cell_ids.size(); ++c) {
         auto k = p.element(b.local.cell_ids[c]);
         const bool wrong = comm->getRank() == bad && c == 0;
-        if (wrong && kind == 0) a.add_element(c, ElementMatrix{k.data(), p.corners, p.corners - 1});
-        else if (wrong && kind == 1) a.add_element(b.local.cell_ids.size() + 3, ElementMatrix{k.data(), p.corners, p.corners});
-        else a.add_element(c, ElementMatrix{k.data(), p.corners, p.corners});
-        if (wrong && kind == 2) a.lift_element(c, ElementMatrix{k.data(), p.corners - 1, p.corners}, rhs.data(), rhs.data());
+        if (wrong && kind == 0) a.add_element(c, ElementMatrix{k.data(), w, w - 1});
+        else if (wrong && kind == 1) a.add_element(b.local.cell_ids.size() + 3, ElementMatrix{k.data(), w, w});
+        else if (wrong && kind == 3) a.add_element(c, ElementMatrix{k.data(), p.corners, p.corners});
+        else a.add_element(c, ElementMatrix{k.data(), w, w});
+        if (wrong && kind == 2) a.lift_element(c, ElementMatrix{k.data(), w - 1, w}, rhs.data(), rhs.data());
       }
       expect_every_rank_throws([&] { a.end_assembly(); }, bad, kind == 1 ? "cell" : "element_matrix");
     }
   assemble(a, p, b.local, 1.0);  // usable again: the serial matrix, every fault forgotten
   EXPECT_EQ(rows_unlike_serial(a, p, serial_rows(p, false), 1.0, false), 0);
+}
+
+// A block size that differs on one process: the nodes x components layout
+// is refused on every process, naming it, before any graph is built.
+TEST(Faults, BlockSizeThatDiffersOnOneProcessFailsEveryRank) {
+  const auto comm = world();
+  const int P = comm->getSize();
+  std::mt19937_64 rng(14);
+  const Problem3 p = draw(rng, P, 2);
+  const Local l = local_part(p, comm->getRank());
+  for (int bad = 0; bad < P && P > 1; ++bad) {
+    const std::vector<Dim> dims{Dim::unstructured(p.nodes, P, comm->getRank(), l.nodes, false),
+                                Dim::undistributed(comm->getRank() == bad ? 3 : 2)};
+    try {
+      TpetraLayout::create(dims, comm);
+      ADD_FAILURE() << "block size 3 on rank " << bad << " beside 2 was accepted";
+    } catch (const ValidationError& e) {
+      EXPECT_FALSE(e.problems().empty());
+    }
+  }
+}
+
+// Components made a column axis (bs separate vectors, not interleaved
+// unknowns): FEGraph refuses the layout on every process, each naming itself.
+TEST(Faults, FEGraphRefusesAColumnAxisOnEveryRank) {
+  const auto comm = world();
+  const int P = comm->getSize();
+  std::mt19937_64 rng(15);
+  const Problem3 p = draw(rng, P, 2);
+  const Local l = local_part(p, comm->getRank());
+  TpetraLayoutOptions opt;
+  opt.column_axis = 0;  // components x nodes: each component one contiguous column
+  const auto layout = TpetraLayout::create({Dim::undistributed(2), Dim::unstructured(p.nodes, P, comm->getRank(), l.nodes, false)},
+                                           comm, opt);
+  try {
+    FEGraph::create(layout, l.cells, p.corners);
+    ADD_FAILURE() << "a column axis was taken for components";
+  } catch (const ValidationError& e) {
+    ASSERT_EQ(e.problems().size(), static_cast<std::size_t>(P));
+    EXPECT_EQ(e.problems()[0].key, "dim_data");
+  }
 }
 
 TEST(Faults, FEMatrixDirichletFlagsOfTheWrongLengthFailEveryRank) {

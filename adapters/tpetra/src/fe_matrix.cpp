@@ -83,31 +83,56 @@ struct FEGraphBuilder {
   FEGraph& g;
   MPI_Comm comm = MPI_COMM_NULL;
   int rank = 0, nprocs = 1;
-  std::size_t held = 0;
-  std::vector<GO> gid;      // each held node's global index (buffer map)
+  std::size_t held = 0;     // nodes held here
+  std::size_t bs = 1;       // unknowns per node
+  std::vector<GO> gid;      // each held node's first unknown's global index (buffer map)
   std::vector<int> owner;   // each held node's owner
   Rows<local_index_t> pattern;  // each held node's held neighbours
-  Rows<GO> owned_columns;   // each owned row's columns (global), in owned-map order
+  Rows<GO> owned_columns;   // each owned node's neighbours (first unknowns' global indices), in owned-map order
   std::vector<std::vector<std::int64_t>> asked;  // per owner: the copies' rows sent (row, count, columns...)
   std::vector<std::int64_t> received;            // the same, from every process
   std::vector<int> received_counts;
   Teuchos::RCP<const Map> column_map;
-  std::vector<LO> column_of;  // each held node's column-map index: one look-up per node, not per entry
-  Teuchos::ArrayRCP<std::size_t> row_ptr;  // the owned rows in Tpetra's local form, as the graph holds them
+  std::vector<LO> column_of;  // each held node's first unknown's column-map index: one look-up per node
+  // The owned nodes' rows: neighbours as column-map indices of their first
+  // unknowns, ascending. Node row R's block (R, k) is bs x bs unknowns; its
+  // entry (i, c) sits at entry_base(R, k) + i * row_stride(R) + c in
+  // Tpetra's local rows (unknown rows interleaved: node * bs + component).
+  std::vector<std::size_t> node_ptr;
+  std::vector<LO> node_cols;
+  Teuchos::ArrayRCP<std::size_t> row_ptr;  // the owned unknowns' rows in Tpetra's local form, as the graph holds them
   Teuchos::ArrayRCP<LO> col_ind;
+  std::size_t entry_base(std::size_t R, std::size_t k) const { return node_ptr[R] * bs * bs + (k - node_ptr[R]) * bs; }
+  std::size_t row_stride(std::size_t R) const { return (node_ptr[R + 1] - node_ptr[R]) * bs; }
+
+  // A 1-D node layout (one unknown per node), or nodes x components: axis 1
+  // not distributed, not padded, not the column axis.
+  static bool takes_layout(const TpetraLayout& nodes) {
+    const auto& dims = nodes.dim_data();
+    if (nodes.column_axis() >= 0 || dims.empty() || dims.size() > 2) return false;
+    if (dims.size() == 1) return true;
+    const Dim& c = dims[1];
+    return c.dist_type == DistType::block && c.proc_grid_size == 1 && c.padding[0] == 0 && c.padding[1] == 0 && c.size > 0;
+  }
 
   void check_input() {
     const auto& nodes = *g.nodes_;
     std::vector<Problem> problems;
-    if (nodes.dim_data().size() != 1 || nodes.column_axis() >= 0)
+    if (!takes_layout(nodes))
       problems.push_back(Problem::of(rank, "dim_data", std::to_string(nodes.dim_data().size()) + " axes",
-                                     "the node layout is 1-D, one value per node", "FE matrices take a 1-D node layout"));
+                                     "the layout is 1-D (nodes), or 2-D nodes x components with axis 1 neither "
+                                     "distributed, padded nor the column axis",
+                                     "FE matrices take a layout of nodes, or of nodes x components"));
     if (g.corners_ <= 0 || g.cells_.size() % static_cast<std::size_t>(std::max(g.corners_, 1)) != 0)
       problems.push_back(Problem::of(rank, "cells", std::to_string(g.cells_.size()),
                                      "the cell list holds `corners` positions per cell",
                                      std::to_string(g.cells_.size()) + " positions for " + std::to_string(g.corners_) +
                                          " corners per cell"));
-    held = problems.empty() ? static_cast<std::size_t>(nodes.local_shape()[0]) : 0;
+    if (problems.empty()) {
+      held = static_cast<std::size_t>(nodes.local_shape()[0]);
+      bs = nodes.dim_data().size() == 2 ? static_cast<std::size_t>(nodes.global_shape()[1]) : 1;
+      check_interleaved(problems);
+    }
     for (std::size_t i = 0; i < g.cells_.size() && problems.empty(); ++i)
       if (g.cells_[i] < 0 || static_cast<std::size_t>(g.cells_[i]) >= held)
         problems.push_back(Problem::of(rank, "cells", std::to_string(g.cells_[i]),
@@ -116,13 +141,47 @@ struct FEGraphBuilder {
                                        "cell " + std::to_string(i / static_cast<std::size_t>(g.corners_)) +
                                            " names a node this process does not hold"));
     mpi::agree(problems, comm);
+    g.bs_ = static_cast<int>(bs);
+  }
+
+  // The matrix's rows, its right-hand sides' entries and the element
+  // matrices' all number a node's unknowns consecutively (node * bs +
+  // component): the buffer must hold them so (a C-ordered nodes x
+  // components buffer does; a Fortran-ordered one does not).
+  void check_interleaved(std::vector<Problem>& problems) const {
+    const Map& buffer = *g.nodes_->buffer_map();
+    for (std::size_t r = 0; r < held && bs > 1; ++r)
+      for (std::size_t c = 1; c < bs; ++c)
+        if (buffer.getGlobalElement(static_cast<LO>(r * bs + c)) != buffer.getGlobalElement(static_cast<LO>(r * bs)) + static_cast<GO>(c)) {
+          problems.push_back(Problem::of(rank, "strides", "components apart in memory",
+                                         "a node's components are consecutive in the buffer (C order, nodes x components)",
+                                         "held node " + std::to_string(r) + "'s components are not"));
+          return;
+        }
   }
 
   void find_owners() {
     const auto index_map = mpi::IndexMap::create(g.nodes_->distribution());  // collective
-    owner = index_map->owners();
+    owner.resize(held);
     gid.resize(held);
-    for (std::size_t i = 0; i < held; ++i) gid[i] = g.nodes_->buffer_map()->getGlobalElement(static_cast<LO>(i));
+    for (std::size_t i = 0; i < held; ++i) {
+      owner[i] = index_map->owners()[i * bs];  // a node's components share its owner
+      gid[i] = g.nodes_->buffer_map()->getGlobalElement(static_cast<LO>(i * bs));
+    }
+    // The owned map lists a node's unknowns together, first at a multiple of
+    // bs (owned elements in C order): node rows expand to unknown rows in place.
+    const Map& owned = *g.nodes_->owned_map();
+    std::vector<Problem> problems;
+    for (std::size_t i = 0; i < held && problems.empty(); ++i) {
+      if (owner[i] != rank) continue;
+      const LO first = owned.getLocalElement(gid[i]);
+      bool together = first >= 0 && static_cast<std::size_t>(first) % bs == 0;
+      for (std::size_t c = 1; c < bs && together; ++c) together = owned.getLocalElement(gid[i] + static_cast<GO>(c)) == first + static_cast<LO>(c);
+      if (!together)
+        problems.push_back(Problem::of(rank, "owned_map", std::to_string(gid[i]), "an owned node's unknowns are consecutive in the owned map",
+                                       "held node " + std::to_string(i) + "'s are not"));
+    }
+    mpi::agree(problems, comm);
   }
 
   // The copies of rows owned elsewhere go to their owners: row, column count, columns.
@@ -142,9 +201,9 @@ struct FEGraphBuilder {
   // Each owned row: its own neighbours and every column a copy of it brought.
   void collect_owned_columns() {
     const Map& owned = *g.nodes_->owned_map();
-    const std::size_t n = compat::local_num_elements(owned);
+    const std::size_t n = compat::local_num_elements(owned) / bs;
     owned_columns.begin.assign(n + 1, 0);
-    const auto owned_row = [&](GO row) { return static_cast<std::size_t>(owned.getLocalElement(row)); };
+    const auto owned_row = [&](GO row) { return static_cast<std::size_t>(owned.getLocalElement(row)) / bs; };
     // Every owned row holds its diagonal, even a node no local cell touches
     // (a constrained node's 1 goes there).
     for (std::size_t r = 0; r < held; ++r)
@@ -168,8 +227,9 @@ struct FEGraphBuilder {
     sort_unique_rows(owned_columns);
   }
 
-  // The column map: the owned nodes first (as the domain map has them, so
-  // Tpetra's import for apply copies them in place), then the others ascending.
+  // The column map: the owned unknowns first (as the domain map has them, so
+  // Tpetra's import for apply copies them in place), then the others'
+  // nodes ascending, each node's unknowns together.
   void make_column_map() {
     const Map& owned = *g.nodes_->owned_map();
     const auto owned_gids = compat::local_element_list(owned);
@@ -179,7 +239,8 @@ struct FEGraphBuilder {
       if (owned.getLocalElement(c) == Teuchos::OrdinalTraits<LO>::invalid()) others.push_back(c);
     std::sort(others.begin(), others.end());
     others.erase(std::unique(others.begin(), others.end()), others.end());
-    columns.insert(columns.end(), others.begin(), others.end());
+    for (GO node : others)
+      for (std::size_t c = 0; c < bs; ++c) columns.push_back(node + static_cast<GO>(c));
     column_map = Teuchos::rcp(new Map(Teuchos::OrdinalTraits<Tpetra::global_size_t>::invalid(),
                                       Teuchos::ArrayView<const GO>(columns), owned.getIndexBase(), owned.getComm()));
     column_of.resize(held);
@@ -187,31 +248,42 @@ struct FEGraphBuilder {
   }
 
   // The owned rows in Tpetra's local form (columns as column-map indices,
-  // ascending in each row), and the graph.
+  // ascending in each row), and the graph: each node row and node column
+  // become bs x bs unknowns.
   void make_graph() {
     const Map& cm = *column_map;
-    row_ptr = Teuchos::ArrayRCP<std::size_t>(owned_columns.begin.size());
-    std::copy(owned_columns.begin.begin(), owned_columns.begin.end(), row_ptr.begin());
-    col_ind = Teuchos::ArrayRCP<LO>(owned_columns.items.size());
-    for (std::size_t k = 0; k < owned_columns.items.size(); ++k) col_ind[k] = cm.getLocalElement(owned_columns.items[k]);
-    for (std::size_t r = 0; r + 1 < owned_columns.begin.size(); ++r)
-      std::sort(col_ind.begin() + static_cast<std::ptrdiff_t>(row_ptr[r]), col_ind.begin() + static_cast<std::ptrdiff_t>(row_ptr[r + 1]));
+    node_ptr = owned_columns.begin;
+    node_cols.resize(owned_columns.items.size());
+    for (std::size_t k = 0; k < node_cols.size(); ++k) node_cols[k] = cm.getLocalElement(owned_columns.items[k]);
+    const std::size_t rows = node_ptr.size() - 1;
+    for (std::size_t r = 0; r < rows; ++r)
+      std::sort(node_cols.begin() + static_cast<std::ptrdiff_t>(node_ptr[r]), node_cols.begin() + static_cast<std::ptrdiff_t>(node_ptr[r + 1]));
+    row_ptr = Teuchos::ArrayRCP<std::size_t>(rows * bs + 1);
+    col_ind = Teuchos::ArrayRCP<LO>(node_cols.size() * bs * bs);
+    row_ptr[0] = 0;
+    for (std::size_t r = 0; r < rows; ++r)
+      for (std::size_t i = 0; i < bs; ++i) {
+        std::size_t at = entry_base(r, node_ptr[r]) + i * row_stride(r);
+        for (std::size_t k = node_ptr[r]; k < node_ptr[r + 1]; ++k)
+          for (std::size_t c = 0; c < bs; ++c) col_ind[at++] = node_cols[k] + static_cast<LO>(c);
+        row_ptr[r * bs + i + 1] = at;
+      }
     auto graph = Teuchos::rcp(new CrsGraph(g.nodes_->owned_map(), column_map, row_ptr, col_ind));
     graph->expertStaticFillComplete(g.nodes_->owned_map(), g.nodes_->owned_map());
     g.graph_ = graph;
     g.num_owned_entries_ = static_cast<std::size_t>(col_ind.size());
   }
 
-  // Where column c (a column-map index) of owned row r (an owned-map
-  // index) sits among the owned entries.
-  std::size_t owned_entry(LO r, LO c) const {
-    const auto b = col_ind.begin() + static_cast<std::ptrdiff_t>(row_ptr[static_cast<std::size_t>(r)]);
-    const auto e = col_ind.begin() + static_cast<std::ptrdiff_t>(row_ptr[static_cast<std::size_t>(r) + 1]);
-    return static_cast<std::size_t>(std::lower_bound(b, e, c) - col_ind.begin());
+  // Where node column c (its first unknown's column-map index) of owned
+  // node row r (an owned node, in owned-map order) sits among node_cols.
+  std::size_t owned_node_entry(std::size_t r, LO c) const {
+    const auto b = node_cols.begin() + static_cast<std::ptrdiff_t>(node_ptr[r]);
+    const auto e = node_cols.begin() + static_cast<std::ptrdiff_t>(node_ptr[r + 1]);
+    return static_cast<std::size_t>(std::lower_bound(b, e, c) - node_cols.begin());
   }
-  // The same, by global row and column (for the rows other processes sent).
-  std::size_t owned_entry_of_global(GO row, GO column) const {
-    return owned_entry(g.nodes_->owned_map()->getLocalElement(row), column_map->getLocalElement(column));
+  // Owned node row of a node's first unknown (global).
+  std::size_t owned_node_row(GO row) const {
+    return static_cast<std::size_t>(g.nodes_->owned_map()->getLocalElement(row)) / bs;
   }
 
   // Each held row's entries as this process adds into them: owned rows'
@@ -227,45 +299,61 @@ struct FEGraphBuilder {
     for (int p = 0; p < nprocs; ++p) ranges[static_cast<std::size_t>(p) + 1] = ranges[static_cast<std::size_t>(p)] + counts[static_cast<std::size_t>(p)];
     const global_index_t offset = ranges[static_cast<std::size_t>(rank)];
 
+    // Each copied node row comes back as its bs x bs blocks' entries, row
+    // of unknowns after row (i), node column (k), component (c): the order
+    // of the copy's values here and of its owner's rows.
     std::vector<std::vector<std::int64_t>> answers(static_cast<std::size_t>(nprocs));
     std::size_t k = 0;
     for (int p = 0; p < nprocs; ++p)
       for (const std::size_t end = k + static_cast<std::size_t>(received_counts[static_cast<std::size_t>(p)]); k < end;) {
-        const GO row = received[k];
+        const std::size_t R = owned_node_row(received[k]);
         const std::size_t n = static_cast<std::size_t>(received[k + 1]);
-        for (std::size_t j = 0; j < n; ++j)
-          answers[static_cast<std::size_t>(p)].push_back(offset +
-                                                         static_cast<global_index_t>(owned_entry_of_global(row, received[k + 2 + j])));
+        auto& to = answers[static_cast<std::size_t>(p)];
+        for (std::size_t i = 0; i < bs; ++i)
+          for (std::size_t j = 0; j < n; ++j) {
+            const std::size_t at = entry_base(R, owned_node_entry(R, column_map->getLocalElement(received[k + 2 + j]))) + i * row_stride(R);
+            for (std::size_t c = 0; c < bs; ++c) to.push_back(offset + static_cast<global_index_t>(at + c));
+          }
         k += 2 + n;
       }
     std::vector<int> answer_counts;
     const std::vector<std::int64_t> numbers = exchange(answers, answer_counts, comm);
 
-    // The held rows' entries, in the pattern's order.
+    // The held rows' entries, in the pattern's order: each entry's block's
+    // first value, and each row's stride between rows of unknowns.
     g.row_begin_ = pattern.begin;
     g.row_columns_ = pattern.items;
     g.entry_at_.resize(pattern.items.size());
-    std::vector<std::size_t> next_copy(static_cast<std::size_t>(nprocs), 0);  // copies' entries already placed, per owner
+    g.row_stride_.resize(held);
+    std::vector<std::size_t> next_copy(static_cast<std::size_t>(nprocs), 0);  // copies' values already placed, per owner
     std::vector<std::size_t> first_copy(static_cast<std::size_t>(nprocs), g.num_owned_entries_);
     for (int p = 1; p < nprocs; ++p)
       first_copy[static_cast<std::size_t>(p)] = first_copy[static_cast<std::size_t>(p - 1)] +
                                                 static_cast<std::size_t>(answer_counts[static_cast<std::size_t>(p - 1)]);
-    const Map& owned = *g.nodes_->owned_map();
-    std::vector<LO> owned_row(held, Teuchos::OrdinalTraits<LO>::invalid());
+    std::vector<std::size_t> owned_row(held, 0);
     for (std::size_t r = 0; r < held; ++r)
-      if (owner[r] == rank) owned_row[r] = owned.getLocalElement(gid[r]);
+      if (owner[r] == rank) owned_row[r] = owned_node_row(gid[r]);
     for (std::size_t r = 0; r < held; ++r) {
-      const int p = owner[r];
-      for (std::size_t e = pattern.begin[r]; e < pattern.begin[r + 1]; ++e)
-        g.entry_at_[e] = p == rank ? owned_entry(owned_row[r], column_of[static_cast<std::size_t>(pattern.items[e])])
-                                   : first_copy[static_cast<std::size_t>(p)] + next_copy[static_cast<std::size_t>(p)]++;
+      const std::size_t p = static_cast<std::size_t>(owner[r]);
+      const std::size_t m = pattern.begin[r + 1] - pattern.begin[r];
+      if (owner[r] == rank) {
+        const std::size_t R = owned_row[r];
+        g.row_stride_[r] = row_stride(R);
+        for (std::size_t e = pattern.begin[r]; e < pattern.begin[r + 1]; ++e)
+          g.entry_at_[e] = entry_base(R, owned_node_entry(R, column_of[static_cast<std::size_t>(pattern.items[e])]));
+      } else {
+        g.row_stride_[r] = m * bs;
+        for (std::size_t e = pattern.begin[r]; e < pattern.begin[r + 1]; ++e)
+          g.entry_at_[e] = first_copy[p] + next_copy[p] + (e - pattern.begin[r]) * bs;
+        next_copy[p] += m * bs * bs;
+      }
     }
     g.num_shared_entries_ = numbers.size();
 
-    // The owned diagonals, for constrained rows.
+    // The owned diagonal blocks, for constrained rows.
     g.diagonal_at_.assign(held, -1);
     for (std::size_t r = 0; r < held; ++r)
-      if (owner[r] == rank) g.diagonal_at_[r] = static_cast<std::ptrdiff_t>(owned_entry(owned_row[r], column_of[r]));
+      if (owner[r] == rank) g.diagonal_at_[r] = static_cast<std::ptrdiff_t>(entry_base(owned_row[r], owned_node_entry(owned_row[r], column_of[r])));
 
     // The entries as a 'u' layout: the owned ones are this process's range,
     // the copies' are numbered by their owners; assembly is its halo's.
@@ -309,12 +397,12 @@ std::shared_ptr<const FEGraph> FEGraph::create(std::shared_ptr<const TpetraLayou
 
 FEMatrix::FEMatrix(std::shared_ptr<const FEGraph> graph, std::vector<char> constrained)
     : graph_(std::move(graph)), constrained_(std::move(constrained)) {
-  const std::size_t held = graph_->diagonal_at_.size();
+  const std::size_t held = graph_->diagonal_at_.size() * static_cast<std::size_t>(graph_->bs_);
   std::vector<Problem> problems;
   if (!constrained_.empty() && constrained_.size() != held)
     problems.push_back(Problem::of(graph_->nodes().rank(), "constrained", std::to_string(constrained_.size()),
-                                   "one flag per held node (" + std::to_string(held) + "), or none",
-                                   "the Dirichlet flags do not match the node layout"));
+                                   "one flag per held unknown (" + std::to_string(held) + "), or none",
+                                   "the Dirichlet flags do not match the layout's buffer"));
   mpi::agree(problems, graph_->nodes().distribution()->comm());
   // One managed allocation (Tpetra refuses unmanaged values) of which the
   // matrix's values are the first part: Tpetra keeps the view it is given,
@@ -342,15 +430,17 @@ void FEMatrix::begin_assembly() {
 
 bool FEMatrix::element_fits(std::size_t c, const ElementMatrix& k, const char* caller) {
   const FEGraph& g = *graph_;
-  const std::string n = std::to_string(g.corners_);
+  const int size = g.corners_ * g.bs_;
+  const std::string n = std::to_string(size);
   Problem fault;
   if (c >= g.num_cells())
     fault = Problem::of(g.nodes().rank(), "cell", std::to_string(c),
                         "a cell of the graph (0 <= c < " + std::to_string(g.num_cells()) + ")",
                         std::string(caller) + " skipped it");
-  else if (k.rows != g.corners_ || k.cols != g.corners_ || k.values == nullptr)
+  else if (k.rows != size || k.cols != size || k.values == nullptr)
     fault = Problem::of(g.nodes().rank(), "element_matrix", std::to_string(k.rows) + "x" + std::to_string(k.cols),
-                        "an element matrix is corners x corners (" + n + "x" + n + ")", std::string(caller) + " skipped it");
+                        "an element matrix is (corners * block size) squared (" + n + "x" + n + ")",
+                        std::string(caller) + " skipped it");
   else
     return true;
   list_problem(faults_, std::move(fault));  // the first few name the fault; the count does not matter
@@ -360,32 +450,42 @@ bool FEMatrix::element_fits(std::size_t c, const ElementMatrix& k, const char* c
 void FEMatrix::add_element(std::size_t c, const ElementMatrix& k) {
   if (!element_fits(c, k, "add_element")) return;
   const FEGraph& g = *graph_;
-  const int n = g.corners_;
+  const int n = g.corners_, bs = g.bs_, width = n * bs;
   const local_index_t* corner = g.cell(c);
+  const local_index_t* columns = g.row_columns_.data();
   double* values = values_;
+  blocks_.resize(static_cast<std::size_t>(n));
   for (int a = 0; a < n; ++a) {
     const local_index_t row = corner[a];
-    if (is_constrained(row)) continue;
-    const local_index_t* columns = g.row_columns_.data();
     const std::size_t begin = g.row_begin_[static_cast<std::size_t>(row)], end = g.row_begin_[static_cast<std::size_t>(row) + 1];
-    for (int b = 0; b < n; ++b) {
-      const local_index_t col = corner[b];
-      if (is_constrained(col)) continue;
+    for (int b = 0; b < n; ++b) {  // where each corner's block sits in this row
       std::size_t e = begin;
-      while (e < end && columns[e] != col) ++e;  // rows are short: a few dozen entries at most
-      values[g.entry_at_[e]] += k.values[a * n + b];
+      while (e < end && columns[e] != corner[b]) ++e;  // rows are short: a few dozen nodes at most
+      blocks_[static_cast<std::size_t>(b)] = g.entry_at_[e];
+    }
+    const std::size_t stride = g.row_stride_[static_cast<std::size_t>(row)];
+    for (int i = 0; i < bs; ++i) {
+      if (is_constrained(row * bs + i)) continue;
+      const double* from = k.values + (a * bs + i) * width;
+      const std::size_t shift = static_cast<std::size_t>(i) * stride;
+      for (int b = 0; b < n; ++b)
+        for (int j = 0; j < bs; ++j)
+          if (!is_constrained(corner[b] * bs + j)) values[blocks_[static_cast<std::size_t>(b)] + shift + static_cast<std::size_t>(j)] += from[b * bs + j];
     }
   }
 }
 
 void FEMatrix::lift_element(std::size_t c, const ElementMatrix& k, const double* g, double* rhs) {
   if (!element_fits(c, k, "lift_element") || constrained_.empty()) return;
-  const int n = graph_->corners_;
+  const int n = graph_->corners_, bs = graph_->bs_, width = n * bs;
   const local_index_t* corner = graph_->cell(c);
-  for (int a = 0; a < n; ++a) {
-    if (is_constrained(corner[a])) continue;
-    for (int b = 0; b < n; ++b)
-      if (is_constrained(corner[b])) rhs[corner[a]] -= k.values[a * n + b] * g[corner[b]];
+  for (int a = 0; a < width; ++a) {
+    const local_index_t row = corner[a / bs] * bs + a % bs;
+    if (is_constrained(row)) continue;
+    for (int b = 0; b < width; ++b) {
+      const local_index_t col = corner[b / bs] * bs + b % bs;
+      if (is_constrained(col)) rhs[row] -= k.values[a * width + b] * g[col];
+    }
   }
 }
 
@@ -398,8 +498,11 @@ void FEMatrix::end_assembly() {
   mpi::agree(faults_, graph_->nodes().distribution()->comm());
   const FEGraph& g = *graph_;
   g.entries_plan_->assemble<double>(entries_);
-  for (std::size_t i = 0; i < constrained_.size(); ++i)
-    if (constrained_[i] && g.diagonal_at_[i] >= 0) values_[g.diagonal_at_[i]] = 1.0;
+  const auto bs = static_cast<std::size_t>(g.bs_);
+  for (std::size_t u = 0; u < constrained_.size(); ++u) {
+    const std::size_t r = u / bs, i = u % bs;
+    if (constrained_[u] && g.diagonal_at_[r] >= 0) values_[static_cast<std::size_t>(g.diagonal_at_[r]) + i * g.row_stride_[r] + i] = 1.0;
+  }
 }
 
 }  // namespace dapetra::tpetra

@@ -4,5 +4,5 @@
 # Tpetra/Belos/Ifpack2/MueLu, and only partition.cpp Zoltan2; petsc_solve.cpp
 # (PETSc KSP beside Belos) is built with the PETSc adapter.
 set(DAPETRA_FEM_MESH_SOURCES mesh.cpp gmsh.cpp output.cpp distribute.cpp)
-set(DAPETRA_FEM_SOURCES poisson.cpp partition.cpp)
+set(DAPETRA_FEM_SOURCES pipeline.cpp poisson.cpp elasticity.cpp partition.cpp)
 set(DAPETRA_FEM_PETSC_SOURCES petsc_solve.cpp)

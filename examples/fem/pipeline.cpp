@@ -1,0 +1,63 @@
+#include "pipeline.hpp"
+
+#include <Teuchos_CommHelpers.hpp>
+#include <Teuchos_ParameterList.hpp>
+#include <Teuchos_XMLParameterListHelpers.hpp>
+#include <cstdlib>
+
+#include "dapetra/tpetra/solver.hpp"
+
+namespace fem::pipeline {
+
+void count_part(const MeshPart& part, const Teuchos::Comm<int>& comm, Result& res) {
+  const Mesh& mesh = part.local;
+  res.num_nodes = static_cast<std::size_t>(part.num_nodes);
+  res.num_cells = static_cast<std::size_t>(part.num_cells);
+  res.nodes = part.nodes;
+  res.num_owned = part.num_owned;
+  double constrained = 0;  // owned boundary nodes
+  for (std::size_t v = 0; v < part.num_owned; ++v) constrained += mesh.boundary[v] ? 1 : 0;
+  const double counts[3] = {static_cast<double>(mesh.num_cells()), static_cast<double>(part.nodes.size() - part.num_owned),
+                            constrained};
+  double most = 0, sums[3] = {0, 0, 0};
+  Teuchos::reduceAll<int, double>(comm, Teuchos::REDUCE_MAX, 1, counts, &most);
+  Teuchos::reduceAll<int, double>(comm, Teuchos::REDUCE_SUM, 3, counts, sums);
+  res.max_cells_per_rank = most;
+  res.mean_cells_per_rank = sums[0] / comm.getSize();
+  res.ghost_copies = static_cast<std::size_t>(sums[1]);
+  res.dirichlet_nodes = static_cast<std::size_t>(sums[2]);
+}
+
+std::vector<dapetra::local_index_t> cell_corners(const Mesh& mesh) {
+  const auto corners = static_cast<std::size_t>(mesh.corners());
+  std::vector<dapetra::local_index_t> cells(mesh.num_cells() * corners);
+  for (std::size_t c = 0; c < mesh.num_cells(); ++c)
+    for (std::size_t k = 0; k < corners; ++k) cells[c * corners + k] = static_cast<dapetra::local_index_t>(mesh.cells[c][k]);
+  return cells;
+}
+
+SolverRun solve_with_belos(const Teuchos::RCP<dapetra::tpetra::CrsMatrix>& a,
+                           const Teuchos::RCP<dapetra::tpetra::MultiVector<double>>& x,
+                           const Teuchos::RCP<dapetra::tpetra::MultiVector<double>>& b, const SolveOptions& options,
+                           int equations_per_node, const Teuchos::RCP<dapetra::tpetra::MultiVector<double>>& near_nullspace) {
+  namespace tpetra = dapetra::tpetra;
+  const auto t0 = Clock::now();
+  tpetra::SolverOptions how;
+  how.preconditioner = options.preconditioner;
+  how.tolerance = options.tolerance;
+  how.max_iterations = options.max_iterations;
+  how.equations_per_node = equations_per_node;
+  how.near_nullspace = near_nullspace;
+  if (const char* xml = std::getenv("FEM_MUELU_XML"); xml && how.preconditioner == "MueLu")
+    Teuchos::updateParametersFromXmlFile(xml, Teuchos::inoutArg(how.parameters));
+  const tpetra::SolveResult done = tpetra::solve(a, x, b, how);
+  SolverRun run;
+  run.iterations = done.iterations;
+  run.seconds = seconds_since(t0);
+  run.relative_residual = done.relative_residual;
+  if (!done.converged && a->getComm()->getRank() == 0)
+    std::fprintf(stderr, "warning: CG stopped after %d iterations without converging\n", run.iterations);
+  return run;
+}
+
+}  // namespace fem::pipeline
