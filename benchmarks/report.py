@@ -28,9 +28,11 @@ def verdict(row):
 
 
 def amount(value, unit):
-    """A time with its unit (ns ... s), or a memory in MB."""
+    """A time with its unit (ns ... s), a memory in MB, or a count of iterations."""
     if unit == "MB":
         return f"{value:.0f} MB"
+    if unit == "iterations":
+        return f"{value:.0f} iterations"
     for scale, name in ((1.0, "s"), (1e-3, "ms"), (1e-6, "us"), (1e-9, "ns")):
         if abs(value) >= scale or name == "ns":
             return f"{value / scale:.3g} {name}"

@@ -120,10 +120,12 @@ def test_rigid_body_modes_make_muelu_converge_as_for_an_elastic_body(comm, dim, 
     if comm.rank == 0:
         print(f"{dim}-D MueLu iterations:", iterations)
     # Told the modes, MueLu needs far fewer iterations than treating every
-    # unknown as its own scalar equation; given them by hand, the same as
-    # built from the coordinates.
+    # unknown as its own scalar equation; given them by hand, as many as
+    # built from the coordinates, give or take one: sid's MueLu (Trilinos
+    # 16.1) took 29 and 30 for the same modes at 4 processes (Debian 12's
+    # takes the same count for both).
     assert iterations["coordinates"] * 2 < iterations["scalar"], iterations
-    assert iterations["modes"] == iterations["coordinates"], iterations
+    assert abs(iterations["modes"] - iterations["coordinates"]) <= 1, iterations
 
 
 def test_near_nullspace_arguments_wrong_on_one_process_raise_on_every_process(comm):

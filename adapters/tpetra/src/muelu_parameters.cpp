@@ -2,11 +2,15 @@
 
 namespace dapetra::tpetra {
 
-Teuchos::ParameterList muelu_parameters_for_cg() {
+Teuchos::ParameterList muelu_parameters_for_cg(int equations_per_node) {
   Teuchos::ParameterList p;
   p.set("verbosity", "none");
   p.set("multigrid algorithm", "sa");
   p.set("smoother: type", "CHEBYSHEV");
+  if (equations_per_node > 1) {
+    p.set("number of equations", equations_per_node);
+    p.sublist("smoother: params").set("chebyshev: degree", 3);
+  }
   p.set("coarse: max size", 100);
   p.set("coarse: type", "RELAXATION");
   Teuchos::ParameterList coarse;

@@ -118,8 +118,7 @@ inline Teuchos::RCP<Operator> make_preconditioner(const Teuchos::RCP<CrsMatrix>&
   if (name == "none") return Teuchos::null;
   if (name == "MueLu") {
 #ifndef DAPETRA_WITHOUT_MUELU
-    Teuchos::ParameterList params = muelu_parameters_for_cg();
-    if (equations_per_node > 1) params.set("number of equations", equations_per_node);
+    Teuchos::ParameterList params = muelu_parameters_for_cg(equations_per_node);
     if (!near_nullspace.is_null()) params.sublist("user data").set("Nullspace", near_nullspace);
     params.setParameters(overrides);
     return MueLu::CreateTpetraPreconditioner<double, LO, GO, Node>(Teuchos::RCP<Operator>(a), params);
@@ -161,13 +160,13 @@ inline double relative_residual(const Operator& a, const MultiVector<double>& x,
 
 /// Collective over a's communicator. Solves a x = b in place on x, every
 /// column, with Belos and `prec` (null: none), x's values the initial guess.
-/// @param a the matrix.
+/// @param a the matrix (a CrsMatrix, or any Tpetra operator such as a BlockCrsMatrix).
 /// @param x the solution (and initial guess), on a's domain map; often a view of a DAP array.
 /// @param b the right-hand side, on a's range map.
 /// @param prec the preconditioner (make_preconditioner), or null.
 /// @param options the method, tolerance and iteration limit (its preconditioner fields are not read).
 /// @return iterations, the recomputed relative residual, and whether Belos converged.
-inline SolveResult solve_with(const Teuchos::RCP<CrsMatrix>& a, const Teuchos::RCP<MultiVector<double>>& x,
+inline SolveResult solve_with(const Teuchos::RCP<const Operator>& a, const Teuchos::RCP<MultiVector<double>>& x,
                               const Teuchos::RCP<MultiVector<double>>& b, const Teuchos::RCP<Operator>& prec,
                               const SolverOptions& options) {
   using MV = MultiVector<double>;
