@@ -99,7 +99,7 @@ struct FEGraphBuilder {
   // entry (i, c) sits at entry_base(R, k) + i * row_stride(R) + c in
   // Tpetra's local rows (unknown rows interleaved: node * bs + component).
   std::vector<std::size_t> node_ptr;
-  std::vector<LO> node_cols;
+  Teuchos::ArrayRCP<LO> node_cols;  // with bs == 1, the graph's own column indices
   Teuchos::ArrayRCP<std::size_t> row_ptr;  // the owned unknowns' rows in Tpetra's local form, as the graph holds them
   Teuchos::ArrayRCP<LO> col_ind;
   std::size_t entry_base(std::size_t R, std::size_t k) const { return node_ptr[R] * bs * bs + (k - node_ptr[R]) * bs; }
@@ -253,19 +253,21 @@ struct FEGraphBuilder {
   void make_graph() {
     const Map& cm = *column_map;
     node_ptr = owned_columns.begin;
-    node_cols.resize(owned_columns.items.size());
-    for (std::size_t k = 0; k < node_cols.size(); ++k) node_cols[k] = cm.getLocalElement(owned_columns.items[k]);
+    node_cols = Teuchos::ArrayRCP<LO>(owned_columns.items.size());
+    for (std::size_t k = 0; k < owned_columns.items.size(); ++k) node_cols[k] = cm.getLocalElement(owned_columns.items[k]);
     const std::size_t rows = node_ptr.size() - 1;
     for (std::size_t r = 0; r < rows; ++r)
       std::sort(node_cols.begin() + static_cast<std::ptrdiff_t>(node_ptr[r]), node_cols.begin() + static_cast<std::ptrdiff_t>(node_ptr[r + 1]));
     row_ptr = Teuchos::ArrayRCP<std::size_t>(rows * bs + 1);
-    col_ind = Teuchos::ArrayRCP<LO>(node_cols.size() * bs * bs);
+    col_ind = bs == 1 ? node_cols : Teuchos::ArrayRCP<LO>(node_cols.size() * bs * bs);
     row_ptr[0] = 0;
     for (std::size_t r = 0; r < rows; ++r)
       for (std::size_t i = 0; i < bs; ++i) {
         std::size_t at = entry_base(r, node_ptr[r]) + i * row_stride(r);
-        for (std::size_t k = node_ptr[r]; k < node_ptr[r + 1]; ++k)
-          for (std::size_t c = 0; c < bs; ++c) col_ind[at++] = node_cols[k] + static_cast<LO>(c);
+        if (bs == 1) at = node_ptr[r + 1];  // col_ind is node_cols
+        else
+          for (std::size_t k = node_ptr[r]; k < node_ptr[r + 1]; ++k)
+            for (std::size_t c = 0; c < bs; ++c) col_ind[at++] = node_cols[k] + static_cast<LO>(c);
         row_ptr[r * bs + i + 1] = at;
       }
     auto graph = Teuchos::rcp(new CrsGraph(g.nodes_->owned_map(), column_map, row_ptr, col_ind));
@@ -431,47 +433,60 @@ void FEMatrix::begin_assembly() {
 bool FEMatrix::element_fits(std::size_t c, const ElementMatrix& k, const char* caller) {
   const FEGraph& g = *graph_;
   const int size = g.corners_ * g.bs_;
+  const bool known_cell = c < g.num_cells();
+  if (known_cell && k.rows == size && k.cols == size && k.values != nullptr) return true;  // every call but a fault's
   const std::string n = std::to_string(size);
-  Problem fault;
-  if (c >= g.num_cells())
-    fault = Problem::of(g.nodes().rank(), "cell", std::to_string(c),
-                        "a cell of the graph (0 <= c < " + std::to_string(g.num_cells()) + ")",
-                        std::string(caller) + " skipped it");
-  else if (k.rows != size || k.cols != size || k.values == nullptr)
-    fault = Problem::of(g.nodes().rank(), "element_matrix", std::to_string(k.rows) + "x" + std::to_string(k.cols),
-                        "an element matrix is (corners * block size) squared (" + n + "x" + n + ")",
-                        std::string(caller) + " skipped it");
-  else
-    return true;
-  list_problem(faults_, std::move(fault));  // the first few name the fault; the count does not matter
+  list_problem(faults_,  // the first few name the fault; the count does not matter
+               known_cell ? Problem::of(g.nodes().rank(), "element_matrix", std::to_string(k.rows) + "x" + std::to_string(k.cols),
+                                        "an element matrix is (corners * block size) squared (" + n + "x" + n + ")",
+                                        std::string(caller) + " skipped it")
+                          : Problem::of(g.nodes().rank(), "cell", std::to_string(c),
+                                        "a cell of the graph (0 <= c < " + std::to_string(g.num_cells()) + ")",
+                                        std::string(caller) + " skipped it"));
   return false;
+}
+
+// add_element's loop for a block size known at compile time (BS > 0) or at
+// run time (BS == 0): the scalar problem keeps a tight loop, and a node
+// pair's block is found once for all its bs x bs entries.
+template <int BS>
+void FEMatrix::add_blocks(std::size_t c, const double* k) {
+  const FEGraph& g = *graph_;
+  const int n = g.corners_, bs = BS > 0 ? BS : g.bs_, width = n * bs;
+  const local_index_t* corner = g.cell(c);
+  const local_index_t* columns = g.row_columns_.data();
+  for (int a = 0; a < n; ++a) {
+    const local_index_t row = corner[a];
+    if (BS == 1 && is_constrained(row)) continue;
+    const std::size_t begin = g.row_begin_[static_cast<std::size_t>(row)], end = g.row_begin_[static_cast<std::size_t>(row) + 1];
+    for (int b = 0; b < n; ++b) {
+      const local_index_t col = corner[b];
+      if (BS == 1 && is_constrained(col)) continue;
+      std::size_t e = begin;
+      while (e < end && columns[e] != col) ++e;  // rows are short: a few dozen nodes at most
+      double* block = values_ + g.entry_at_[e];
+      if constexpr (BS == 1) {
+        *block += k[a * n + b];
+        continue;
+      }
+      const std::size_t stride = g.row_stride_[static_cast<std::size_t>(row)];
+      for (int i = 0; i < bs; ++i) {
+        if (is_constrained(row * bs + i)) continue;
+        const double* from = k + (a * bs + i) * width + b * bs;
+        for (int j = 0; j < bs; ++j)
+          if (!is_constrained(col * bs + j)) block[static_cast<std::size_t>(i) * stride + static_cast<std::size_t>(j)] += from[j];
+      }
+    }
+  }
 }
 
 void FEMatrix::add_element(std::size_t c, const ElementMatrix& k) {
   if (!element_fits(c, k, "add_element")) return;
-  const FEGraph& g = *graph_;
-  const int n = g.corners_, bs = g.bs_, width = n * bs;
-  const local_index_t* corner = g.cell(c);
-  const local_index_t* columns = g.row_columns_.data();
-  double* values = values_;
-  blocks_.resize(static_cast<std::size_t>(n));
-  for (int a = 0; a < n; ++a) {
-    const local_index_t row = corner[a];
-    const std::size_t begin = g.row_begin_[static_cast<std::size_t>(row)], end = g.row_begin_[static_cast<std::size_t>(row) + 1];
-    for (int b = 0; b < n; ++b) {  // where each corner's block sits in this row
-      std::size_t e = begin;
-      while (e < end && columns[e] != corner[b]) ++e;  // rows are short: a few dozen nodes at most
-      blocks_[static_cast<std::size_t>(b)] = g.entry_at_[e];
-    }
-    const std::size_t stride = g.row_stride_[static_cast<std::size_t>(row)];
-    for (int i = 0; i < bs; ++i) {
-      if (is_constrained(row * bs + i)) continue;
-      const double* from = k.values + (a * bs + i) * width;
-      const std::size_t shift = static_cast<std::size_t>(i) * stride;
-      for (int b = 0; b < n; ++b)
-        for (int j = 0; j < bs; ++j)
-          if (!is_constrained(corner[b] * bs + j)) values[blocks_[static_cast<std::size_t>(b)] + shift + static_cast<std::size_t>(j)] += from[b * bs + j];
-    }
+  switch (graph_->bs_) {
+    case 1: add_blocks<1>(c, k.values); break;
+    case 2: add_blocks<2>(c, k.values); break;
+    case 3: add_blocks<3>(c, k.values); break;
+    default: add_blocks<0>(c, k.values);
   }
 }
 
@@ -479,14 +494,17 @@ void FEMatrix::lift_element(std::size_t c, const ElementMatrix& k, const double*
   if (!element_fits(c, k, "lift_element") || constrained_.empty()) return;
   const int n = graph_->corners_, bs = graph_->bs_, width = n * bs;
   const local_index_t* corner = graph_->cell(c);
-  for (int a = 0; a < width; ++a) {
-    const local_index_t row = corner[a / bs] * bs + a % bs;
-    if (is_constrained(row)) continue;
-    for (int b = 0; b < width; ++b) {
-      const local_index_t col = corner[b / bs] * bs + b % bs;
-      if (is_constrained(col)) rhs[row] -= k.values[a * width + b] * g[col];
+  for (int a = 0; a < n; ++a)
+    for (int i = 0; i < bs; ++i) {
+      const local_index_t row = corner[a] * bs + i;
+      if (is_constrained(row)) continue;
+      const double* k_row = k.values + (a * bs + i) * width;
+      for (int b = 0; b < n; ++b)
+        for (int j = 0; j < bs; ++j) {
+          const local_index_t col = corner[b] * bs + j;
+          if (is_constrained(col)) rhs[row] -= k_row[b * bs + j] * g[col];
+        }
     }
-  }
 }
 
 void FEMatrix::set_constrained_values(const double* g, double* rhs) const {
@@ -499,10 +517,10 @@ void FEMatrix::end_assembly() {
   const FEGraph& g = *graph_;
   g.entries_plan_->assemble<double>(entries_);
   const auto bs = static_cast<std::size_t>(g.bs_);
-  for (std::size_t u = 0; u < constrained_.size(); ++u) {
-    const std::size_t r = u / bs, i = u % bs;
-    if (constrained_[u] && g.diagonal_at_[r] >= 0) values_[static_cast<std::size_t>(g.diagonal_at_[r]) + i * g.row_stride_[r] + i] = 1.0;
-  }
+  for (std::size_t r = 0; r < g.diagonal_at_.size() && !constrained_.empty(); ++r)
+    if (g.diagonal_at_[r] >= 0)
+      for (std::size_t i = 0; i < bs; ++i)
+        if (constrained_[r * bs + i]) values_[static_cast<std::size_t>(g.diagonal_at_[r]) + i * g.row_stride_[r] + i] = 1.0;
 }
 
 }  // namespace dapetra::tpetra

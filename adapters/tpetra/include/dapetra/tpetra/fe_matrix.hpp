@@ -199,6 +199,9 @@ class FEMatrix {
  private:
   // Whether cell c and k fit the graph; if not, records the fault for end_assembly().
   bool element_fits(std::size_t c, const ElementMatrix& k, const char* caller);
+  // add_element's loop, for block size BS (0: the graph's, at run time).
+  template <int BS>
+  void add_blocks(std::size_t c, const double* k);
 
   std::shared_ptr<const FEGraph> graph_;
   std::vector<char> constrained_;
@@ -209,7 +212,6 @@ class FEMatrix {
   DistArray entries_;  // values_ as an array of the entries' layout
   Teuchos::RCP<CrsMatrix> matrix_;
   std::vector<Problem> faults_;
-  std::vector<std::size_t> blocks_;  // add_element's scratch: one cell row's blocks
 };
 
 }  // namespace dapetra::tpetra
