@@ -1,6 +1,9 @@
 // PETSc's linear system, solved by Tpetra: Belos CG with MueLu's smoothed
 // aggregation, in place in PETSc's own vectors. The matrix is copied once
-// into Tpetra's form; b and x are PETSc's memory, viewed, not copied.
+// into Tpetra's form; b and x are PETSc's memory, viewed, not copied; what
+// PETSc's GAMG would read beside the rows (the Mat's block size and
+// near-nullspace: here the constant, as a user sets it with
+// MatSetNearNullSpace; for elasticity, the rigid-body modes) goes to MueLu.
 //   mpirun -n 2 petsc_system_to_tpetra    (2-D Laplacian, 40,000 unknowns;
 //   prints Tpetra's and PETSc's iterations and how far apart they land)
 #include <petscksp.h>
@@ -42,6 +45,14 @@ int solve_with_tpetra(Mat a, Vec b, Vec x) {
 
   dapetra::tpetra::SolverOptions how;  // CG + MueLu (Dapetra's settings; override any in how.parameters)
   how.tolerance = 1e-10;
+  const dapetra::petsc::NearNullspaceCopy modes = dapetra::petsc::near_nullspace_copy(a);  // collective
+  how.equations_per_node = modes.block_size;
+  if (modes.modes > 0) {
+    how.near_nullspace = Teuchos::rcp(new dapetra::tpetra::MultiVector<double>(A->getRowMap(), modes.modes));
+    auto v = how.near_nullspace->getLocalViewHost(Tpetra::Access::OverwriteAll);
+    for (std::size_t k = 0; k < modes.modes; ++k)
+      for (std::size_t i = 0; i < modes.rows; ++i) v(i, k) = modes.values[k * modes.rows + i];
+  }
   const auto done = dapetra::tpetra::solve(A, dapetra::tpetra::owned_view<double>(*layout, xd),
                                            dapetra::tpetra::owned_view<double>(*layout, bd), how);  // writes PETSc's x
   return done.iterations;
@@ -53,6 +64,10 @@ int main(int argc, char** argv) {
   bool ok = false;
   {
     Mat a = laplacian(200);
+    MatNullSpace constant;  // the Laplacian's near-nullspace, as PETSc users attach it for GAMG
+    MatNullSpaceCreate(PETSC_COMM_WORLD, PETSC_TRUE, 0, nullptr, &constant);
+    MatSetNearNullSpace(a, constant);
+    MatNullSpaceDestroy(&constant);
     Vec b, x, y;
     MatCreateVecs(a, &x, &b);
     VecSet(b, 1.0);

@@ -2,7 +2,8 @@
 // matrix applied to a vector gives what PETSc's MatMult gives, bit for bit
 // (integer entries: every sum exact in any order), for AIJ (read block by
 // block) and a dense Mat (read row by row); the system's vectors are the
-// PETSc Vecs' own memory.
+// PETSc Vecs' own memory. The Mat's block size and near-nullspace
+// (near_nullspace_copy) come across as PETSc holds them.
 #include <gtest/gtest.h>
 #include <petscmat.h>
 
@@ -144,5 +145,51 @@ TEST(Faults, PetscMatNotAssembledFailsEveryRank) {
     EXPECT_EQ(e.problems().at(0).rank, 0);
     EXPECT_EQ(e.problems().at(0).key, "Mat");
   }
+  MatDestroy(&a);
+}
+
+// A Mat with block size 3 and a near-nullspace of the constant and two
+// vectors with distinct entries: the copy has the block size, the constant
+// column first, then each vector's owned entries in order; a Mat without
+// one has no modes.
+TEST(PetscMat, BlockSizeAndNearNullspaceComeAcross) {
+  Mat a = nullptr;
+  MatCreate(PETSC_COMM_WORLD, &a);
+  MatSetSizes(a, 3 * 5, 3 * 5, PETSC_DETERMINE, PETSC_DETERMINE);
+  MatSetBlockSize(a, 3);
+  MatSetType(a, MATAIJ);
+  MatSetUp(a);
+  PetscInt start = 0, stop = 0;
+  MatGetOwnershipRange(a, &start, &stop);
+  for (PetscInt r = start; r < stop; ++r) MatSetValue(a, r, r, 1.0, INSERT_VALUES);
+  MatAssemblyBegin(a, MAT_FINAL_ASSEMBLY);
+  MatAssemblyEnd(a, MAT_FINAL_ASSEMBLY);
+  const petsc::NearNullspaceCopy none = petsc::near_nullspace_copy(a);
+  EXPECT_EQ(none.block_size, 3);
+  EXPECT_EQ(none.modes, 0u);
+  EXPECT_TRUE(none.values.empty());
+
+  Vec v[2];
+  for (int k = 0; k < 2; ++k) {
+    MatCreateVecs(a, &v[k], nullptr);
+    for (PetscInt r = start; r < stop; ++r) VecSetValue(v[k], r, static_cast<PetscScalar>(1000 * k + r), INSERT_VALUES);
+    VecAssemblyBegin(v[k]);
+    VecAssemblyEnd(v[k]);
+  }
+  MatNullSpace space = nullptr;
+  MatNullSpaceCreate(PETSC_COMM_WORLD, PETSC_TRUE, 2, v, &space);
+  MatSetNearNullSpace(a, space);
+  const petsc::NearNullspaceCopy got = petsc::near_nullspace_copy(a);
+  EXPECT_EQ(got.block_size, 3);
+  ASSERT_EQ(got.rows, static_cast<std::size_t>(stop - start));
+  ASSERT_EQ(got.modes, 3u);
+  ASSERT_EQ(got.values.size(), 3 * got.rows);
+  for (std::size_t i = 0; i < got.rows; ++i) {
+    EXPECT_EQ(got.values[i], 1.0);
+    for (int k = 0; k < 2; ++k)
+      EXPECT_EQ(got.values[(1 + static_cast<std::size_t>(k)) * got.rows + i], 1000.0 * k + static_cast<double>(start) + static_cast<double>(i));
+  }
+  MatNullSpaceDestroy(&space);
+  for (Vec& x : v) VecDestroy(&x);
   MatDestroy(&a);
 }

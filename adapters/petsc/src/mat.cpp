@@ -109,4 +109,40 @@ CsrRows csr_rows_copy(Mat a) {
   return out;
 }
 
+NearNullspaceCopy near_nullspace_copy(Mat a) {
+  NearNullspaceCopy out;
+  mpi::agree_on(comm_of(a), [&] {
+    PetscInt bs = 1, start = 0, stop = 0;
+    check(MatGetBlockSize(a, &bs), "MatGetBlockSize");
+    check(MatGetOwnershipRange(a, &start, &stop), "MatGetOwnershipRange");
+    out.block_size = static_cast<int>(bs);
+    out.rows = static_cast<std::size_t>(stop - start);
+    MatNullSpace space = nullptr;
+    check(MatGetNearNullSpace(a, &space), "MatGetNearNullSpace");
+    if (space == nullptr) return;
+    PetscBool has_constant = PETSC_FALSE;
+    PetscInt n = 0;
+    const Vec* vectors = nullptr;
+    check(MatNullSpaceGetVecs(space, &has_constant, &n, &vectors), "MatNullSpaceGetVecs");
+    if (has_constant == PETSC_TRUE) out.values.assign(out.rows, 1.0);
+    for (PetscInt k = 0; k < n; ++k) {
+      PetscInt length = 0;
+      check(VecGetLocalSize(vectors[k], &length), "VecGetLocalSize");
+      if (static_cast<std::size_t>(length) != out.rows) {
+        int rank = 0;
+        MPI_Comm_rank(comm_of(a), &rank);
+        throw ValidationError({Problem{rank, -1, "near_nullspace", std::to_string(length) + " rows in vector " + std::to_string(k),
+                                       "each near-nullspace vector has the Mat's " + std::to_string(out.rows) + " rows here",
+                                       "MatSetNearNullSpace was given vectors of another layout"}});
+      }
+      const PetscScalar* v = nullptr;
+      check(VecGetArrayRead(vectors[k], &v), "VecGetArrayRead");
+      out.values.insert(out.values.end(), v, v + out.rows);
+      check(VecRestoreArrayRead(vectors[k], &v), "VecRestoreArrayRead");
+    }
+    out.modes = static_cast<std::size_t>(n) + (has_constant == PETSC_TRUE ? 1 : 0);
+  });
+  return out;
+}
+
 }  // namespace dapetra::petsc

@@ -7,10 +7,15 @@
 /// arrays with global columns (dapetra/csr.hpp), which Tpetra's adapter
 /// (dapetra::tpetra::crs_matrix_copy) or any other consumer takes as they
 /// are. It copies (the name says so): the result does not follow later
-/// changes to the Mat.
+/// changes to the Mat. near_nullspace_copy() hands on what PETSc's own
+/// multigrid (GAMG) would read beside the rows: the Mat's block size and
+/// its near-nullspace (rigid-body modes for elasticity), for MueLu.
 #pragma once
 
 #include <petscmat.h>
+
+#include <cstddef>
+#include <vector>
 
 #include "dapetra/csr.hpp"
 
@@ -26,5 +31,28 @@ namespace dapetra::petsc {
 /// @param a an assembled PETSc Mat.
 /// @return this process's rows with global columns (a copy), first_row its ownership range's start.
 CsrRows csr_rows_copy(Mat a);
+
+/// A Mat's block size and near-nullspace on this process's rows (a copy).
+struct NearNullspaceCopy {
+  /// MatGetBlockSize: unknowns per node, interleaved (node * block_size + component).
+  int block_size = 1;
+  /// This process's rows (its ownership range).
+  std::size_t rows = 0;
+  /// Columns of `values`: the near-nullspace's vectors, with a constant
+  /// one first when the null space has the constant; 0 when the Mat has no
+  /// near-nullspace (MatSetNearNullSpace was not called).
+  std::size_t modes = 0;
+  /// rows * modes values, column after column.
+  std::vector<double> values;
+};
+
+/// Collective over the Mat's communicator. The block size and the
+/// near-nullspace (MatGetNearNullSpace) of `a`, for a multigrid other than
+/// PETSc's: dapetra::tpetra::SolverOptions' equations_per_node and
+/// near_nullspace take them. A PETSc error on any process throws the same
+/// ValidationError on every process.
+/// @param a a PETSc Mat (real scalars).
+/// @return the block size and this process's rows of the modes (a copy).
+NearNullspaceCopy near_nullspace_copy(Mat a);
 
 }  // namespace dapetra::petsc
