@@ -26,7 +26,8 @@ the square; the cube's six tetrahedra per cube are DOLFINx's already), so
 each row checks its own result:
   mesh+partition  the same numbers of nodes and cells;
   set-up          the same number of Dirichlet nodes;
-  assembly        ||A||_F and ||b||_2 after the first assembly, equal to 1e-12;
+  assembly        ||A||_F and ||b||_2 after the first assembly, equal to what
+                  summing their squares in two orders allows (norms_agree);
   re-assembly     the same after the last re-assembly;
   solve           both converged, and the solutions agree node by node
                   (matched by coordinates, every component) within what the
@@ -90,8 +91,19 @@ def condition_number(dim, n, elastic=False):
     return max(high * 4 * dim * h ** (dim - 2), 1.0) / min(low * dim * math.pi ** 2 * h ** dim, 1.0)
 
 
-def close(a, b, tolerance=1e-12):
-    return all(abs(x - y) <= tolerance * max(abs(x), abs(y)) for x, y in zip(a, b))
+UNIT_ROUNDOFF = 2.0 ** -53
+
+
+def norms_agree(ours, theirs, mine, baseline):
+    """||A||_F and ||b||_2 of both sides equal to what the two libraries'
+    summations allow: a sum of m squares added one by one is within (m - 1) u
+    of the exact sum (u the unit roundoff), its square root within half that,
+    and both sides err; the structured meshes' many equal entries make that
+    error grow with m, not with its square root (3e-12 at 8 million entries,
+    measured). At least 1e-12: the element kernels round differently."""
+    sizes = [ours["matrix_entries"], ours["nodes"] * ours.get("components", 1)]
+    return all(abs(x - y) <= max(1e-12, m * UNIT_ROUNDOFF) * max(abs(x), abs(y))
+               for x, y, m in zip(mine, baseline, sizes))
 
 
 def checks_for(ours, theirs, ours_nodal, theirs_nodal, n):
@@ -104,8 +116,8 @@ def checks_for(ours, theirs, ours_nodal, theirs_nodal, n):
     same_problem = ours["nodes"] == theirs["nodes"] and ours["cells"] == theirs["cells"]
     return {"mesh+partition": same_problem,
             "assembly set-up": ours["dirichlet_nodes"] == theirs["dirichlet_nodes"],
-            "assembly": close(ours["assembled_norms"], theirs["assembled_norms"]),
-            "re-assembly": close(ours["reassembled_norms"], theirs["reassembled_norms"]),
+            "assembly": norms_agree(ours, theirs, ours["assembled_norms"], theirs["assembled_norms"]),
+            "re-assembly": norms_agree(ours, theirs, ours["reassembled_norms"], theirs["reassembled_norms"]),
             "solve": solved,
             "iterations": solved,
             "peak memory per process": same_problem and solved}, difference, bound

@@ -143,6 +143,7 @@ Result solve_elasticity(const MeshPart& part, const Teuchos::RCP<const Teuchos::
   res.structure_seconds = seconds_since(t_assembly);
   assemble_values(mesh, g, *plan, a, f);
   res.assembly_seconds = seconds_since(t_assembly);
+  res.matrix_entries = static_cast<std::size_t>(a.matrix()->getGlobalNumEntries());
   res.assembled_norms = res.reassembled_norms = {static_cast<double>(a.matrix()->getFrobeniusNorm()),
                                                  static_cast<double>(tpetra::owned_view<double>(*layout, f)->getVector(0)->norm2())};
   for (int k = 0; k < options.reassemblies; ++k) {

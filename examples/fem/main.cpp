@@ -349,7 +349,8 @@ void write_report(const std::string& path, const Study& st, const Teuchos::Comm<
          << ", \"structure_s\": " << last.structure_seconds << ", \"reassembly_s\": " << last.reassembly_seconds
          << ", \"solve_s\": " << last.belos.seconds
          << ", \"iterations\": " << last.belos.iterations << ", \"relative_residual\": " << last.belos.relative_residual
-         << ", \"dirichlet_nodes\": " << last.dirichlet_nodes << ", \"assembled_norms\": [" << last.assembled_norms[0]
+         << ", \"dirichlet_nodes\": " << last.dirichlet_nodes << ", \"matrix_entries\": " << last.matrix_entries
+         << ", \"assembled_norms\": [" << last.assembled_norms[0]
          << ", " << last.assembled_norms[1] << "], \"reassembled_norms\": [" << last.reassembled_norms[0] << ", "
          << last.reassembled_norms[1] << "]"
          << ", \"l2_error\": " << last.l2_error << ", \"h1_error\": " << last.h1_error << ", \"peak_rss_mb\": " << peak

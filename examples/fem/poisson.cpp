@@ -105,6 +105,7 @@ void assemble_and_reassemble(const Mesh& mesh, const std::vector<double>& g, con
   assemble_values(mesh, g, plan, a, f);
   res.assembly_seconds = seconds_since(t_assembly);
   res.assembled_norms = res.reassembled_norms = norms_of(a, layout, f);
+  res.matrix_entries = static_cast<std::size_t>(a.matrix()->getGlobalNumEntries());
   for (int k = 0; k < options.reassemblies; ++k) {
     const auto t_again = Clock::now();
     assemble_values(mesh, g, plan, a, f);

@@ -78,6 +78,7 @@ struct Result {
   // the matrix's Frobenius norm and the right-hand side's 2-norm after the
   // first assembly and after the last re-assembly, and the Dirichlet nodes.
   std::array<double, 2> assembled_norms{}, reassembled_norms{};
+  std::size_t matrix_entries = 0;  // stored entries of the global matrix (what ||A||_F sums)
   std::size_t dirichlet_nodes = 0;
   // This process's owned matrix rows, (global column, value) sorted, as
   // assembled (with SolveOptions::keep_rows or ::petsc; empty otherwise).

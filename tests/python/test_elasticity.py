@@ -101,6 +101,19 @@ def rigid_body_modes(coordinates):
     return modes
 
 
+@pytest.mark.parametrize("dim", [2, 3])
+def test_python_builds_the_same_rigid_body_modes_as_cpp(comm, dim):
+    # dapetra.rigid_body_modes is what solve(coordinates=) hands MueLu
+    # (dapetra::tpetra::rigid_body_modes); the modes by hand, from the
+    # formulas, on random coordinates: equal entry by entry.
+    coordinates = np.random.default_rng(41 + comm.rank).uniform(-3, 3, size=(17, dim))
+    got = dapetra.rigid_body_modes(coordinates)
+    assert got.shape == (17 * dim, 3 if dim == 2 else 6)
+    np.testing.assert_array_equal(got, rigid_body_modes(coordinates))
+    with pytest.raises(ValueError):
+        dapetra.rigid_body_modes(coordinates[:, :1])
+
+
 @pytest.mark.parametrize("dim, n", [(2, 40), (3, 12)])
 def test_rigid_body_modes_make_muelu_converge_as_for_an_elastic_body(comm, dim, n):
     system = Elasticity(comm, n, dim)

@@ -394,3 +394,42 @@ TEST(Faults, FEMatrixDirichletFlagsOfTheWrongLengthFailEveryRank) {
     expect_every_rank_throws([&] { FEMatrix a(b.graph, flags); }, bad, "constrained");
   }
 }
+
+// A nodes x components array (owned nodes first) is one Tpetra vector over
+// the interleaved unknowns, on the matrix's domain map, and it is the
+// array's memory; the same components as a column axis are separate vectors.
+TEST(FEMatrix, NodesTimesComponentsIsOneInterleavedVectorWithoutCopy) {
+  const auto comm = world();
+  const int P = comm->getSize(), r = comm->getRank();
+  // Nodes 4r..4r+3 owned here, and 4r+4 shared with the next process (owned
+  // there: the highest holder owns a shared node, so the owned come first).
+  std::vector<global_index_t> nodes{4 * r, 4 * r + 1, 4 * r + 2, 4 * r + 3};
+  if (r + 1 < P) nodes.push_back(4 * r + 4);
+  std::vector<double> memory(nodes.size() * 3);
+  for (std::size_t i = 0; i < memory.size(); ++i) memory[i] = static_cast<double>(nodes[i / 3] * 3 + static_cast<global_index_t>(i % 3));
+  DistArray a;
+  a.dim_data = {Dim::unstructured(4 * P, P, r, nodes, false), Dim::undistributed(3)};
+  a.buffer = view_buffer(memory.data(), {static_cast<global_index_t>(nodes.size()), 3});
+  TpetraLayoutOptions highest;
+  highest.distribution.ownership = mpi::Ownership::highest_holder();
+  const auto layout = TpetraLayout::create(a, comm, highest);
+  const auto x = owned_view<double>(*layout, a);
+  EXPECT_EQ(x->getNumVectors(), 1u);
+  ASSERT_EQ(x->getLocalLength(), 12u);
+  const auto v = x->getData(0);
+  EXPECT_EQ(v.getRawPtr(), memory.data());  // no copy
+  for (std::size_t i = 0; i < 12; ++i)  // row i is unknown node * 3 + component, its value that number
+    EXPECT_EQ(v[static_cast<Teuchos_Ordinal>(i)], static_cast<double>(x->getMap()->getGlobalElement(static_cast<LO>(i))));
+  // The graph over this layout has the same map as its domain.
+  std::vector<local_index_t> cells{0, 1, 2, 1, 2, 3};
+  if (r + 1 < P) cells.insert(cells.end(), {2, 3, 4});
+  const auto graph = FEGraph::create(layout, cells, 3);
+  EXPECT_TRUE(graph->graph()->getDomainMap()->isSameAs(*x->getMap()));
+  TpetraLayoutOptions columns;
+  columns.column_axis = 0;  // components x nodes, each component a column
+  std::vector<double> by_component(memory.size());
+  DistArray c;
+  c.dim_data = {Dim::undistributed(3), Dim::unstructured(4 * P, P, r, nodes, false)};
+  c.buffer = view_buffer(by_component.data(), {3, static_cast<global_index_t>(nodes.size())});
+  EXPECT_EQ(owned_view<double>(*TpetraLayout::create(c, comm, columns), c)->getNumVectors(), 3u);
+}

@@ -27,6 +27,6 @@ if hasattr(_dapetra, "tpetra_view"):
     __all__ += ["TpetraVector", "tpetra_view", "new_tpetra_vector"]
 
 if hasattr(_dapetra, "solve"):
-    from ._dapetra import CrsMatrix, describe_preconditioner, has_muelu, solve
+    from ._dapetra import CrsMatrix, describe_preconditioner, has_muelu, rigid_body_modes, solve
 
-    __all__ += ["CrsMatrix", "solve", "describe_preconditioner", "has_muelu"]
+    __all__ += ["CrsMatrix", "solve", "describe_preconditioner", "has_muelu", "rigid_body_modes"]

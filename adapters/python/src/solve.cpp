@@ -4,6 +4,7 @@
 // preconditioner, in place on DAP arrays' owned parts (one column or several).
 #include <pybind11/numpy.h>
 
+#include <Teuchos_DefaultSerialComm.hpp>
 #include <Teuchos_XMLParameterListHelpers.hpp>
 #include <Tpetra_CrsMatrix.hpp>
 #include <Tpetra_Export.hpp>
@@ -362,6 +363,27 @@ std::string describe_preconditioner(const CrsMatrix& a, const std::string& prec_
 
 }  // namespace
 
+// The rigid-body modes of nodes at `coordinates` (nodes x dim), as solve()'s
+// coordinates= builds them (tpetra::rigid_body_modes, on a map of this
+// process's unknowns alone): a new array, unknowns (node * dim + component) x modes.
+py::array_t<double> rigid_body_modes(const py::array_t<double, py::array::c_style | py::array::forcecast>& coordinates) {
+  if (coordinates.ndim() != 2 || (coordinates.shape(1) != 2 && coordinates.shape(1) != 3))
+    throw py::value_error("rigid_body_modes: coordinates are nodes x dim, dim 2 or 3");
+  const auto nodes = static_cast<std::size_t>(coordinates.shape(0));
+  const int dim = static_cast<int>(coordinates.shape(1));
+  const auto unknowns = nodes * static_cast<std::size_t>(dim);
+  const auto map = Teuchos::rcp(new tpetra::Map(static_cast<Tpetra::global_size_t>(unknowns), 0,
+                                                Teuchos::rcp(new Teuchos::SerialComm<int>())));
+  const auto modes = tpetra::rigid_body_modes(map, coordinates.data(), dim);
+  const std::size_t width = modes->getNumVectors();
+  py::array_t<double> out({unknowns, width});
+  auto v = modes->getLocalViewHost(Tpetra::Access::ReadOnly);
+  auto o = out.mutable_unchecked<2>();
+  for (std::size_t i = 0; i < unknowns; ++i)
+    for (std::size_t j = 0; j < width; ++j) o(static_cast<py::ssize_t>(i), static_cast<py::ssize_t>(j)) = v(i, j);
+  return out;
+}
+
 void bind_solve(py::module_& m) {
   if (import_mpi4py() < 0) throw py::error_already_set();  // mpi4py's C API is per translation unit
   // Tpetra finalizes the Kokkos it starts here at exit, after the module's statics go.
@@ -426,6 +448,12 @@ near-nullspace: coordinates= (owned nodes x dim) builds the rigid-body
 modes (3 in 2-D, 6 in 3-D) and sets MueLu's number of equations to dim;
 near_nullspace= (owned unknowns x modes) gives any modes, with
 equations_per_node= their unknowns per node. Used by MueLu only.)");
+  m.def("rigid_body_modes", &rigid_body_modes, py::arg("coordinates"),
+        R"(The rigid-body modes of nodes at `coordinates` (nodes x dim, dim 2 or 3),
+as solve(..., coordinates=) builds them for MueLu: a new array of unknowns
+(node * dim + component) x modes, 3 in 2-D (two translations, the rotation
+(-y, x)), 6 in 3-D (three translations, the rotations about x, y and z).
+Local: not collective.)");
   m.def("describe_preconditioner", &describe_preconditioner, py::arg("A"), py::arg("preconditioner") = "RELAXATION",
         py::arg("parameters") = py::none(),
         R"(What the preconditioner solve() would build with these arguments says of
