@@ -216,17 +216,24 @@ TEST(FEMatrix, EqualsTheSerialAssemblyOnRandomCells) {
   }
 }
 
-// y = A x through Tpetra against the serial product (x = global index + 1),
-// at one, two and three unknowns per node.
-TEST(FEMatrix, AppliesAsTheSerialMatrix) {
-  const auto comm = world();
-  const auto seed = dapetra::testing::test_seed(707);
+// Runs `check` on a fresh draw at one, two and three unknowns per node,
+// drawn from DAPETRA_TEST_SEED or `fallback`.
+template <class Check>
+void at_each_block_size(std::uint64_t fallback, Check check) {
+  const auto seed = dapetra::testing::test_seed(fallback);
   SCOPED_TRACE(seed.replay);
   std::mt19937_64 rng(seed.value);
   for (int bs = 1; bs <= 3; ++bs) {
     SCOPED_TRACE("block size " + std::to_string(bs));
-    const Problem3 p = draw(rng, comm->getSize(), bs);
-    const Built b = build(p);
+    const Problem3 p = draw(rng, world()->getSize(), bs);
+    check(p, build(p));
+  }
+}
+
+// y = A x through Tpetra against the serial product (x = global index + 1),
+// at one, two and three unknowns per node.
+TEST(FEMatrix, AppliesAsTheSerialMatrix) {
+  at_each_block_size(707, [](const Problem3& p, const Built& b) {
     FEMatrix a(b.graph);
     assemble(a, p, b.local, 1.0);
     const auto& A = *a.matrix();
@@ -242,7 +249,7 @@ TEST(FEMatrix, AppliesAsTheSerialMatrix) {
       for (const auto& [col, v] : rows[static_cast<std::size_t>(g)]) want += v * static_cast<double>(col + 1);
       EXPECT_EQ(yv[static_cast<Teuchos_Ordinal>(i)], want) << "row " << g;
     }
-  }
+  });
 }
 
 // Lifting per component: with prescribed values g on the constrained
@@ -251,14 +258,8 @@ TEST(FEMatrix, AppliesAsTheSerialMatrix) {
 // g(s)) from the unconstrained serial matrix, and g itself where u is
 // constrained.
 TEST(FEMatrix, LiftsEachComponentAsTheSerialMatrix) {
-  const auto comm = world();
-  const auto seed = dapetra::testing::test_seed(808);
-  SCOPED_TRACE(seed.replay);
-  std::mt19937_64 rng(seed.value);
-  for (int bs = 1; bs <= 3; ++bs) {
-    SCOPED_TRACE("block size " + std::to_string(bs));
-    const Problem3 p = draw(rng, comm->getSize(), bs);
-    const Built b = build(p);
+  at_each_block_size(808, [](const Problem3& p, const Built& b) {
+    const int bs = p.bs;
     const std::vector<char> flags = constrained_flags(p, b.local);
     FEMatrix a(b.graph, flags);
     const auto prescribed = [](global_index_t u) { return static_cast<double>(3 + u % 7); };
@@ -292,7 +293,7 @@ TEST(FEMatrix, LiftsEachComponentAsTheSerialMatrix) {
       ++checked;
     }
     EXPECT_EQ(checked, compat::local_num_elements(*b.layout->owned_map()));
-  }
+  });
 }
 
 // A cell naming a node its process does not hold, on one process at a time:
