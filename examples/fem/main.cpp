@@ -28,6 +28,7 @@
 #include <stdexcept>
 #include <sys/resource.h>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "dapetra/mpi/agree.hpp"
@@ -104,26 +105,30 @@ fem::Pixels combined(const fem::Pixels& mine) {
   return out;
 }
 
-// The solution and partition PNGs of a 2-D part, drawn by every process for
-// its own cells: a scalar solution in colour; a displacement as the
-// deformed mesh (largest displacement a tenth of the mesh's width),
-// coloured by the displacement's length. Collective; rank 0 writes the files.
+// What the solution PNG draws: a scalar solution on the part's mesh; a
+// displacement as the deformed mesh (largest displacement a tenth of the
+// mesh's width), coloured by the displacement's length. Collective.
+std::pair<fem::Mesh, std::vector<double>> what_to_draw(const fem::MeshPart& part, const fem::Result& r, const Teuchos::Comm<int>& comm) {
+  fem::Mesh drawn = part.local;
+  if (r.components == 1) return {drawn, r.u};
+  std::vector<double> length(drawn.num_nodes(), 0.0);
+  std::array<double, 3> m{0, 0, 0};  // the mesh's width (x, y), the largest displacement
+  for (std::size_t v = 0; v < drawn.num_nodes(); ++v) {
+    length[v] = std::hypot(r.u[2 * v], r.u[2 * v + 1]);
+    m[0] = std::max(m[0], std::abs(drawn.x[v][0])), m[1] = std::max(m[1], std::abs(drawn.x[v][1])), m[2] = std::max(m[2], length[v]);
+  }
+  m = largest(comm, m);
+  const double scale = m[2] > 0 ? 0.1 * std::max(m[0], m[1]) / m[2] : 0.0;
+  for (std::size_t v = 0; v < drawn.num_nodes(); ++v)
+    for (std::size_t d = 0; d < 2; ++d) drawn.x[v][d] += scale * r.u[2 * v + d];
+  return {drawn, length};
+}
+
+// The solution (what_to_draw) and partition PNGs of a 2-D part, drawn by
+// every process for its own cells. Collective; rank 0 writes the files.
 void write_pngs(const fem::MeshPart& part, const fem::Result& r, const std::string& caption, const std::string& png_u,
                 const std::string& png_p, const Teuchos::Comm<int>& comm) {
-  fem::Mesh drawn = part.local;
-  std::vector<double> value = r.u;
-  if (r.components > 1) {
-    value.assign(drawn.num_nodes(), 0.0);
-    std::array<double, 3> m{0, 0, 0};  // the mesh's width (x, y), the largest displacement
-    for (std::size_t v = 0; v < drawn.num_nodes(); ++v) {
-      value[v] = std::hypot(r.u[2 * v], r.u[2 * v + 1]);
-      m[0] = std::max(m[0], std::abs(drawn.x[v][0])), m[1] = std::max(m[1], std::abs(drawn.x[v][1])), m[2] = std::max(m[2], value[v]);
-    }
-    m = largest(comm, m);
-    const double scale = m[2] > 0 ? 0.1 * std::max(m[0], m[1]) / m[2] : 0.0;
-    for (std::size_t v = 0; v < drawn.num_nodes(); ++v)
-      for (std::size_t d = 0; d < 2; ++d) drawn.x[v][d] += scale * r.u[2 * v + d];
-  }
+  const auto [drawn, value] = what_to_draw(part, r, comm);
   // One reduction for the bounding box and the values' range: maxima of
   // (-x_min, -y_min, x_max, y_max, -u_min, u_max).
   std::array<double, 6> m{-1e300, -1e300, -1e300, -1e300, -1e300, -1e300};
