@@ -141,25 +141,14 @@ Result solve_elasticity(const MeshPart& part, const Teuchos::RCP<const Teuchos::
   const auto graph = tpetra::FEGraph::create(layout, pipeline::cell_corners(mesh), mesh.corners());  // collective
   tpetra::FEMatrix a(graph, clamped_unknowns(mesh));                                                  // collective
   res.structure_seconds = seconds_since(t_assembly);
-  assemble_values(mesh, g, *plan, a, f);
-  res.assembly_seconds = seconds_since(t_assembly);
-  res.matrix_entries = static_cast<std::size_t>(a.matrix()->getGlobalNumEntries());
-  res.assembled_norms = res.reassembled_norms = {static_cast<double>(a.matrix()->getFrobeniusNorm()),
-                                                 static_cast<double>(tpetra::owned_view<double>(*layout, f)->getVector(0)->norm2())};
-  for (int k = 0; k < options.reassemblies; ++k) {
-    const auto t_again = Clock::now();
-    assemble_values(mesh, g, *plan, a, f);
-    const double seconds = seconds_since(t_again);
-    res.reassembly_seconds = k == 0 ? seconds : std::min(res.reassembly_seconds, seconds);
-  }
-  report(options, "assembly: %.3f s (structure %.3f s: Dapetra FEGraph, %d unknowns per node; values: Eigen element kernels)",
-         res.assembly_seconds, res.structure_seconds, mesh.dim);
+  pipeline::assemble_and_reassemble([&] { assemble_values(mesh, g, *plan, a, f); }, a, *layout, f, t_assembly, options, res);
 
   // Solve in place on views of the owned nodes' unknowns (no copy).
   res.belos = pipeline::solve_with_belos(a.matrix(), tpetra::owned_view<double>(*layout, u), tpetra::owned_view<double>(*layout, f),
                                          options, mesh.dim, owned_rigid_body_modes(*layout, part));
-  report(options, "solve: Belos CG + MueLu SA (%d equations per node, %d rigid-body modes), %4d iterations, relative residual %.2e, %.3f s",
-         mesh.dim, mesh.dim == 2 ? 3 : 6, res.belos.iterations, res.belos.relative_residual, res.belos.seconds);
+  report(options, "solve: %s (%d equations per node, %d rigid-body modes for MueLu), %4d iterations, relative residual %.2e, %.3f s",
+         pipeline::solver_name(options).c_str(), mesh.dim, mesh.dim == 2 ? 3 : 6, res.belos.iterations, res.belos.relative_residual,
+         res.belos.seconds);
 
   plan->update<double>(u);  // every shared node's copy now holds its owner's displacement
   const double* uv = data_as<const double>(u);

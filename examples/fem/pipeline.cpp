@@ -3,9 +3,12 @@
 #include <Teuchos_CommHelpers.hpp>
 #include <Teuchos_ParameterList.hpp>
 #include <Teuchos_XMLParameterListHelpers.hpp>
+#include <algorithm>
+#include <array>
 #include <cstdlib>
 
 #include "dapetra/tpetra/solver.hpp"
+#include "dapetra/tpetra/tpetra.hpp"
 
 namespace fem::pipeline {
 
@@ -34,6 +37,40 @@ std::vector<dapetra::local_index_t> cell_corners(const Mesh& mesh) {
   for (std::size_t c = 0; c < mesh.num_cells(); ++c)
     for (std::size_t k = 0; k < corners; ++k) cells[c * corners + k] = static_cast<dapetra::local_index_t>(mesh.cells[c][k]);
   return cells;
+}
+
+namespace {
+
+// ||A||_F and f's owned 2-norm. Collective.
+std::array<double, 2> norms_of(dapetra::tpetra::FEMatrix& a, const dapetra::tpetra::TpetraLayout& layout, const dapetra::DistArray& f) {
+  return {static_cast<double>(a.matrix()->getFrobeniusNorm()),
+          static_cast<double>(dapetra::tpetra::owned_view<double>(layout, f)->getVector(0)->norm2())};
+}
+
+}  // namespace
+
+void assemble_and_reassemble(const std::function<void()>& assemble, dapetra::tpetra::FEMatrix& a,
+                             const dapetra::tpetra::TpetraLayout& layout, const dapetra::DistArray& f, Clock::time_point t_assembly,
+                             const SolveOptions& options, Result& res) {
+  assemble();
+  res.assembly_seconds = seconds_since(t_assembly);
+  res.assembled_norms = res.reassembled_norms = norms_of(a, layout, f);
+  res.matrix_entries = static_cast<std::size_t>(a.matrix()->getGlobalNumEntries());
+  for (int k = 0; k < options.reassemblies; ++k) {
+    const auto t_again = Clock::now();
+    assemble();
+    const double seconds = seconds_since(t_again);
+    res.reassembly_seconds = k == 0 ? seconds : std::min(res.reassembly_seconds, seconds);
+  }
+  if (options.reassemblies > 0) res.reassembled_norms = norms_of(a, layout, f);
+  report(options, "assembly: %.3f s (structure %.3f s: Dapetra FEGraph, %d unknown(s) per node; values: Eigen element kernels, "
+         "Dapetra FEMatrix for A, HaloPlan::assemble for f)", res.assembly_seconds, res.structure_seconds, a.graph().block_size());
+  if (options.reassemblies > 0)
+    report(options, "re-assembly into the same matrix: %.3f s (fastest of %d)", res.reassembly_seconds, options.reassemblies);
+}
+
+std::string solver_name(const SolveOptions& options) {
+  return "Belos CG + " + (options.preconditioner == "MueLu" ? std::string("MueLu SA") : "Ifpack2 " + options.preconditioner);
 }
 
 SolverRun solve_with_belos(const Teuchos::RCP<dapetra::tpetra::CrsMatrix>& a,

@@ -7,9 +7,13 @@
 #include <Teuchos_RCP.hpp>
 #include <chrono>
 #include <cstdio>
+#include <functional>
+#include <string>
 #include <vector>
 
 #include "dapetra/dim.hpp"
+#include "dapetra/distarray.hpp"
+#include "dapetra/tpetra/fe_matrix.hpp"
 #include "dapetra/tpetra/types.hpp"
 #include "distribute.hpp"
 #include "poisson.hpp"
@@ -33,6 +37,18 @@ void count_part(const MeshPart& part, const Teuchos::Comm<int>& comm, Result& re
 
 // Every cell's corners as positions in the nodal arrays, cell after cell.
 std::vector<dapetra::local_index_t> cell_corners(const Mesh& mesh);
+
+// `assemble` (the values of A and f) once, then options.reassemblies more
+// times into the same matrix and vector (a time step, a Newton iteration):
+// the times (from `t_assembly`, the structure's start), ||A||_F and f's
+// owned 2-norm after the first and the last, and A's entries, into `res`;
+// each printed as a progress line. Collective.
+void assemble_and_reassemble(const std::function<void()>& assemble, dapetra::tpetra::FEMatrix& a,
+                             const dapetra::tpetra::TpetraLayout& layout, const dapetra::DistArray& f, Clock::time_point t_assembly,
+                             const SolveOptions& options, Result& res);
+
+// "Belos CG + MueLu SA" or "Belos CG + Ifpack2 NAME", as options say.
+std::string solver_name(const SolveOptions& options);
 
 // Belos CG in place on x (views of DAP arrays' owned parts), preconditioned
 // as options say (dapetra/tpetra/solver.hpp), with MueLu told the unknowns

@@ -91,34 +91,6 @@ void assemble_values(const Mesh& mesh, const std::vector<double>& g, const mpi::
   a.set_constrained_values(g.data(), fv.data());
 }
 
-// ||A||_F and ||b||_2 of what assemble_values made. Collective.
-std::array<double, 2> norms_of(tpetra::FEMatrix& a, const tpetra::TpetraLayout& layout, const DistArray& f) {
-  return {static_cast<double>(a.matrix()->getFrobeniusNorm()), static_cast<double>(tpetra::owned_view<double>(layout, f)->getVector(0)->norm2())};
-}
-
-// The values of A and f once, then options.reassemblies more times into the
-// same matrix and vector (a time step, a Newton iteration): their times
-// (from `t_assembly`, the structure's start) and norms. Collective.
-void assemble_and_reassemble(const Mesh& mesh, const std::vector<double>& g, const mpi::HaloPlan& plan, tpetra::FEMatrix& a,
-                             const tpetra::TpetraLayout& layout, DistArray& f, Clock::time_point t_assembly,
-                             const SolveOptions& options, Result& res) {
-  assemble_values(mesh, g, plan, a, f);
-  res.assembly_seconds = seconds_since(t_assembly);
-  res.assembled_norms = res.reassembled_norms = norms_of(a, layout, f);
-  res.matrix_entries = static_cast<std::size_t>(a.matrix()->getGlobalNumEntries());
-  for (int k = 0; k < options.reassemblies; ++k) {
-    const auto t_again = Clock::now();
-    assemble_values(mesh, g, plan, a, f);
-    const double seconds = seconds_since(t_again);
-    res.reassembly_seconds = k == 0 ? seconds : std::min(res.reassembly_seconds, seconds);
-  }
-  if (options.reassemblies > 0) res.reassembled_norms = norms_of(a, layout, f);
-  report(options, "assembly: %.3f s (structure %.3f s: Dapetra FEGraph; values: Eigen element kernels, Dapetra FEMatrix for A, HaloPlan::assemble for f)",
-         res.assembly_seconds, res.structure_seconds);
-  if (options.reassemblies > 0)
-    report(options, "re-assembly into the same matrix: %.3f s (fastest of %d)", res.reassembly_seconds, options.reassemblies);
-}
-
 // PETSc KSP (CG + GAMG) on the same rows and right-hand side, beside Belos'
 // solution `u`: its run and the largest difference. Collective.
 void solve_with_petsc_beside(const tpetra::TpetraLayout& layout, const Dim& dim, const DistArray& u, const DistArray& f,
@@ -189,7 +161,7 @@ Result solve_poisson(const MeshPart& part, const Teuchos::RCP<const Teuchos::Com
   const auto graph = tpetra::FEGraph::create(layout, cell_corners(mesh), mesh.corners());  // collective
   tpetra::FEMatrix a(graph, mesh.boundary);                                              // collective
   res.structure_seconds = seconds_since(t_assembly);
-  assemble_and_reassemble(mesh, g, *plan, a, *layout, f, t_assembly, options, res);
+  pipeline::assemble_and_reassemble([&] { assemble_values(mesh, g, *plan, a, f); }, a, *layout, f, t_assembly, options, res);
   const Teuchos::RCP<Matrix> a_mat = a.matrix();
   if (options.keep_rows || options.petsc) res.owned_rows = owned_rows_of(*a_mat, res.nodes, res.num_owned);
 
@@ -197,9 +169,7 @@ Result solve_poisson(const MeshPart& part, const Teuchos::RCP<const Teuchos::Com
   // owned parts of the DAP arrays (owned nodes first, so no copy).
   res.belos = pipeline::solve_with_belos(a_mat, tpetra::owned_view<double>(*layout, u), tpetra::owned_view<double>(*layout, f),
                                          options);
-  const std::string belos = "Belos CG + " + (options.preconditioner == "MueLu" ? std::string("MueLu SA")
-                                                                               : "Ifpack2 " + options.preconditioner);
-  report(options, "solve: %-26s %4d iterations, relative residual %.2e, %.3f s", (belos + ",").c_str(),
+  report(options, "solve: %-26s %4d iterations, relative residual %.2e, %.3f s", (pipeline::solver_name(options) + ",").c_str(),
          res.belos.iterations, res.belos.relative_residual, res.belos.seconds);
   if (options.petsc) solve_with_petsc_beside(*layout, dim, u, f, *comm, options, res);
 
