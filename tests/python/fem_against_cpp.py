@@ -1,12 +1,13 @@
 """The Python finite-element example against the C++ pipeline on the same mesh.
 
-    python3 fem_against_cpp.py MPIEXEC PYTHON EXAMPLE DAPETRA_FEM WORKDIR
+    python3 fem_against_cpp.py MPIEXEC PYTHON EXAMPLE DAPETRA_FEM WORKDIR [--elasticity]
 
 Runs examples/python/poisson.py at 3 processes (it writes its mesh; with
 petsc4py installed it solves with PETSc too, on the same arrays), then
 dapetra-fem on that mesh at 2 processes: every solve must report the C++
 pipeline's L2 and H1 errors (to 1e-6, relative: the solvers stop at
-different iterates).
+different iterates). With --elasticity, EXAMPLE is examples/python/elasticity.py
+and dapetra-fem runs with --elasticity (no PETSc solve).
 """
 import os
 import re
@@ -32,12 +33,13 @@ def run(cmd):
 
 def main():
     mpiexec, python, example, fem, work = sys.argv[1:6]
+    elasticity = sys.argv[6:] == ["--elasticity"]
     os.makedirs(work, exist_ok=True)
     mesh = os.path.join(work, "mesh.txt")
     mpi = [mpiexec, "--allow-run-as-root", "--oversubscribe", "-n"]
-    with_petsc = subprocess.run([python, "-c", "import petsc4py"], capture_output=True).returncode == 0
+    with_petsc = not elasticity and subprocess.run([python, "-c", "import petsc4py"], capture_output=True).returncode == 0
     py = errors(run(mpi + ["3", python, example, "--n", "24", "--write-mesh", mesh] + (["--petsc"] if with_petsc else [])))
-    cpp = errors(run(mpi + ["2", fem, "--mesh", mesh, "--out", work]))[-1]
+    cpp = errors(run(mpi + ["2", fem, "--mesh", mesh, "--out", work] + (["--elasticity"] if elasticity else [])))[-1]
     if with_petsc and len(py) != 2:
         sys.exit("expected a Belos and a PETSc solve")
     for solve, (l2, h1) in zip(("Belos", "PETSc"), py):

@@ -47,4 +47,11 @@ if(TARGET dapetra-fem)
                        ${CMAKE_CURRENT_BINARY_DIR}/python_fem
                LABELS python TIMEOUT 600 ENV ${DAPETRA_PYTHON_ENV})
   set_tests_properties(python_fem_example PROPERTIES PROCESSORS 3)
+  # Its vector-valued twin: elasticity (nodes x components arrays, MueLu with rigid-body modes).
+  dapetra_test(python_fem_elasticity_example NP 0
+               COMMAND ${Python3_EXECUTABLE} ${python}/fem_against_cpp.py ${MPIEXEC_EXECUTABLE} ${Python3_EXECUTABLE}
+                       ${DAPETRA_ROOT}/examples/python/elasticity.py $<TARGET_FILE:dapetra-fem>
+                       ${CMAKE_CURRENT_BINARY_DIR}/python_fem_elasticity --elasticity
+               LABELS python TIMEOUT 600 ENV ${DAPETRA_PYTHON_ENV})
+  set_tests_properties(python_fem_elasticity_example PROPERTIES PROCESSORS 3)
 endif()
