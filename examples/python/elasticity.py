@@ -21,7 +21,7 @@ import numpy as np
 from mpi4py import MPI
 
 import dapetra
-from poisson import QUADRATURE, element_geometry, partition, quadrature_points, read_mesh, unit_square, write_mesh
+from poisson import distributed_mesh, element_geometry, mesh_arguments, quadrature_points
 
 YOUNG, POISSON = 1.0, 0.3
 LAMBDA = YOUNG * POISSON / ((1 + POISSON) * (1 - 2 * POISSON))
@@ -58,27 +58,11 @@ def stiffness(area, grads):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--n", type=int, default=32, help="squares per side of the unit square")
-    parser.add_argument("--mesh", help="read this mesh file instead")
-    parser.add_argument("--write-mesh", help="write the mesh used to this file (rank 0)")
-    parser.add_argument("--tol", type=float, default=1e-10)
+    mesh_arguments(parser)
     args = parser.parse_args()
     comm = MPI.COMM_WORLD
     P, rank = comm.size, comm.rank
-    x, cells, boundary = read_mesh(args.mesh) if args.mesh else unit_square(args.n)
-    if args.write_mesh and rank == 0:
-        write_mesh(args.write_mesh, x, cells, boundary)
-
-    # This process's cells and nodes: owned (the lowest part touching them) first, then ghosts.
-    part = partition(x, cells, P)
-    owner = np.full(len(x), P)
-    np.minimum.at(owner, cells.ravel(), np.repeat(part, 3))
-    mine = cells[part == rank]
-    held = np.unique(mine)
-    nodes = np.concatenate([held[owner[held] == rank], held[owner[held] != rank]])
-    n_owned = int(np.count_nonzero(owner[held] == rank))
-    local = np.full(len(x), -1)
-    local[nodes] = np.arange(len(nodes))
+    x, cells, boundary, mine, nodes, n_owned, local = distributed_mesh(args, comm)
 
     def dap(values):  # nodes x components: the second axis undistributed ({} in the protocol)
         return {"__version__": "0.10.0", "buffer": values, "dim_data": (

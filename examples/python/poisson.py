@@ -123,27 +123,28 @@ def quadrature_points(x, cells):
     return points, hats, w
 
 
-def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def mesh_arguments(parser):
+    """The mesh options both examples take (--n, --mesh, --write-mesh, --tol)."""
     parser.add_argument("--n", type=int, default=32, help="squares per side of the unit square")
     parser.add_argument("--mesh", help="read this mesh file instead")
     parser.add_argument("--write-mesh", help="write the mesh used to this file (rank 0)")
     parser.add_argument("--tol", type=float, default=1e-10)
-    parser.add_argument("--petsc", action="store_true", help="solve with PETSc (petsc4py) too, on the same arrays")
-    args = parser.parse_args()
-    comm = MPI.COMM_WORLD
+
+
+def distributed_mesh(args, comm):
+    """The whole mesh (every process reads or makes it), renumbered so that
+    each process owns a consecutive range of nodes in rank order (what
+    PETSc's vectors need; Tpetra does not mind either way), and this
+    process's part: x, cells, boundary, its cells `mine`, its nodes (owned,
+    by the lowest part touching them, Dapetra's default rule, first; then
+    ghost copies), how many it owns, and each node's place in `nodes`."""
     P, rank = comm.size, comm.rank
     x, cells, boundary = read_mesh(args.mesh) if args.mesh else unit_square(args.n)
     if args.write_mesh and rank == 0:
         write_mesh(args.write_mesh, x, cells, boundary)
-
-    # This process's cells, and its nodes: owned (the lowest part touching
-    # them, Dapetra's default owner rule) first, then ghost copies.
     part = partition(x, cells, P)
     owner = np.full(len(x), P)
     np.minimum.at(owner, cells.ravel(), np.repeat(part, 3))
-    # Nodes renumbered so that each process owns a consecutive range, in rank
-    # order: what PETSc's vectors need (Tpetra does not mind either way).
     order = np.lexsort((np.arange(len(x)), owner))
     new = np.empty_like(order)
     new[order] = np.arange(len(x))
@@ -154,6 +155,17 @@ def main():
     n_owned = int(np.count_nonzero(owner[held] == rank))
     local = np.full(len(x), -1)
     local[nodes] = np.arange(len(nodes))
+    return x, cells, boundary, mine, nodes, n_owned, local
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    mesh_arguments(parser)
+    parser.add_argument("--petsc", action="store_true", help="solve with PETSc (petsc4py) too, on the same arrays")
+    args = parser.parse_args()
+    comm = MPI.COMM_WORLD
+    P, rank = comm.size, comm.rank
+    x, cells, boundary, mine, nodes, n_owned, local = distributed_mesh(args, comm)
 
     def dap(values):
         return {"__version__": "0.10.0", "buffer": values, "dim_data": (
