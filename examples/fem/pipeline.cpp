@@ -4,6 +4,7 @@
 #include <Teuchos_ParameterList.hpp>
 #include <Teuchos_XMLParameterListHelpers.hpp>
 #include <algorithm>
+#include <cmath>
 #include <array>
 #include <cstdlib>
 
@@ -67,6 +68,19 @@ void assemble_and_reassemble(const std::function<void()>& assemble, dapetra::tpe
          "Dapetra FEMatrix for A, HaloPlan::assemble for f)", res.assembly_seconds, res.structure_seconds, a.graph().block_size());
   if (options.reassemblies > 0)
     report(options, "re-assembly into the same matrix: %.3f s (fastest of %d)", res.reassembly_seconds, options.reassemblies);
+}
+
+void set_errors(std::size_t cells, const std::function<std::array<double, 2>(std::size_t)>& cell_errors,
+                const Teuchos::Comm<int>& comm, Result& res) {
+  double sums[2] = {0, 0}, total[2] = {0, 0};
+  for (std::size_t c = 0; c < cells; ++c) {
+    const std::array<double, 2> e = cell_errors(c);
+    sums[0] += e[0];
+    sums[1] += e[1];
+  }
+  Teuchos::reduceAll<int, double>(comm, Teuchos::REDUCE_SUM, 2, sums, total);
+  res.l2_error = std::sqrt(total[0]);
+  res.h1_error = std::sqrt(total[1]);
 }
 
 std::string solver_name(const SolveOptions& options) {

@@ -5,6 +5,7 @@
 
 #include <Teuchos_Comm.hpp>
 #include <Teuchos_RCP.hpp>
+#include <array>
 #include <chrono>
 #include <cstdio>
 #include <functional>
@@ -46,6 +47,11 @@ std::vector<dapetra::local_index_t> cell_corners(const Mesh& mesh);
 void assemble_and_reassemble(const std::function<void()>& assemble, dapetra::tpetra::FEMatrix& a,
                              const dapetra::tpetra::TpetraLayout& layout, const dapetra::DistArray& f, Clock::time_point t_assembly,
                              const SolveOptions& options, Result& res);
+
+// Result's L2 and H1 errors: the square roots of `cell_errors(c)`'s squared
+// errors summed over this process's `cells` and then every process's. Collective.
+void set_errors(std::size_t cells, const std::function<std::array<double, 2>(std::size_t)>& cell_errors,
+                const Teuchos::Comm<int>& comm, Result& res);
 
 // "Belos CG + MueLu SA" or "Belos CG + Ifpack2 NAME", as options say.
 std::string solver_name(const SolveOptions& options);

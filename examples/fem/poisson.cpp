@@ -117,18 +117,14 @@ void solve_with_petsc_beside(const tpetra::TpetraLayout& layout, const Dim& dim,
 // The L2 and H1 errors against the exact solution, over every process's
 // cells. Collective.
 void compute_errors(const Mesh& mesh, const Teuchos::Comm<int>& comm, Result& res) {
-  double err_sums[2] = {0, 0}, total[2] = {0, 0};
-  for (std::size_t c = 0; c < mesh.num_cells(); ++c) {
-    const Element e(mesh, c);
-    CornerVector ue(mesh.corners());
-    for (int k = 0; k < mesh.corners(); ++k) ue(k) = res.u[static_cast<std::size_t>(mesh.cells[c][k])];
-    const auto err = errors(e, ue);
-    err_sums[0] += err[0];
-    err_sums[1] += err[1];
-  }
-  Teuchos::reduceAll<int, double>(comm, Teuchos::REDUCE_SUM, 2, err_sums, total);
-  res.l2_error = std::sqrt(total[0]);
-  res.h1_error = std::sqrt(total[1]);
+  pipeline::set_errors(
+      mesh.num_cells(),
+      [&](std::size_t c) {
+        CornerVector ue(mesh.corners());
+        for (int k = 0; k < mesh.corners(); ++k) ue(k) = res.u[static_cast<std::size_t>(mesh.cells[c][k])];
+        return errors(Element(mesh, c), ue);
+      },
+      comm, res);
 }
 
 }  // namespace

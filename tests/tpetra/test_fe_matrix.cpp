@@ -344,7 +344,8 @@ TEST(Faults, FEMatrixWrongElementFailsEveryRankAtEndAssembly) {
 }
 
 // A block size that differs on one process: the nodes x components layout
-// is refused on every process, naming it, before any graph is built.
+// is refused on every process, naming the axis and the rank, before any
+// graph is built.
 TEST(Faults, BlockSizeThatDiffersOnOneProcessFailsEveryRank) {
   const auto comm = world();
   const int P = comm->getSize();
@@ -358,7 +359,13 @@ TEST(Faults, BlockSizeThatDiffersOnOneProcessFailsEveryRank) {
       TpetraLayout::create(dims, comm);
       ADD_FAILURE() << "block size 3 on rank " << bad << " beside 2 was accepted";
     } catch (const ValidationError& e) {
-      EXPECT_FALSE(e.problems().empty());
+      // The global shape is checked against rank 0's: the first rank that
+      // differs from it is named, with axis 1's size (rank 1 when rank 0 is the odd one).
+      ASSERT_FALSE(e.problems().empty());
+      EXPECT_EQ(e.problems()[0].rank, bad == 0 ? 1 : bad);
+      EXPECT_EQ(e.problems()[0].dim, 1);
+      EXPECT_EQ(e.problems()[0].key, "size");
+      EXPECT_EQ(e.problems()[0].value, bad == 0 ? "2" : "3");
     }
   }
 }

@@ -265,17 +265,20 @@ struct FEGraphBuilder {
     for (std::size_t r = 0; r < rows; ++r)
       std::sort(node_cols.begin() + static_cast<std::ptrdiff_t>(node_ptr[r]), node_cols.begin() + static_cast<std::ptrdiff_t>(node_ptr[r + 1]));
     row_ptr = Teuchos::ArrayRCP<std::size_t>(rows * bs + 1);
-    col_ind = bs == 1 ? node_cols : Teuchos::ArrayRCP<LO>(node_cols.size() * bs * bs);
-    row_ptr[0] = 0;
-    for (std::size_t r = 0; r < rows; ++r)
-      for (std::size_t i = 0; i < bs; ++i) {
-        std::size_t at = entry_base(r, node_ptr[r]) + i * row_stride(r);
-        if (bs == 1) at = node_ptr[r + 1];  // col_ind is node_cols
-        else
+    if (bs == 1) {  // the node rows are the rows: shared, not copied
+      std::copy(node_ptr.begin(), node_ptr.end(), row_ptr.begin());
+      col_ind = node_cols;
+    } else {
+      col_ind = Teuchos::ArrayRCP<LO>(node_cols.size() * bs * bs);
+      row_ptr[0] = 0;
+      for (std::size_t r = 0; r < rows; ++r)
+        for (std::size_t i = 0; i < bs; ++i) {
+          std::size_t at = entry_base(r, node_ptr[r]) + i * row_stride(r);
           for (std::size_t k = node_ptr[r]; k < node_ptr[r + 1]; ++k)
             for (std::size_t c = 0; c < bs; ++c) col_ind[at++] = node_cols[k] + static_cast<LO>(c);
-        row_ptr[r * bs + i + 1] = at;
-      }
+          row_ptr[r * bs + i + 1] = at;
+        }
+    }
     auto graph = Teuchos::rcp(new CrsGraph(g.nodes_->owned_map(), column_map, row_ptr, col_ind));
     graph->expertStaticFillComplete(g.nodes_->owned_map(), g.nodes_->owned_map());
     g.graph_ = graph;
@@ -473,14 +476,14 @@ void FEMatrix::add_blocks(std::size_t c, const double* k) {
       double* block = values_ + g.entry_at_[e];
       if constexpr (BS == 1) {
         *block += k[a * n + b];
-        continue;
-      }
-      const std::size_t stride = g.row_stride_[static_cast<std::size_t>(row)];
-      for (int i = 0; i < bs; ++i) {
-        if (is_constrained(row * bs + i)) continue;
-        const double* from = k + (a * bs + i) * width + b * bs;
-        for (int j = 0; j < bs; ++j)
-          if (!is_constrained(col * bs + j)) block[static_cast<std::size_t>(i) * stride + static_cast<std::size_t>(j)] += from[j];
+      } else {
+        const std::size_t stride = g.row_stride_[static_cast<std::size_t>(row)];
+        for (int i = 0; i < bs; ++i) {
+          if (is_constrained(row * bs + i)) continue;
+          const double* from = k + (a * bs + i) * width + b * bs;
+          for (int j = 0; j < bs; ++j)
+            if (!is_constrained(col * bs + j)) block[static_cast<std::size_t>(i) * stride + static_cast<std::size_t>(j)] += from[j];
+        }
       }
     }
   }
