@@ -193,3 +193,43 @@ TEST(PetscMat, BlockSizeAndNearNullspaceComeAcross) {
   for (Vec& x : v) VecDestroy(&x);
   MatDestroy(&a);
 }
+
+// A near-nullspace vector laid out unlike the Mat's rows on some processes
+// (one row more on rank `bad`, one fewer on the next): every process throws
+// the same ValidationError, which names `bad` among the ranks and the key;
+// nobody waits in the agreement for a process that stopped.
+TEST(Faults, PetscNearNullspaceOfAnotherLayoutFailsEveryRank) {
+  int P = 1, r = 0;
+  MPI_Comm_size(PETSC_COMM_WORLD, &P);
+  MPI_Comm_rank(PETSC_COMM_WORLD, &r);
+  if (P < 2) GTEST_SKIP() << "two processes must differ";
+  Mat a = nullptr;
+  MatCreateAIJ(PETSC_COMM_WORLD, 4, 4, PETSC_DETERMINE, PETSC_DETERMINE, 1, nullptr, 0, nullptr, &a);
+  PetscInt start = 0, stop = 0;
+  MatGetOwnershipRange(a, &start, &stop);
+  for (PetscInt row = start; row < stop; ++row) MatSetValue(a, row, row, 1.0, INSERT_VALUES);
+  MatAssemblyBegin(a, MAT_FINAL_ASSEMBLY);
+  MatAssemblyEnd(a, MAT_FINAL_ASSEMBLY);
+  for (int bad = 0; bad < P; ++bad) {
+    const PetscInt rows = 4 + (r == bad ? 1 : 0) - (r == (bad + 1) % P ? 1 : 0);
+    Vec v = nullptr;
+    VecCreateMPI(PETSC_COMM_WORLD, rows, PETSC_DETERMINE, &v);
+    VecSet(v, 1.0);
+    MatNullSpace space = nullptr;
+    MatNullSpaceCreate(PETSC_COMM_WORLD, PETSC_FALSE, 1, &v, &space);
+    MatSetNearNullSpace(a, space);
+    try {
+      petsc::near_nullspace_copy(a);
+      ADD_FAILURE() << "a near-nullspace of another layout (rank " << bad << ") was taken";
+    } catch (const ValidationError& e) {
+      bool named = false;
+      for (const Problem& p : e.problems()) named = named || (p.rank == bad && p.key == "near_nullspace");
+      EXPECT_TRUE(named) << "rank " << bad << " not named";
+      EXPECT_EQ(e.problems().size(), 2u);  // bad and the next rank, on every process alike
+    }
+    MatSetNearNullSpace(a, nullptr);
+    MatNullSpaceDestroy(&space);
+    VecDestroy(&v);
+  }
+  MatDestroy(&a);
+}
