@@ -40,7 +40,7 @@ int solve_with_tpetra(Mat a, Vec b, Vec x) {
   const dapetra::DistArray bd = dapetra::petsc::vec_as_distarray(b), xd = dapetra::petsc::vec_as_distarray(x);
   auto comm = Teuchos::rcp(new Teuchos::MpiComm<int>(Teuchos::opaqueWrapper(PETSC_COMM_WORLD)));
   const auto layout = dapetra::tpetra::TpetraLayout::create(bd, comm);  // collective; rows = PETSc's
-  const dapetra::CsrRows rows = dapetra::petsc::csr_rows_copy(a);        // collective
+  const dapetra::LocalCsrRows rows = dapetra::petsc::local_csr_rows_copy(a);  // collective
   auto A = dapetra::tpetra::crs_matrix_copy(*layout, rows.view());
 
   dapetra::tpetra::SolverOptions how;  // CG + MueLu (Dapetra's settings; override any in how.parameters)

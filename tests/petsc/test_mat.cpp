@@ -10,6 +10,8 @@
 #include <Teuchos_DefaultMpiComm.hpp>
 #include <Tpetra_CrsMatrix.hpp>
 #include <Tpetra_MultiVector.hpp>
+#include <algorithm>
+#include <functional>
 #include <random>
 
 #include "../common/seed.hpp"
@@ -65,23 +67,32 @@ void expect_same_products(Mat a) {
   const auto layout = tpetra::TpetraLayout::create(xa, petsc_world());
   const CsrRows rows = petsc::csr_rows_copy(a);
   EXPECT_EQ(rows.first_row, lo);
-  const auto matrix = tpetra::crs_matrix_copy(*layout, rows.view());
-  PetscInt nonzeros = 0;
-  MatInfo info;
-  MatGetInfo(a, MAT_GLOBAL_SUM, &info);
-  nonzeros = static_cast<PetscInt>(info.nz_used);
-  EXPECT_EQ(matrix->getGlobalNumEntries(), static_cast<std::size_t>(nonzeros));
-  matrix->apply(*tpetra::owned_view<double>(*layout, xa), *tpetra::owned_view<double>(*layout, ya));
-
-  const PetscScalar *want = nullptr, *got = nullptr;
-  VecGetArrayRead(y_petsc, &want);
-  VecGetArrayRead(y_tpetra, &got);
-  for (PetscInt i = 0; i < hi - lo; ++i) {
-    EXPECT_EQ(got[i], want[i]) << "row " << lo + i;
-    if (got[i] != want[i]) break;
+  const LocalCsrRows local = petsc::local_csr_rows_copy(a);
+  EXPECT_EQ(local.first_row, lo);
+  EXPECT_TRUE(std::is_sorted(local.ghost_columns.begin(), local.ghost_columns.end()));
+  // Both forms, each on its own Tpetra matrix, holding what PETSc holds:
+  // the Mat's entries, and the local form those of its AIJ conversion
+  // (which keeps no zeros of a dense Mat).
+  Mat aij = nullptr;
+  MatConvert(a, MATAIJ, MAT_INITIAL_MATRIX, &aij);
+  for (const auto& [matrix, held] : {std::pair(tpetra::crs_matrix_copy(*layout, rows.view()), a),
+                                     std::pair(tpetra::crs_matrix_copy(*layout, local.view()), aij)}) {
+    MatInfo info;
+    MatGetInfo(held, MAT_GLOBAL_SUM, &info);
+    EXPECT_EQ(matrix->getGlobalNumEntries(), static_cast<std::size_t>(info.nz_used));
+    VecZeroEntries(y_tpetra);
+    matrix->apply(*tpetra::owned_view<double>(*layout, xa), *tpetra::owned_view<double>(*layout, ya));
+    const PetscScalar *want = nullptr, *got = nullptr;
+    VecGetArrayRead(y_petsc, &want);
+    VecGetArrayRead(y_tpetra, &got);
+    for (PetscInt i = 0; i < hi - lo; ++i) {
+      EXPECT_EQ(got[i], want[i]) << "row " << lo + i;
+      if (got[i] != want[i]) break;
+    }
+    VecRestoreArrayRead(y_tpetra, &got);
+    VecRestoreArrayRead(y_petsc, &want);
   }
-  VecRestoreArrayRead(y_tpetra, &got);
-  VecRestoreArrayRead(y_petsc, &want);
+  MatDestroy(&aij);
   VecDestroy(&x);
   VecDestroy(&y_petsc);
   VecDestroy(&y_tpetra);
@@ -99,7 +110,7 @@ TEST(PetscMat, AijToTpetraAppliesAsPetsc) {
   }
 }
 
-TEST(PetscMat, DenseToTpetraAppliesAsPetsc) {  // read row by row (MatGetRow)
+TEST(PetscMat, DenseToTpetraAppliesAsPetsc) {  // read row by row (MatGetRow), or converted to AIJ
   Mat a = random_mat(MATDENSE, 23, 3);
   expect_same_products(a);
   MatDestroy(&a);
@@ -138,14 +149,41 @@ TEST(Faults, PetscMatRowsOtherThanTheLayoutsFailEveryRank) {
 TEST(Faults, PetscMatNotAssembledFailsEveryRank) {
   Mat a = nullptr;
   MatCreateAIJ(PETSC_COMM_WORLD, PETSC_DECIDE, PETSC_DECIDE, 8, 8, 1, nullptr, 1, nullptr, &a);
-  try {
-    petsc::csr_rows_copy(a);
-    ADD_FAILURE() << "an unassembled Mat was read";
-  } catch (const ValidationError& e) {
-    EXPECT_EQ(e.problems().at(0).rank, 0);
-    EXPECT_EQ(e.problems().at(0).key, "Mat");
-  }
+  for (const std::function<void()>& copy : {std::function<void()>([a] { petsc::csr_rows_copy(a); }),
+                                            std::function<void()>([a] { petsc::local_csr_rows_copy(a); })})
+    try {
+      copy();
+      ADD_FAILURE() << "an unassembled Mat was read";
+    } catch (const ValidationError& e) {
+      EXPECT_EQ(e.problems().at(0).rank, 0);
+      EXPECT_EQ(e.problems().at(0).key, "Mat");
+    }
   MatDestroy(&a);
+}
+
+// Local columns need each process's columns to be its rows: a Mat whose
+// column split differs from its row split on one process (one column more
+// there, one fewer on the next) throws on every process, naming it.
+TEST(Faults, PetscMatColumnsUnlikeRowsFailEveryRank) {
+  int rank = 0, size = 1;
+  MPI_Comm_rank(PETSC_COMM_WORLD, &rank);
+  MPI_Comm_size(PETSC_COMM_WORLD, &size);
+  if (size == 1) GTEST_SKIP() << "one process owns every column";
+  for (int bad = 0; bad + 1 < size; ++bad) {
+    Mat a = nullptr;
+    const PetscInt columns = 4 + (rank == bad) - (rank == bad + 1);
+    MatCreateAIJ(PETSC_COMM_WORLD, 4, columns, PETSC_DETERMINE, PETSC_DETERMINE, 1, nullptr, 1, nullptr, &a);
+    MatAssemblyBegin(a, MAT_FINAL_ASSEMBLY);
+    MatAssemblyEnd(a, MAT_FINAL_ASSEMBLY);
+    try {
+      petsc::local_csr_rows_copy(a);
+      ADD_FAILURE() << "columns unlike the rows were accepted";
+    } catch (const ValidationError& e) {
+      EXPECT_EQ(e.problems().at(0).rank, bad);
+      EXPECT_EQ(e.problems().at(0).key, "Mat");
+    }
+    MatDestroy(&a);
+  }
 }
 
 // A Mat with block size 3 and a near-nullspace of the constant and two

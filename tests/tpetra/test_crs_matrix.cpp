@@ -105,6 +105,29 @@ void expect_products(const CrsMatrix& a, std::uint64_t seed, const std::function
   }
 }
 
+// The same rows with local columns: owned columns at their place in the
+// owned map, the others numbered after them in the order they first appear
+// (not ascending, so the ghost list is taken as given and rows get sorted).
+LocalCsrRows with_local_columns(const CsrRows& csr, const Map& owned) {
+  LocalCsrRows out;
+  out.row_offsets = csr.row_offsets;
+  out.first_row = csr.first_row;
+  out.owned_columns = compat::local_num_elements(owned);
+  std::map<global_index_t, local_index_t> ghost;
+  for (const global_index_t g : csr.columns) {
+    const LO c = owned.getLocalElement(static_cast<GO>(g) + owned.getIndexBase());
+    if (c != Teuchos::OrdinalTraits<LO>::invalid()) {
+      out.columns.push_back(c);
+      continue;
+    }
+    const auto [at, added] = ghost.emplace(g, static_cast<local_index_t>(out.owned_columns + ghost.size()));
+    if (added) out.ghost_columns.push_back(g);
+    out.columns.push_back(at->second);
+  }
+  out.values = csr.values;
+  return out;
+}
+
 // Distinct (row, column) pairs over every process's rows.
 std::size_t distinct_entries(const CsrRows& csr, const Teuchos::Comm<int>& comm) {
   std::size_t mine = 0;
@@ -133,6 +156,10 @@ TEST(CrsMatrixCopy, AppliesAsTheRowsItWasGiven) {
     EXPECT_EQ(a->getGlobalNumEntries(), distinct_entries(csr, *comm)) << "trial " << trial;
     expect_products(*a, rows_seed, [](global_index_t g) { return static_cast<double>(g + 1); });
     expect_products(*a, rows_seed, [](global_index_t g) { return static_cast<double>((g * g) % 7 - 3); });
+    const auto b = crs_matrix_copy(*layout, with_local_columns(csr, *layout->owned_map()).view());
+    EXPECT_EQ(b->getGlobalNumEntries(), distinct_entries(csr, *comm)) << "trial " << trial;
+    expect_products(*b, rows_seed, [](global_index_t g) { return static_cast<double>(g + 1); });
+    expect_products(*b, rows_seed, [](global_index_t g) { return static_cast<double>((g * g) % 7 - 3); });
   }
 }
 
@@ -169,6 +196,39 @@ TEST(Faults, CrsMatrixCopyWrongRowsFailEveryRank) {
     for (int bad = 0; bad < P; ++bad) {
       CsrRows csr = good;
       csr.first_row = start;
+      if (me == bad) spoil(csr);
+      SCOPED_TRACE(key + " on rank " + std::to_string(bad));
+      expect_every_rank_throws([&] { crs_matrix_copy(*layout, csr.view()); }, bad, key);
+    }
+}
+
+// The local-column form's own faults, one process at a time, as above.
+TEST(Faults, CrsMatrixCopyWrongLocalColumnsFailEveryRank) {
+  const auto comm = world();
+  const int P = comm->getSize(), me = comm->getRank();
+  if (P == 1) GTEST_SKIP() << "one process has no ghost columns";
+  const global_index_t n = 4 * P, start = 4 * me;
+  const auto layout = TpetraLayout::create({Dim::block(n, P, me, start, start + 4)}, comm);
+  CsrRows rows;  // a ring: each row names itself and the next process's first element
+  for (global_index_t r = 0; r < 4; ++r) {
+    rows.columns.insert(rows.columns.end(), {start + r, (start + 4) % n});
+    rows.values.insert(rows.values.end(), {2.0, -1.0});
+    rows.row_offsets.push_back(static_cast<global_index_t>(rows.columns.size()));
+  }
+  const LocalCsrRows good = with_local_columns(rows, *layout->owned_map());
+  ASSERT_EQ(good.ghost_columns.size(), 1u);
+  const std::vector<std::pair<std::string, std::function<void(LocalCsrRows&)>>> faults = {
+      {"owned_columns", [](LocalCsrRows& c) { c.owned_columns += 1; }},
+      {"ghost_columns", [start](LocalCsrRows& c) { c.ghost_columns[0] = start; }},                  // owned here
+      {"ghost_columns", [n](LocalCsrRows& c) { c.ghost_columns[0] = n; }},                          // outside
+      {"ghost_columns", [](LocalCsrRows& c) { c.ghost_columns.push_back(c.ghost_columns[0]); }},   // twice
+      {"columns", [](LocalCsrRows& c) { c.columns.back() = 5; }},                                   // past the ghosts
+      {"columns", [](LocalCsrRows& c) { c.columns.back() = -1; }},
+      {"rows", [](LocalCsrRows& c) { c.row_offsets.pop_back(); c.columns.resize(6); c.values.resize(6); }},
+  };
+  for (const auto& [key, spoil] : faults)
+    for (int bad = 0; bad < P; ++bad) {
+      LocalCsrRows csr = good;
       if (me == bad) spoil(csr);
       SCOPED_TRACE(key + " on rank " + std::to_string(bad));
       expect_every_rank_throws([&] { crs_matrix_copy(*layout, csr.view()); }, bad, key);

@@ -78,22 +78,96 @@ void copy_rows(Mat a, PetscInt start, PetscInt stop, CsrRows& out) {
   }
 }
 
+// AIJ with local columns: the diagonal block's as they are, the
+// off-diagonal block's after them (garray, ascending, is the ghost list), so
+// rows stay ascending when PETSc's are.
+void copy_aij_local(Mat diagonal, Mat off_diagonal, const PetscInt* garray, LocalCsrRows& out) {
+  const AijBlock d(diagonal);
+  std::unique_ptr<AijBlock> o = off_diagonal ? std::make_unique<AijBlock>(off_diagonal) : nullptr;
+  const std::size_t all = static_cast<std::size_t>(d.offsets[d.rows]) + (o ? static_cast<std::size_t>(o->offsets[o->rows]) : 0);
+  PetscInt ghosts = 0;
+  if (o) check(MatGetSize(off_diagonal, nullptr, &ghosts), "MatGetSize");
+  out.owned_columns = static_cast<std::size_t>(d.rows);
+  out.ghost_columns.assign(garray, garray + ghosts);
+  out.row_offsets.resize(static_cast<std::size_t>(d.rows) + 1);
+  out.columns.resize(all);
+  out.values.resize(all);
+  const local_index_t shift = static_cast<local_index_t>(d.rows);
+  std::size_t at = 0;
+  for (PetscInt r = 0; r < d.rows; ++r) {
+    for (PetscInt k = d.offsets[r]; k < d.offsets[r + 1]; ++k, ++at) {
+      out.columns[at] = static_cast<local_index_t>(d.columns[k]);
+      out.values[at] = d.values[k];
+    }
+    if (o)
+      for (PetscInt k = o->offsets[r]; k < o->offsets[r + 1]; ++k, ++at) {
+        out.columns[at] = shift + static_cast<local_index_t>(o->columns[k]);
+        out.values[at] = o->values[k];
+      }
+    out.row_offsets[static_cast<std::size_t>(r) + 1] = static_cast<global_index_t>(at);
+  }
+}
+
+struct Ownership {
+  int rank = 0;
+  PetscInt start = 0, stop = 0, column_start = 0, column_stop = 0;
+};
+
+// What both copies check first: the Mat is assembled; where its rows and columns are.
+Ownership assembled_ownership(Mat a) {
+  Ownership out;
+  MPI_Comm_rank(comm_of(a), &out.rank);
+  PetscBool assembled = PETSC_FALSE;
+  check(MatAssembled(a, &assembled), "MatAssembled");
+  if (assembled != PETSC_TRUE)
+    throw ValidationError({Problem{out.rank, -1, "Mat", "not assembled", "the Mat is assembled (MatAssemblyEnd)",
+                                   "PETSc's rows are final only after assembly"}});
+  check(MatGetOwnershipRange(a, &out.start, &out.stop), "MatGetOwnershipRange");
+  check(MatGetOwnershipRangeColumn(a, &out.column_start, &out.column_stop), "MatGetOwnershipRangeColumn");
+  return out;
+}
+
 }  // namespace
 
-CsrRows csr_rows_copy(Mat a) {
+LocalCsrRows local_csr_rows_copy(Mat a) {
   const MPI_Comm comm = comm_of(a);
-  CsrRows out;
+  LocalCsrRows out;
+  mpi::agree_on(comm, [&] {  // first, so that every process or none goes on to MatConvert (collective)
+    const Ownership own = assembled_ownership(a);
+    if (own.column_start != own.start || own.column_stop != own.stop)
+      throw ValidationError({Problem{own.rank, -1, "Mat", "columns [" + std::to_string(own.column_start) + ", " +
+                                                             std::to_string(own.column_stop) + ")",
+                                     "each process owns the same columns as rows (a square Mat on one layout)",
+                                     "rows [" + std::to_string(own.start) + ", " + std::to_string(own.stop) + ")"}});
+    out.first_row = own.start;
+  });
+  struct Converted {  // PETSc's own conversion, for a type other than AIJ
+    Mat aij = nullptr;
+    ~Converted() { MatDestroy(&aij); }
+  } converted;
   mpi::agree_on(comm, [&] {
-    PetscBool assembled = PETSC_FALSE;
-    check(MatAssembled(a, &assembled), "MatAssembled");
-    int rank = 0;
-    MPI_Comm_rank(comm, &rank);
-    if (assembled != PETSC_TRUE)
-      throw ValidationError({Problem{rank, -1, "Mat", "not assembled", "the Mat is assembled (MatAssemblyEnd)",
-                                     "PETSc's rows are final only after assembly"}});
-    PetscInt start = 0, stop = 0, column_start = 0, column_stop = 0;
-    check(MatGetOwnershipRange(a, &start, &stop), "MatGetOwnershipRange");
-    check(MatGetOwnershipRangeColumn(a, &column_start, &column_stop), "MatGetOwnershipRangeColumn");
+    Mat from = a;
+    if (!is_type(a, MATMPIAIJ) && !is_type(a, MATSEQAIJ)) {
+      check(MatConvert(a, MATAIJ, MAT_INITIAL_MATRIX, &converted.aij), "MatConvert");
+      from = converted.aij;
+    }
+    if (is_type(from, MATMPIAIJ)) {
+      Mat diagonal = nullptr, off_diagonal = nullptr;
+      const PetscInt* garray = nullptr;
+      check(MatMPIAIJGetSeqAIJ(from, &diagonal, &off_diagonal, &garray), "MatMPIAIJGetSeqAIJ");
+      copy_aij_local(diagonal, off_diagonal, garray, out);
+    } else {
+      copy_aij_local(from, nullptr, nullptr, out);
+    }
+  });
+  return out;
+}
+
+CsrRows csr_rows_copy(Mat a) {
+  CsrRows out;
+  mpi::agree_on(comm_of(a), [&] {
+    const Ownership own = assembled_ownership(a);
+    const PetscInt start = own.start, stop = own.stop, column_start = own.column_start;
     out.first_row = start;
     if (is_type(a, MATMPIAIJ)) {
       Mat diagonal = nullptr, off_diagonal = nullptr;

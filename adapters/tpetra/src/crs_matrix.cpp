@@ -20,7 +20,8 @@ using Entries = CrsMatrix::local_graph_device_type::entries_type::non_const_type
 using Values = LocalMatrix::values_type;
 
 // The offsets' own rules: num_rows + 1 of them, from 0, never decreasing, to the entry count.
-void check_offsets(const CsrView& csr, std::size_t owned, int rank, std::vector<Problem>& out) {
+template <class View>
+void check_offsets(const View& csr, std::size_t owned, int rank, std::vector<Problem>& out) {
   if (csr.num_rows != owned)
     out.push_back(Problem::of(rank, "rows", std::to_string(csr.num_rows), "one CSR row per owned element of the layout",
                               std::to_string(csr.num_rows) + " rows for " + std::to_string(owned) + " owned elements"));
@@ -47,7 +48,8 @@ void check_offsets(const CsrView& csr, std::size_t owned, int rank, std::vector<
 }
 
 // The rows where first_row says they are.
-void check_first_row(const CsrView& csr, const Map& owned, GO base, int rank, std::vector<Problem>& out) {
+template <class View>
+void check_first_row(const View& csr, const Map& owned, GO base, int rank, std::vector<Problem>& out) {
   if (csr.first_row < 0 || csr.num_rows != compat::local_num_elements(owned)) return;
   for (std::size_t r = 0; r < csr.num_rows; ++r)
     if (owned.getGlobalElement(static_cast<LO>(r)) - base != csr.first_row + static_cast<global_index_t>(r)) {
@@ -182,7 +184,109 @@ std::size_t sort_and_merge_rows(RowMap& row_map, Entries& entries, Values& value
   return out;
 }
 
+// Local columns' own rules: the owned ones are the owned count, each ghost
+// a global index another process owns, named once, and every entry's
+// column one of the two.
+void check_local_columns(const LocalCsrView& csr, const Map& owned, global_index_t size, GO base, int rank,
+                         std::vector<Problem>& out) {
+  const OwnedColumns owned_column(owned);
+  if (csr.owned_columns != static_cast<std::size_t>(owned_column.n))
+    out.push_back(Problem::of(rank, "owned_columns", std::to_string(csr.owned_columns),
+                              "the owned columns are the layout's owned elements",
+                              std::to_string(owned_column.n) + " owned elements here"));
+  if (csr.num_ghost_columns > 0 && csr.ghost_columns == nullptr)
+    out.push_back(Problem::of(rank, "ghost_columns", "null", "num_ghost_columns global indices", "the list is missing"));
+  if (!out.empty()) return;
+  std::vector<global_index_t> ghosts(csr.ghost_columns, csr.ghost_columns + csr.num_ghost_columns);
+  for (const global_index_t g : ghosts)
+    if (g < 0 || g >= size || owned_column(static_cast<GO>(g) + base) >= 0) {
+      out.push_back(Problem::of(rank, "ghost_columns", std::to_string(g),
+                                "a ghost column is a global index (0 <= c < " + std::to_string(size) + ") another process owns",
+                                g < 0 || g >= size ? "outside the layout" : "this process owns it"));
+      return;
+    }
+  std::sort(ghosts.begin(), ghosts.end());
+  if (const auto twice = std::adjacent_find(ghosts.begin(), ghosts.end()); twice != ghosts.end())
+    out.push_back(Problem::of(rank, "ghost_columns", std::to_string(*twice), "each ghost column is named once", "named twice"));
+  const std::size_t columns = csr.owned_columns + csr.num_ghost_columns;
+  for (std::size_t k = 0; k < csr.num_entries; ++k)
+    if (csr.columns[k] < 0 || static_cast<std::size_t>(csr.columns[k]) >= columns) {
+      out.push_back(Problem::of(rank, "columns", std::to_string(csr.columns[k]),
+                                "every local column is below owned_columns + num_ghost_columns (" + std::to_string(columns) + ")",
+                                "entry " + std::to_string(k) + " names no column"));
+      return;
+    }
+}
+
+// The local rows as Tpetra's arrays: a straight copy, noting whether every
+// row is already strictly ascending.
+LocalRows local_rows(const LocalCsrView& csr) {
+  LocalRows out;
+  out.row_map = RowMap(Kokkos::view_alloc(Kokkos::WithoutInitializing, "row_map"), csr.num_rows + 1);
+  out.entries = Entries(Kokkos::view_alloc(Kokkos::WithoutInitializing, "columns"), csr.num_entries);
+  out.values = Values(Kokkos::view_alloc(Kokkos::WithoutInitializing, "values"), csr.num_entries);
+  std::copy(csr.values, csr.values + csr.num_entries, out.values.data());
+  out.row_map(0) = 0;
+  for (std::size_t r = 0; r < csr.num_rows; ++r) {
+    const std::size_t b = static_cast<std::size_t>(csr.row_offsets[r]), e = static_cast<std::size_t>(csr.row_offsets[r + 1]);
+    out.row_map(r + 1) = e;
+    for (std::size_t k = b; k < e; ++k) {
+      out.entries(k) = csr.columns[k];
+      if (k > b && csr.columns[k - 1] >= csr.columns[k]) out.ascending = false;
+    }
+  }
+  out.others.assign(csr.ghost_columns, csr.ghost_columns + csr.num_ghost_columns);
+  return out;
+}
+
+// Tpetra's matrix on the owned map from its local arrays, sorted first
+// where a row is not; its column map is the owned elements then `others`.
+Teuchos::RCP<CrsMatrix> fill_complete(const Teuchos::RCP<const Map>& owned, LocalRows local, std::size_t num_rows) {
+  if (!local.ascending) {
+    const std::size_t kept = sort_and_merge_rows(local.row_map, local.entries, local.values, num_rows);
+    if (kept < local.entries.extent(0)) {  // repeats were summed
+      Kokkos::resize(local.entries, kept);
+      Kokkos::resize(local.values, kept);
+    }
+  }
+  const GO base = owned->getIndexBase();
+  const auto owned_gids = compat::local_element_list(*owned);
+  std::vector<GO> column_gids(owned_gids.begin(), owned_gids.end());
+  column_gids.reserve(column_gids.size() + local.others.size());
+  for (const GO g : local.others) column_gids.push_back(g);
+  auto column_map = Teuchos::rcp(new Map(Teuchos::OrdinalTraits<Tpetra::global_size_t>::invalid(),
+                                         Teuchos::ArrayView<const GO>(column_gids), base, owned->getComm()));
+  auto matrix = Teuchos::rcp(new CrsMatrix(owned, column_map, local.row_map, local.entries, local.values));
+  matrix->expertStaticFillComplete(owned, owned);  // collective: the column map's Import
+  return matrix;
+}
+
+// The row layout is 1-D, one row per element.
+void check_one_dimensional(const TpetraLayout& rows, int rank, std::vector<Problem>& out) {
+  if (rows.dim_data().size() != 1 || rows.column_axis() >= 0)
+    out.push_back(Problem::of(rank, "dim_data", std::to_string(rows.dim_data().size()) + " axes",
+                              "the row layout is 1-D, one row per element", "matrices take a 1-D layout"));
+}
+
 }  // namespace
+
+Teuchos::RCP<CrsMatrix> crs_matrix_copy(const TpetraLayout& rows, const LocalCsrView& csr) {
+  const auto& layout = *rows.distribution();
+  const int rank = layout.rank();
+  const auto owned = rows.owned_map();
+  const GO base = owned->getIndexBase();
+  std::vector<Problem> problems;
+  check_one_dimensional(rows, rank, problems);
+  if (problems.empty()) check_offsets(csr, compat::local_num_elements(*owned), rank, problems);
+  if (problems.empty()) {  // the offsets are sound: the rows can be read
+    check_first_row(csr, *owned, base, rank, problems);
+    check_local_columns(csr, *owned, layout.global_shape()[0], base, rank, problems);
+  }
+  mpi::agree(problems, layout.comm());
+  LocalRows local = local_rows(csr);
+  for (GO& g : local.others) g += base;
+  return fill_complete(owned, std::move(local), csr.num_rows);
+}
 
 Teuchos::RCP<CrsMatrix> crs_matrix_copy(const TpetraLayout& rows, const CsrView& csr) {
   const auto& layout = *rows.distribution();
@@ -191,11 +295,8 @@ Teuchos::RCP<CrsMatrix> crs_matrix_copy(const TpetraLayout& rows, const CsrView&
   const GO base = owned->getIndexBase();
   std::vector<Problem> problems;
   LocalRows local;
-  if (rows.dim_data().size() != 1 || rows.column_axis() >= 0)
-    problems.push_back(Problem::of(rank, "dim_data", std::to_string(rows.dim_data().size()) + " axes",
-                                   "the row layout is 1-D, one row per element", "matrices take a 1-D layout"));
-  else
-    check_offsets(csr, compat::local_num_elements(*owned), rank, problems);
+  check_one_dimensional(rows, rank, problems);
+  if (problems.empty()) check_offsets(csr, compat::local_num_elements(*owned), rank, problems);
   if (problems.empty()) {  // the offsets are sound: the rows can be read
     check_first_row(csr, *owned, base, rank, problems);
     const global_index_t size = layout.global_shape()[0];
@@ -206,22 +307,7 @@ Teuchos::RCP<CrsMatrix> crs_matrix_copy(const TpetraLayout& rows, const CsrView&
                                      std::to_string(local.outside) + " columns outside the layout"));
   }
   mpi::agree(problems, layout.comm());
-
-  if (!local.ascending) {
-    const std::size_t kept = sort_and_merge_rows(local.row_map, local.entries, local.values, csr.num_rows);
-    if (kept < csr.num_entries) {  // repeats were summed
-      Kokkos::resize(local.entries, kept);
-      Kokkos::resize(local.values, kept);
-    }
-  }
-  const auto owned_gids = compat::local_element_list(*owned);
-  std::vector<GO> column_gids(owned_gids.begin(), owned_gids.end());
-  column_gids.insert(column_gids.end(), local.others.begin(), local.others.end());
-  auto column_map = Teuchos::rcp(new Map(Teuchos::OrdinalTraits<Tpetra::global_size_t>::invalid(),
-                                         Teuchos::ArrayView<const GO>(column_gids), base, owned->getComm()));
-  auto matrix = Teuchos::rcp(new CrsMatrix(owned, column_map, local.row_map, local.entries, local.values));
-  matrix->expertStaticFillComplete(owned, owned);  // collective: the column map's Import
-  return matrix;
+  return fill_complete(owned, std::move(local), csr.num_rows);
 }
 
 }  // namespace dapetra::tpetra

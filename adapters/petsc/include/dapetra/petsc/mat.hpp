@@ -6,8 +6,11 @@
 /// csr_rows_copy() writes each process's rows (its ownership range) as CSR
 /// arrays with global columns (dapetra/csr.hpp), which Tpetra's adapter
 /// (dapetra::tpetra::crs_matrix_copy) or any other consumer takes as they
-/// are. It copies (the name says so): the result does not follow later
-/// changes to the Mat. near_nullspace_copy() hands on what PETSc's own
+/// are. local_csr_rows_copy() writes the same rows the way MPIAIJ keeps
+/// them, with local columns and a ghost list (PETSc's garray), which Tpetra
+/// takes with no column lookup: the faster path for a square Mat. Both
+/// copy (the names say so): the result does not follow later changes to the
+/// Mat. near_nullspace_copy() hands on what PETSc's own
 /// multigrid (GAMG) would read beside the rows: the Mat's block size and
 /// its near-nullspace (rigid-body modes for elasticity), for MueLu.
 #pragma once
@@ -31,6 +34,18 @@ namespace dapetra::petsc {
 /// @param a an assembled PETSc Mat.
 /// @return this process's rows with global columns (a copy), first_row its ownership range's start.
 CsrRows csr_rows_copy(Mat a);
+
+/// Collective over the Mat's communicator. This process's rows of an
+/// assembled square Mat with local columns (dapetra/csr.hpp's LocalCsrRows):
+/// the diagonal block's columns (owned_columns, the ownership range) first,
+/// then the off-diagonal block's, numbered after them in the order of
+/// ghost_columns (ascending global indices). A type other than AIJ goes
+/// through PETSc's MatConvert to AIJ first. A Mat that is not assembled, or
+/// whose column ownership differs from its row ownership, or a PETSc error,
+/// on any process throws the same ValidationError on every process.
+/// @param a an assembled square PETSc Mat (real scalars).
+/// @return this process's rows with local columns (a copy), first_row its ownership range's start.
+LocalCsrRows local_csr_rows_copy(Mat a);
 
 /// A Mat's block size and near-nullspace on this process's rows (a copy).
 struct NearNullspaceCopy {

@@ -10,6 +10,9 @@
 /// agreement on the input. The matrix owns its arrays: later changes to the
 /// CSR arrays do not reach it (the name says it copies).
 ///
+/// Rows with local columns (LocalCsrView, what PETSc's MPIAIJ keeps) skip
+/// the lookup: their ghost list becomes the column map's tail as given.
+///
 /// The column map lists the owned rows first, in the owned map's order, then
 /// every other column the rows name, ascending, so apply() copies the owned
 /// part of x in place and fetches the rest.
@@ -39,5 +42,22 @@ namespace dapetra::tpetra {
 /// @param csr this process's owned rows with global columns.
 /// @return the matrix on rows' owned map, fill complete (a copy).
 Teuchos::RCP<CrsMatrix> crs_matrix_copy(const TpetraLayout& rows, const CsrView& csr);
+
+/// Collective over rows.comm(). The same matrix from rows with local
+/// columns: column c < csr.owned_columns is the owned map's c-th element,
+/// column owned_columns + j is global index csr.ghost_columns[j]; the column
+/// map is the owned elements then ghost_columns in the given order. Rows
+/// whose local columns ascend are copied as they are; others are sorted and
+/// their repeats summed. Copies every entry.
+///
+/// Throws the same ValidationError on every process when any process's
+/// input is wrong: the offsets as above, owned_columns other than the owned
+/// count, a ghost column outside [0, global size), owned by this process or
+/// named twice, a local column past the last ghost, rows other than
+/// first_row's range.
+/// @param rows the layout whose owned elements are the rows, in order.
+/// @param csr this process's owned rows with local columns.
+/// @return the matrix on rows' owned map, fill complete (a copy).
+Teuchos::RCP<CrsMatrix> crs_matrix_copy(const TpetraLayout& rows, const LocalCsrView& csr);
 
 }  // namespace dapetra::tpetra
