@@ -1,6 +1,6 @@
 # cmake --install: headers, libraries, dapetra-inspect, and a CMake package
 # (DapetraConfig.cmake + version file) with namespaced targets
-# Dapetra::core, Dapetra::mpi, Dapetra::tpetra, Dapetra::eigen, Dapetra::petsc and Dapetra::all_libs. The build tree exports
+# Dapetra::core, Dapetra::mpi, Dapetra::tpetra, Dapetra::eigen, Dapetra::petsc, Dapetra::dealii and Dapetra::all_libs. The build tree exports
 # the same package, so a downstream project can also point Dapetra_DIR at build/.
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
@@ -18,6 +18,9 @@ if(TARGET dapetra_eigen)
 endif()
 if(TARGET dapetra_petsc)
   list(APPEND _dapetra_targets dapetra_petsc)
+endif()
+if(TARGET dapetra_dealii)
+  list(APPEND _dapetra_targets dapetra_dealii)
 endif()
 
 # Dapetra::all_libs, as TriBITS packages provide it.
@@ -40,7 +43,7 @@ if(TARGET dapetra_mpi)
   install(DIRECTORY ${PROJECT_SOURCE_DIR}/packages/mpi/include/dapetra DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}
           FILES_MATCHING PATTERN "*.hpp")
 endif()
-foreach(adapter tpetra eigen petsc)
+foreach(adapter tpetra eigen petsc dealii)
   if(TARGET dapetra_${adapter})
     install(DIRECTORY ${PROJECT_SOURCE_DIR}/adapters/${adapter}/include/dapetra DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}
             FILES_MATCHING PATTERN "*.hpp")
@@ -54,6 +57,11 @@ if(TARGET dapetra_petsc)
 else()
   set(DAPETRA_WITH_PETSC OFF)
 endif()
+if(TARGET dapetra_dealii)
+  set(DAPETRA_WITH_DEALII ON)
+else()
+  set(DAPETRA_WITH_DEALII OFF)
+endif()
 configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/DapetraConfig.cmake.in
                               ${PROJECT_BINARY_DIR}/DapetraConfig.cmake
                               INSTALL_DESTINATION ${DAPETRA_INSTALL_CMAKEDIR})
@@ -61,10 +69,11 @@ write_basic_package_version_file(${PROJECT_BINARY_DIR}/DapetraConfigVersion.cmak
                                  COMPATIBILITY SameMajorVersion)
 install(EXPORT DapetraTargets NAMESPACE Dapetra:: DESTINATION ${DAPETRA_INSTALL_CMAKEDIR})
 install(FILES ${PROJECT_BINARY_DIR}/DapetraConfig.cmake ${PROJECT_BINARY_DIR}/DapetraConfigVersion.cmake
-              ${PROJECT_SOURCE_DIR}/cmake/DapetraCompat.cmake
+              ${PROJECT_SOURCE_DIR}/cmake/DapetraCompat.cmake ${PROJECT_SOURCE_DIR}/cmake/DapetraDealii.cmake
         DESTINATION ${DAPETRA_INSTALL_CMAKEDIR})
 
 # The build tree as a package too.
 export(EXPORT DapetraTargets NAMESPACE Dapetra:: FILE ${PROJECT_BINARY_DIR}/DapetraTargets.cmake)
-configure_file(${PROJECT_SOURCE_DIR}/cmake/DapetraCompat.cmake
-               ${PROJECT_BINARY_DIR}/DapetraCompat.cmake COPYONLY)
+foreach(file DapetraCompat DapetraDealii)
+  configure_file(${PROJECT_SOURCE_DIR}/cmake/${file}.cmake ${PROJECT_BINARY_DIR}/${file}.cmake COPYONLY)
+endforeach()

@@ -1,0 +1,9 @@
+# The deal.II adapter's tests, against deal.II's own operations.
+set(sources dealii/dealii_main.cpp dealii/test_vector.cpp)
+set(libs Dapetra::dealii GTest::gtest)
+if(TARGET Dapetra::tpetra)  # deal.II's vectors as Tpetra's
+  list(APPEND sources dealii/test_vector_tpetra.cpp)
+  list(APPEND libs Dapetra::tpetra)
+endif()
+dapetra_test_program(test_dealii SOURCES ${sources} LIBS ${libs})
+dapetra_mpi_tests(test_dealii dealii "Faults.*")
