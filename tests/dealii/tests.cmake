@@ -1,8 +1,8 @@
 # The deal.II adapter's tests, against deal.II's own operations.
 set(sources dealii/dealii_main.cpp dealii/test_vector.cpp)
 set(libs Dapetra::dealii GTest::gtest)
-if(TARGET Dapetra::tpetra)  # deal.II's vectors as Tpetra's
-  list(APPEND sources dealii/test_vector_tpetra.cpp)
+if(TARGET Dapetra::tpetra)  # deal.II's vectors as Tpetra's, its assembly into Tpetra
+  list(APPEND sources dealii/test_vector_tpetra.cpp dealii/test_tpetra_matrix.cpp)
   list(APPEND libs Dapetra::tpetra)
 endif()
 dapetra_test_program(test_dealii SOURCES ${sources} LIBS ${libs})

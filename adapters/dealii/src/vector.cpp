@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "dapetra/mpi/agree.hpp"
+#include "ranges.hpp"
 
 namespace dapetra::dealii {
 namespace {
@@ -31,85 +32,6 @@ std::vector<global_index_t> held_indices(const ::dealii::Utilities::MPI::Partiti
   out.reserve(static_cast<std::size_t>(last - first) + p.n_ghost_indices());
   for (auto g = first; g < last; ++g) out.push_back(static_cast<global_index_t>(g));
   for (const auto g : p.ghost_indices()) out.push_back(static_cast<global_index_t>(g));
-  return out;
-}
-
-// Each process's owned index set as a range, its global size, and whether
-// the partitioner numbers its memory by that range (local_range(), which
-// deal.II derives from the owned counts of the ranks before it), gathered.
-struct Range {
-  std::int64_t first = 0, last = 0, size = 0, numbered_alike = 1;
-};
-
-Range range_of(const ::dealii::Utilities::MPI::Partitioner& p) {
-  const ::dealii::IndexSet& owned = p.locally_owned_range();
-  const auto [first, last] = p.local_range();
-  Range r;
-  r.size = static_cast<std::int64_t>(p.size());
-  if (owned.n_elements() == 0) {
-    r.numbered_alike = first == last;
-    return r;
-  }
-  r.first = static_cast<std::int64_t>(owned.nth_index_in_set(0));
-  r.last = r.first + static_cast<std::int64_t>(owned.n_elements());
-  r.numbered_alike = owned.is_contiguous() && static_cast<std::int64_t>(first) == r.first && static_cast<std::int64_t>(last) == r.last;
-  return r;
-}
-
-// The global size most processes have (ties: the one of the lowest rank among them).
-std::int64_t common_size(const std::vector<Range>& all) {
-  std::int64_t best = all[0].size;
-  std::size_t best_count = 0;
-  for (const Range& r : all) {
-    const auto count = static_cast<std::size_t>(std::count_if(all.begin(), all.end(), [&](const Range& o) { return o.size == r.size; }));
-    if (count > best_count) {
-      best = r.size;
-      best_count = count;
-    }
-  }
-  return best;
-}
-
-// What is wrong with the gathered ranges. A global size other than most
-// processes' names each process that has it. Otherwise, in rank order
-// (deal.II's Partitioner numbers ranges by rank: it finds a process's range
-// from the owned counts before it), every boundary where one non-empty set
-// does not end where the next begins names both sides (which of them is at
-// fault no process can tell), as do a first set not at 0 and a last one not
-// ending at the size; last, a partitioner whose memory is not numbered by
-// its own set names itself.
-std::vector<Problem> problems_of(const std::vector<Range>& all) {
-  std::vector<Problem> out;
-  const std::int64_t size = common_size(all);
-  for (std::size_t p = 0; p < all.size(); ++p)
-    if (all[p].size != size)
-      out.push_back(Problem::of(static_cast<int>(p), "size", std::to_string(all[p].size),
-                                "every process's vector has the same global size (most have " + std::to_string(size) + ")",
-                                "the processes passed vectors of different partitioners"));
-  if (!out.empty()) return out;
-  const std::string rule = "the owned ranges tile [0, size) once, in rank order";
-  const auto name = [&](std::size_t p, const char* why) {
-    out.push_back(Problem::of(static_cast<int>(p), "local_range",
-                              "[" + std::to_string(all[p].first) + ", " + std::to_string(all[p].last) + ")", rule, why));
-  };
-  std::vector<std::size_t> owning;  // the processes with a non-empty set: an empty one has no place
-  for (std::size_t p = 0; p < all.size(); ++p)
-    if (all[p].last != all[p].first) owning.push_back(p);
-  if (owning.empty() && size > 0) name(0, "no process owns anything");
-  for (std::size_t k = 0; k < owning.size(); ++k) {
-    const std::size_t p = owning[k];
-    const std::int64_t start = k == 0 ? 0 : all[owning[k - 1]].last;
-    if (all[p].first != start) {
-      if (k > 0) name(owning[k - 1], "does not end where the next process's range begins");
-      name(p, k == 0 ? "the first range does not begin at 0" : "does not begin where the previous process's range ends");
-    }
-  }
-  if (!owning.empty() && all[owning.back()].last != size) name(owning.back(), "the last range does not end at the size");
-  if (!out.empty()) return out;
-  for (std::size_t p = 0; p < all.size(); ++p)
-    if (!all[p].numbered_alike)
-      out.push_back(Problem::of(static_cast<int>(p), "local_range", "[" + std::to_string(all[p].first) + ", " + std::to_string(all[p].last) + ")",
-                                "the partitioner numbers its memory by its owned index set", "deal.II's local_range() differs"));
   return out;
 }
 
@@ -142,18 +64,7 @@ std::vector<DistArray> block_vector_as_distarrays(BlockVector& v) {
 }
 
 mpi::Ownership owners_of(const Vector& v) {
-  const MPI_Comm comm = v.get_mpi_communicator();
-  const auto& p = *v.get_partitioner();
-  const Range mine = range_of(p);
-  int size = 1;
-  MPI_Comm_size(comm, &size);
-  std::vector<Range> all(static_cast<std::size_t>(size));
-  MPI_Allgather(&mine, 4, MPI_INT64_T, all.data(), 4, MPI_INT64_T, comm);
-  // Every process finds the same problems in the same gathered ranges.
-  if (auto problems = problems_of(all); !problems.empty()) throw ValidationError(std::move(problems));
-  std::vector<global_index_t> boundaries{0};
-  for (const Range& r : all) boundaries.push_back(r.last == r.first ? boundaries.back() : r.last);
-  return mpi::Ownership::from_ranges(std::move(boundaries));
+  return mpi::Ownership::from_ranges(boundaries_of(v.get_partitioner()->locally_owned_range(), v.get_mpi_communicator()));
 }
 
 }  // namespace dapetra::dealii
