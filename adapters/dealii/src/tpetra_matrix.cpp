@@ -4,9 +4,11 @@
 #include <Tpetra_FECrsGraph.hpp>
 #include <Tpetra_FECrsMatrix.hpp>
 #include <Tpetra_Map.hpp>
+#include <algorithm>
 #include <string>
 
 #include "dapetra/mpi/agree.hpp"
+#include "dapetra/tpetra/compat.hpp"
 #include "ranges.hpp"
 
 namespace dapetra::dealii {
@@ -23,14 +25,30 @@ struct TpetraSparseMatrix::Impl {
   Teuchos::RCP<FEMatrix> matrix;
   bool assembling = true;             // owned-plus-shared mode: add() goes there
   LO owned_rows = 0;                  // the first rows of the owned-plus-shared matrix
-  std::vector<GO> columns;            // add()'s scratch
-  std::vector<double> values;
+  // The owned-plus-shared matrix's local arrays while assembling: add()
+  // sums straight into its values (Tpetra's sumIntoGlobalValues costs a
+  // view per call); rows and columns are found through its maps, whose
+  // contiguous leading parts Tpetra looks up by arithmetic.
+  Teuchos::RCP<const Map> rows, columns;
+  const std::size_t* row_begin = nullptr;
+  const LO* row_columns = nullptr;
+  double* values = nullptr;
   std::vector<Problem> faults;        // add()'s, reported by compress()
   std::size_t more_faults = 0;        // beyond the first one kept
 
   void fault(const std::string& key, std::size_t value, const std::string& rule, const std::string& message) {
     if (faults.empty()) faults.push_back(Problem::of(rank, key, std::to_string(value), rule, message));
     else ++more_faults;
+  }
+
+  // The active (owned-plus-shared) matrix's arrays, for add().
+  void take_arrays() {
+    const auto local = matrix->getLocalMatrixHost();
+    row_begin = local.graph.row_map.data();
+    row_columns = local.graph.entries.data();
+    values = local.values.data();
+    rows = matrix->getRowMap();
+    columns = matrix->getColMap();
   }
 
   // Owned-plus-shared mode again after compress(). The shared rows' values
@@ -40,9 +58,21 @@ struct TpetraSparseMatrix::Impl {
     if (assembling) return;
     matrix->beginAssembly();
     assembling = true;
-    const auto local = matrix->getLocalMatrixHost();
-    for (auto k = local.graph.row_map(static_cast<std::size_t>(owned_rows)); k < local.graph.row_map(local.numRows()); ++k)
-      local.values(k) = 0.0;
+    take_arrays();
+    const std::size_t end = row_begin[tpetra::compat::local_num_elements(*rows)];
+    std::fill(values + row_begin[static_cast<std::size_t>(owned_rows)], values + end, 0.0);
+  }
+
+  // Adds `value` at local column `c` of the row whose entries are [b, e), at or after `hint`
+  // (deal.II passes a row's columns ascending, so the search goes on from the last one);
+  // false when the row has no such column.
+  bool sum_into(std::size_t b, std::size_t e, std::size_t& hint, LO c, double value) {
+    std::size_t k = hint < e && row_columns[hint] <= c ? hint : b;
+    const LO* found = std::lower_bound(row_columns + k, row_columns + e, c);
+    if (found == row_columns + e || *found != c) return false;
+    hint = static_cast<std::size_t>(found - row_columns);
+    values[hint] += value;
+    return true;
   }
 };
 
@@ -108,6 +138,7 @@ TpetraSparseMatrix::TpetraSparseMatrix(const ::dealii::IndexSet& owned, const ::
   impl_->owned_rows = static_cast<LO>(owned.n_elements());
   impl_->matrix = Teuchos::rcp(new FEMatrix(graph));
   impl_->matrix->beginAssembly();
+  impl_->take_arrays();
 }
 
 TpetraSparseMatrix::~TpetraSparseMatrix() = default;
@@ -117,22 +148,20 @@ void TpetraSparseMatrix::add(size_type row, size_type n_cols, const size_type* c
   Impl& m = *impl_;
   m.resume();
   if (row >= size_) return m.fault("row", row, "rows are below the size (" + std::to_string(size_) + ")", "a row past the matrix");
-  m.columns.clear();
-  m.values.clear();
+  const LO r = m.rows->getLocalElement(static_cast<GO>(row));
+  if (r == Teuchos::OrdinalTraits<LO>::invalid())
+    return m.fault("row", row, "rows added to are in this process's pattern", "the pattern does not hold this row here");
+  const std::size_t b = m.row_begin[r], e = m.row_begin[r + 1];
+  std::size_t hint = b;
   for (size_type k = 0; k < n_cols; ++k) {
     if (columns[k] >= size_)
       return m.fault("column", columns[k], "columns are below the size (" + std::to_string(size_) + ")", "a column past the matrix");
     if (elide_zero_values && values[k] == 0.0) continue;
-    m.columns.push_back(static_cast<GO>(columns[k]));
-    m.values.push_back(values[k]);
+    const LO c = m.columns->getLocalElement(static_cast<GO>(columns[k]));
+    if (c == Teuchos::OrdinalTraits<LO>::invalid() || !m.sum_into(b, e, hint, c, values[k]))
+      return m.fault("column", columns[k], "columns added to are in the pattern's row " + std::to_string(row),
+                     "a column outside the pattern in this row");
   }
-  if (m.columns.empty()) return;
-  const LO added = m.matrix->sumIntoGlobalValues(static_cast<GO>(row), static_cast<LO>(m.columns.size()), m.values.data(),
-                                                 m.columns.data());
-  if (added == Teuchos::OrdinalTraits<LO>::invalid())
-    m.fault("row", row, "rows added to are in this process's pattern", "the pattern does not hold this row here");
-  else if (added != static_cast<LO>(m.columns.size()))
-    m.fault("column", row, "columns added to are in the pattern's row", "a column outside the pattern in this row");
 }
 
 void TpetraSparseMatrix::add(size_type row, size_type column, double value) { add(row, 1, &column, &value, false, true); }

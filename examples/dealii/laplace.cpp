@@ -1,0 +1,208 @@
+#include "laplace.hpp"
+
+#include <deal.II/base/quadrature_lib.h>
+#include <deal.II/distributed/grid_refinement.h>
+#include <deal.II/dofs/dof_tools.h>
+#include <deal.II/fe/fe_values.h>
+#include <deal.II/grid/grid_generator.h>
+#include <deal.II/lac/affine_constraints.templates.h>  // distribute_local_to_global for TpetraSparseMatrix
+#include <deal.II/lac/petsc_precondition.h>
+#include <deal.II/lac/petsc_solver.h>
+#include <deal.II/lac/petsc_sparse_matrix.h>
+#include <deal.II/lac/petsc_vector.h>
+#include <deal.II/lac/solver_control.h>
+#include <deal.II/lac/sparsity_tools.h>
+#include <deal.II/lac/trilinos_precondition.h>
+#include <deal.II/lac/trilinos_solver.h>
+#include <deal.II/lac/trilinos_sparse_matrix.h>
+#include <deal.II/lac/trilinos_vector.h>
+#include <deal.II/numerics/data_out.h>
+#include <deal.II/numerics/error_estimator.h>
+#include <deal.II/numerics/vector_tools.h>
+
+#include <Teuchos_DefaultMpiComm.hpp>
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <dapetra/dealii/vector.hpp>
+#include <dapetra/tpetra/solver.hpp>
+#include <dapetra/tpetra/tpetra.hpp>
+
+namespace step40 {
+
+namespace dl = ::dealii;
+
+namespace {
+
+double seconds_since(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+// f = 1 above the curve y = 0.5 + 0.25 sin(4 pi x), -1 below (step-40's).
+double load(const dl::Point<2>& p) { return p[1] > 0.5 + 0.25 * std::sin(4.0 * dl::numbers::PI * p[0]) ? 1.0 : -1.0; }
+
+// A solution of deal.II's own vector types, with its constraints
+// distributed, as a vector of owned and relevant dofs.
+template <class Solution>
+void copy_owned(const Solution& from, Vector& to) {
+  for (const auto g : to.locally_owned_elements()) to(g) = from(g);
+  to.update_ghost_values();
+}
+
+}  // namespace
+
+Laplace::Laplace(unsigned initial)
+    : mesh_(MPI_COMM_WORLD, dl::Triangulation<2>::MeshSmoothing(dl::Triangulation<2>::smoothing_on_refinement |
+                                                                dl::Triangulation<2>::smoothing_on_coarsening)),
+      fe_(2),
+      dofs_(mesh_) {
+  dl::GridGenerator::hyper_cube(mesh_);
+  mesh_.refine_global(initial);
+}
+
+void Laplace::setup() {
+  dofs_.distribute_dofs(fe_);
+  owned_ = dofs_.locally_owned_dofs();
+  dl::DoFTools::extract_locally_relevant_dofs(dofs_, relevant_);
+  constraints_.clear();
+  constraints_.reinit(relevant_);
+  dl::DoFTools::make_hanging_node_constraints(dofs_, constraints_);
+  dl::VectorTools::interpolate_boundary_values(dofs_, 0, dl::Functions::ZeroFunction<2>(), constraints_);
+  constraints_.close();
+}
+
+void Laplace::refine(const Vector& solution) {
+  dl::Vector<float> estimate(mesh_.n_active_cells());
+  dl::KellyErrorEstimator<2>::estimate(dofs_, dl::QGauss<1>(fe_.degree + 1), {}, solution, estimate);
+  dl::parallel::distributed::GridRefinement::refine_and_coarsen_fixed_number(mesh_, estimate, 0.3, 0.03);
+  mesh_.execute_coarsening_and_refinement();
+}
+
+dl::DynamicSparsityPattern Laplace::pattern() const {
+  dl::DynamicSparsityPattern dsp(relevant_);
+  dl::DoFTools::make_sparsity_pattern(dofs_, dsp, constraints_, false);
+  return dsp;
+}
+
+Vector Laplace::relevant_vector() const { return Vector(owned_, relevant_, MPI_COMM_WORLD); }
+
+template <class Matrix, class RhsVector>
+void Laplace::assemble(Matrix& matrix, RhsVector& rhs) const {
+  const dl::QGauss<2> quadrature(fe_.degree + 1);
+  dl::FEValues<2> values(fe_, quadrature, dl::update_values | dl::update_gradients | dl::update_quadrature_points | dl::update_JxW_values);
+  const unsigned n = fe_.n_dofs_per_cell();
+  dl::FullMatrix<double> cell_matrix(n, n);
+  dl::Vector<double> cell_rhs(n);
+  std::vector<dl::types::global_dof_index> indices(n);
+  for (const auto& cell : dofs_.active_cell_iterators()) {
+    if (!cell->is_locally_owned()) continue;
+    cell_matrix = 0.;
+    cell_rhs = 0.;
+    values.reinit(cell);
+    for (unsigned q = 0; q < quadrature.size(); ++q) {
+      const double f = load(values.quadrature_point(q));
+      for (unsigned i = 0; i < n; ++i) {
+        for (unsigned j = 0; j < n; ++j) cell_matrix(i, j) += values.shape_grad(i, q) * values.shape_grad(j, q) * values.JxW(q);
+        cell_rhs(i) += f * values.shape_value(i, q) * values.JxW(q);
+      }
+    }
+    cell->get_dof_indices(indices);
+    constraints_.distribute_local_to_global(cell_matrix, cell_rhs, indices, matrix, rhs);
+  }
+  matrix.compress(dl::VectorOperation::add);
+  rhs.compress(dl::VectorOperation::add);
+}
+
+template void Laplace::assemble(dapetra::dealii::TpetraSparseMatrix&, Vector&) const;
+
+Solved Laplace::solve_with_tpetra(const dapetra::dealii::TpetraSparseMatrix& matrix, Vector& rhs, Vector& solution,
+                                  double tolerance) const {
+  const auto t0 = std::chrono::steady_clock::now();
+  // deal.II's memory as DAP arrays, and Tpetra's views of their owned parts: nothing is copied.
+  const dapetra::DistArray b = dapetra::dealii::vector_as_distarray(rhs), u = dapetra::dealii::vector_as_distarray(solution);
+  dapetra::tpetra::TpetraLayoutOptions options;
+  options.distribution.ownership = dapetra::dealii::owners_of(solution);
+  const auto layout = dapetra::tpetra::TpetraLayout::create(u, Teuchos::rcp(new Teuchos::MpiComm<int>(MPI_COMM_WORLD)), options);
+  dapetra::tpetra::SolverOptions how;  // Belos CG + MueLu, Dapetra's settings
+  how.tolerance = tolerance;
+  // Q2's stiffness matrix has weak and positive couplings; aggregating
+  // across them slows MueLu as it grows (ML's default aggregation threshold
+  // drops them too). Measured at 2 processes, 4.7e5 dofs (cycle 5 from 6
+  // initial refinements): drop tolerance 0 gave 75 iterations, 0.02 42,
+  // 0.05 31, 0.1 60; ML 33.
+  how.parameters.set("aggregation: drop tol", 0.05);
+  solution = 0;
+  const auto result = dapetra::tpetra::solve(matrix.tpetra_matrix(), dapetra::tpetra::owned_view<double>(*layout, u),
+                                             dapetra::tpetra::owned_view<double>(*layout, b), how);
+  Solved out{result.iterations, seconds_since(t0)};
+  constraints_.distribute(solution);
+  solution.update_ghost_values();
+  return out;
+}
+
+Solved Laplace::assemble_and_solve_with_trilinos(Vector& solution, double tolerance, double& assembly_seconds) const {
+  dl::DynamicSparsityPattern dsp = pattern();
+  dl::SparsityTools::distribute_sparsity_pattern(dsp, owned_, MPI_COMM_WORLD, relevant_);
+  dl::TrilinosWrappers::SparseMatrix matrix;
+  matrix.reinit(owned_, owned_, dsp, MPI_COMM_WORLD);
+  dl::TrilinosWrappers::MPI::Vector rhs(owned_, MPI_COMM_WORLD), x(owned_, MPI_COMM_WORLD);
+  auto t0 = std::chrono::steady_clock::now();
+  assemble(matrix, rhs);
+  assembly_seconds = seconds_since(t0);
+  t0 = std::chrono::steady_clock::now();
+  dl::SolverControl control(dofs_.n_dofs(), tolerance * rhs.l2_norm());
+  dl::TrilinosWrappers::SolverCG solver(control);
+  dl::TrilinosWrappers::PreconditionAMG amg;
+  amg.initialize(matrix, dl::TrilinosWrappers::PreconditionAMG::AdditionalData());  // step-40: "Trilinos defaults are good"
+  solver.solve(matrix, x, rhs, amg);
+  Solved out{static_cast<int>(control.last_step()), seconds_since(t0)};
+  constraints_.distribute(x);
+  copy_owned(x, solution);
+  return out;
+}
+
+Solved Laplace::assemble_and_solve_with_petsc(Vector& solution, double tolerance, double& assembly_seconds) const {
+  dl::DynamicSparsityPattern dsp = pattern();
+  dl::SparsityTools::distribute_sparsity_pattern(dsp, owned_, MPI_COMM_WORLD, relevant_);
+  dl::PETScWrappers::MPI::SparseMatrix matrix;
+  matrix.reinit(owned_, owned_, dsp, MPI_COMM_WORLD);
+  dl::PETScWrappers::MPI::Vector rhs(owned_, MPI_COMM_WORLD), x(owned_, MPI_COMM_WORLD);
+  auto t0 = std::chrono::steady_clock::now();
+  assemble(matrix, rhs);
+  assembly_seconds = seconds_since(t0);
+  t0 = std::chrono::steady_clock::now();
+  dl::SolverControl control(dofs_.n_dofs(), tolerance * rhs.l2_norm());
+  dl::PETScWrappers::SolverCG solver(control, MPI_COMM_WORLD);
+  dl::PETScWrappers::PreconditionBoomerAMG::AdditionalData data;
+  data.symmetric_operator = true;  // step-40's setting for PETSc
+  dl::PETScWrappers::PreconditionBoomerAMG amg(matrix, data);
+  solver.solve(matrix, x, rhs, amg);
+  Solved out{static_cast<int>(control.last_step()), seconds_since(t0)};
+  constraints_.distribute(x);
+  copy_owned(x, solution);
+  return out;
+}
+
+void Laplace::write(const Vector& solution, const std::string& directory, unsigned cycle) const {
+  dl::DataOut<2> out;
+  out.attach_dof_handler(dofs_);
+  out.add_data_vector(solution, "u");
+  dl::Vector<float> part(mesh_.n_active_cells());
+  part = static_cast<float>(mesh_.locally_owned_subdomain());
+  out.add_data_vector(part, "subdomain");
+  out.build_patches();
+  out.write_vtu_with_pvtu_record(directory + "/", "step40", cycle, MPI_COMM_WORLD, 2);
+}
+
+double relative_difference(const Vector& a, const Vector& b) {
+  double diff = 0, size = 0;
+  for (const auto g : a.locally_owned_elements()) {
+    diff = std::max(diff, std::abs(a(g) - b(g)));
+    size = std::max(size, std::abs(b(g)));
+  }
+  diff = dl::Utilities::MPI::max(diff, MPI_COMM_WORLD);
+  size = dl::Utilities::MPI::max(size, MPI_COMM_WORLD);
+  return size > 0 ? diff / size : diff;
+}
+
+}  // namespace step40

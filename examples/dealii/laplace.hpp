@@ -1,0 +1,84 @@
+// deal.II's step-40 problem (a Laplacian, Q2, on a p4est mesh refined
+// adaptively by Kelly's estimator, zero boundary values, f = +-1 on either
+// side of a sine curve), set up and assembled once for each linear-algebra
+// path: Dapetra's (TpetraSparseMatrix and deal.II's own distributed vectors,
+// solved by Belos CG + MueLu), deal.II's Trilinos path (Epetra + ML) and its
+// PETSc path (PETSc + BoomerAMG), so that the example and the benchmarks
+// compare them on one mesh sequence.
+#pragma once
+
+#include <deal.II/base/index_set.h>
+#include <deal.II/distributed/tria.h>
+#include <deal.II/dofs/dof_handler.h>
+#include <deal.II/fe/fe_q.h>
+#include <deal.II/lac/affine_constraints.h>
+#include <deal.II/lac/dynamic_sparsity_pattern.h>
+#include <deal.II/lac/la_parallel_vector.h>
+
+#include <string>
+
+#include "dapetra/dealii/tpetra_matrix.hpp"
+
+namespace step40 {
+
+using Vector = ::dealii::LinearAlgebra::distributed::Vector<double>;
+
+// How a solve went.
+struct Solved {
+  int iterations = 0;
+  double seconds = 0;  // set-up of the preconditioner included
+};
+
+class Laplace {
+ public:
+  // Collective. The unit square refined `initial` times everywhere.
+  explicit Laplace(unsigned initial);
+
+  // Collective. Distributes the dofs and builds the constraints (hanging
+  // nodes, boundary values) for the current mesh.
+  void setup();
+  // Collective. Kelly's estimate of `solution` (ghosts updated), then 30 %
+  // of the cells refined and 3 % coarsened, as step-40 does.
+  void refine(const Vector& solution);
+
+  // This process's pattern over its cells (owned rows and rows owned
+  // elsewhere its cells touch), as step-40 makes it.
+  ::dealii::DynamicSparsityPattern pattern() const;
+  // Collective. The cells' matrices and right-hand sides, through the
+  // constraints, into `matrix` and `rhs` (both compressed).
+  template <class Matrix, class RhsVector>
+  void assemble(Matrix& matrix, RhsVector& rhs) const;
+
+  // A vector of owned and locally relevant dofs (ghosts), zero.
+  Vector relevant_vector() const;
+  // Collective. Belos CG + MueLu on views of deal.II's rhs and solution (no
+  // copy), to |b - A u| <= tolerance |b|; then the constraints are
+  // distributed and the ghosts updated.
+  Solved solve_with_tpetra(const dapetra::dealii::TpetraSparseMatrix& matrix, Vector& rhs, Vector& solution,
+                           double tolerance) const;
+  // Collective. deal.II's Trilinos path, as step-40 solves (Epetra matrix,
+  // AztecOO CG, ML with deal.II's defaults), assembled here too; the
+  // solution comes back as a vector of owned and relevant dofs.
+  Solved assemble_and_solve_with_trilinos(Vector& solution, double tolerance, double& assembly_seconds) const;
+  // Collective. deal.II's PETSc path (PETSc CG + BoomerAMG, symmetric), likewise.
+  Solved assemble_and_solve_with_petsc(Vector& solution, double tolerance, double& assembly_seconds) const;
+
+  // Collective. The solution as .vtu pieces with a .pvtu record in `directory`.
+  void write(const Vector& solution, const std::string& directory, unsigned cycle) const;
+
+  ::dealii::types::global_dof_index n_dofs() const { return dofs_.n_dofs(); }
+  const ::dealii::IndexSet& owned() const { return owned_; }
+  const ::dealii::IndexSet& relevant() const { return relevant_; }
+
+ private:
+  ::dealii::parallel::distributed::Triangulation<2> mesh_;
+  ::dealii::FE_Q<2> fe_;
+  ::dealii::DoFHandler<2> dofs_;
+  ::dealii::IndexSet owned_, relevant_;
+  ::dealii::AffineConstraints<double> constraints_;
+};
+
+// Collective. max |a - b| / max |b| over the owned dofs.
+double relative_difference(const Vector& a, const Vector& b);
+
+}  // namespace step40
