@@ -129,7 +129,9 @@ Solved Laplace::solve_with_tpetra(const dapetra::dealii::TpetraSparseMatrix& mat
   // across them slows MueLu as it grows (ML's default aggregation threshold
   // drops them too). Measured at 2 processes, 4.7e5 dofs (cycle 5 from 6
   // initial refinements): drop tolerance 0 gave 75 iterations, 0.02 42,
-  // 0.05 31, 0.1 60; ML 33.
+  // 0.05 31, 0.1 60 (ML 33); at 5.0e5 dofs after one cycle from 8, 0.03
+  // 39, 0.05 38, 0.08 36 (ML 29), and Chebyshev degree 3 halved the
+  // iterations without making the solve faster.
   how.parameters.set("aggregation: drop tol", 0.05);
   solution = 0;
   const auto result = dapetra::tpetra::solve(matrix.tpetra_matrix(), dapetra::tpetra::owned_view<double>(*layout, u),
@@ -140,44 +142,50 @@ Solved Laplace::solve_with_tpetra(const dapetra::dealii::TpetraSparseMatrix& mat
   return out;
 }
 
-Solved Laplace::assemble_and_solve_with_trilinos(Vector& solution, double tolerance, double& assembly_seconds) const {
-  dl::DynamicSparsityPattern dsp = pattern();
-  dl::SparsityTools::distribute_sparsity_pattern(dsp, owned_, MPI_COMM_WORLD, relevant_);
-  dl::TrilinosWrappers::SparseMatrix matrix;
-  matrix.reinit(owned_, owned_, dsp, MPI_COMM_WORLD);
-  dl::TrilinosWrappers::MPI::Vector rhs(owned_, MPI_COMM_WORLD), x(owned_, MPI_COMM_WORLD);
-  auto t0 = std::chrono::steady_clock::now();
-  assemble(matrix, rhs);
-  assembly_seconds = seconds_since(t0);
-  t0 = std::chrono::steady_clock::now();
-  dl::SolverControl control(dofs_.n_dofs(), tolerance * rhs.l2_norm());
+namespace {
+
+// deal.II's structure for its own matrix types: the pattern sent to the
+// owners of its rows, then the matrix and the right-hand side.
+template <class System>
+void deal_ii_structure(const Laplace& problem, System& system) {
+  dl::DynamicSparsityPattern dsp = problem.pattern();
+  dl::SparsityTools::distribute_sparsity_pattern(dsp, problem.owned(), MPI_COMM_WORLD, problem.relevant());
+  system.matrix.reinit(problem.owned(), problem.owned(), dsp, MPI_COMM_WORLD);
+  system.rhs.reinit(problem.owned(), MPI_COMM_WORLD);
+}
+
+}  // namespace
+
+void Laplace::structure(TrilinosSystem& system) const { deal_ii_structure(*this, system); }
+void Laplace::structure(PetscSystem& system) const { deal_ii_structure(*this, system); }
+
+template void Laplace::assemble(dl::TrilinosWrappers::SparseMatrix&, dl::TrilinosWrappers::MPI::Vector&) const;
+template void Laplace::assemble(dl::PETScWrappers::MPI::SparseMatrix&, dl::PETScWrappers::MPI::Vector&) const;
+
+Solved Laplace::solve(TrilinosSystem& system, Vector& solution, double tolerance) const {
+  const auto t0 = std::chrono::steady_clock::now();
+  dl::TrilinosWrappers::MPI::Vector x(owned_, MPI_COMM_WORLD);
+  dl::SolverControl control(dofs_.n_dofs(), tolerance * system.rhs.l2_norm());
   dl::TrilinosWrappers::SolverCG solver(control);
   dl::TrilinosWrappers::PreconditionAMG amg;
-  amg.initialize(matrix, dl::TrilinosWrappers::PreconditionAMG::AdditionalData());  // step-40: "Trilinos defaults are good"
-  solver.solve(matrix, x, rhs, amg);
-  Solved out{static_cast<int>(control.last_step()), seconds_since(t0)};
+  amg.initialize(system.matrix, dl::TrilinosWrappers::PreconditionAMG::AdditionalData());  // step-40: "Trilinos defaults are good"
+  solver.solve(system.matrix, x, system.rhs, amg);
+  const Solved out{static_cast<int>(control.last_step()), seconds_since(t0)};
   constraints_.distribute(x);
   copy_owned(x, solution);
   return out;
 }
 
-Solved Laplace::assemble_and_solve_with_petsc(Vector& solution, double tolerance, double& assembly_seconds) const {
-  dl::DynamicSparsityPattern dsp = pattern();
-  dl::SparsityTools::distribute_sparsity_pattern(dsp, owned_, MPI_COMM_WORLD, relevant_);
-  dl::PETScWrappers::MPI::SparseMatrix matrix;
-  matrix.reinit(owned_, owned_, dsp, MPI_COMM_WORLD);
-  dl::PETScWrappers::MPI::Vector rhs(owned_, MPI_COMM_WORLD), x(owned_, MPI_COMM_WORLD);
-  auto t0 = std::chrono::steady_clock::now();
-  assemble(matrix, rhs);
-  assembly_seconds = seconds_since(t0);
-  t0 = std::chrono::steady_clock::now();
-  dl::SolverControl control(dofs_.n_dofs(), tolerance * rhs.l2_norm());
+Solved Laplace::solve(PetscSystem& system, Vector& solution, double tolerance) const {
+  const auto t0 = std::chrono::steady_clock::now();
+  dl::PETScWrappers::MPI::Vector x(owned_, MPI_COMM_WORLD);
+  dl::SolverControl control(dofs_.n_dofs(), tolerance * system.rhs.l2_norm());
   dl::PETScWrappers::SolverCG solver(control, MPI_COMM_WORLD);
   dl::PETScWrappers::PreconditionBoomerAMG::AdditionalData data;
   data.symmetric_operator = true;  // step-40's setting for PETSc
-  dl::PETScWrappers::PreconditionBoomerAMG amg(matrix, data);
-  solver.solve(matrix, x, rhs, amg);
-  Solved out{static_cast<int>(control.last_step()), seconds_since(t0)};
+  dl::PETScWrappers::PreconditionBoomerAMG amg(system.matrix, data);
+  solver.solve(system.matrix, x, system.rhs, amg);
+  const Solved out{static_cast<int>(control.last_step()), seconds_since(t0)};
   constraints_.distribute(x);
   copy_owned(x, solution);
   return out;

@@ -14,6 +14,10 @@
 #include <deal.II/lac/affine_constraints.h>
 #include <deal.II/lac/dynamic_sparsity_pattern.h>
 #include <deal.II/lac/la_parallel_vector.h>
+#include <deal.II/lac/petsc_sparse_matrix.h>
+#include <deal.II/lac/petsc_vector.h>
+#include <deal.II/lac/trilinos_sparse_matrix.h>
+#include <deal.II/lac/trilinos_vector.h>
 
 #include <string>
 
@@ -27,6 +31,17 @@ using Vector = ::dealii::LinearAlgebra::distributed::Vector<double>;
 struct Solved {
   int iterations = 0;
   double seconds = 0;  // set-up of the preconditioner included
+};
+
+// deal.II's Trilinos path's system, as step-40 declares it (Epetra).
+struct TrilinosSystem {
+  ::dealii::TrilinosWrappers::SparseMatrix matrix;
+  ::dealii::TrilinosWrappers::MPI::Vector rhs;
+};
+// deal.II's PETSc path's system.
+struct PetscSystem {
+  ::dealii::PETScWrappers::MPI::SparseMatrix matrix;
+  ::dealii::PETScWrappers::MPI::Vector rhs;
 };
 
 class Laplace {
@@ -56,12 +71,16 @@ class Laplace {
   // distributed and the ghosts updated.
   Solved solve_with_tpetra(const dapetra::dealii::TpetraSparseMatrix& matrix, Vector& rhs, Vector& solution,
                            double tolerance) const;
-  // Collective. deal.II's Trilinos path, as step-40 solves (Epetra matrix,
-  // AztecOO CG, ML with deal.II's defaults), assembled here too; the
-  // solution comes back as a vector of owned and relevant dofs.
-  Solved assemble_and_solve_with_trilinos(Vector& solution, double tolerance, double& assembly_seconds) const;
-  // Collective. deal.II's PETSc path (PETSc CG + BoomerAMG, symmetric), likewise.
-  Solved assemble_and_solve_with_petsc(Vector& solution, double tolerance, double& assembly_seconds) const;
+  // Collective. deal.II's own structure for `system`, as step-40 builds it
+  // (the pattern distributed to the owners, then the matrix and vector).
+  void structure(TrilinosSystem& system) const;
+  void structure(PetscSystem& system) const;
+  // Collective. deal.II's Trilinos path as step-40 solves (AztecOO CG, ML
+  // with deal.II's defaults) or its PETSc path (PETSc CG, BoomerAMG,
+  // symmetric), to the same relative tolerance; the solution, constraints
+  // distributed, comes back as a vector of owned and relevant dofs.
+  Solved solve(TrilinosSystem& system, Vector& solution, double tolerance) const;
+  Solved solve(PetscSystem& system, Vector& solution, double tolerance) const;
 
   // Collective. The solution as .vtu pieces with a .pvtu record in `directory`.
   void write(const Vector& solution, const std::string& directory, unsigned cycle) const;

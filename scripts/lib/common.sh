@@ -35,6 +35,8 @@ DAPETRA_PACKAGES=(
   petsc-dev python3-petsc4py
   # The finite-element benchmark's yardstick: DOLFINx on the same problem (benchmarks/fem_dolfinx.py).
   python3-dolfinx
+  # The deal.II adapter, step-40 (examples/dealii) and deal.II's own Trilinos and PETSc paths as its peers.
+  libdeal.ii-dev
   # The documents: API pages (scripts/docs), the architecture picture, the benchmark plots.
   doxygen graphviz python3-matplotlib
 )

@@ -7,3 +7,10 @@ if(TARGET Dapetra::tpetra)  # deal.II's vectors as Tpetra's, its assembly into T
 endif()
 dapetra_test_program(test_dealii SOURCES ${sources} LIBS ${libs})
 dapetra_mpi_tests(test_dealii dealii "Faults.*")
+# deal.II's step-40 through Dapetra against deal.II's own Trilinos and PETSc
+# solves, three adaptive cycles: the program fails when a solution differs.
+if(TARGET dapetra-step40)
+  foreach(np 1 3)
+    dapetra_test(dealii_step40_np${np} NP ${np} COMMAND dapetra-step40 --compare --initial 4 --cycles 3 LABELS mpi TIMEOUT 300)
+  endforeach()
+endif()
