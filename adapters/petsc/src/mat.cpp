@@ -1,6 +1,7 @@
 #include "dapetra/petsc/mat.hpp"
 
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -108,6 +109,24 @@ void copy_aij_local(Mat diagonal, Mat off_diagonal, const PetscInt* garray, Loca
   }
 }
 
+// An AIJ Mat's blocks: MPIAIJ's diagonal and off-diagonal ones and the
+// latter's column map (garray: its columns' global indices, ascending), or
+// a SEQAIJ Mat as its own diagonal block; none for any other type.
+struct AijBlocks {
+  Mat diagonal = nullptr, off_diagonal = nullptr;
+  const PetscInt* column_map = nullptr;
+};
+std::optional<AijBlocks> aij_blocks(Mat a) {
+  AijBlocks b;
+  if (is_type(a, MATMPIAIJ)) {
+    check(MatMPIAIJGetSeqAIJ(a, &b.diagonal, &b.off_diagonal, &b.column_map), "MatMPIAIJGetSeqAIJ");
+    return b;
+  }
+  if (!is_type(a, MATSEQAIJ)) return std::nullopt;
+  b.diagonal = a;
+  return b;
+}
+
 struct Ownership {
   int rank = 0;
   PetscInt start = 0, stop = 0, column_start = 0, column_stop = 0;
@@ -146,19 +165,12 @@ LocalCsrRows local_csr_rows_copy(Mat a) {
     ~Converted() { MatDestroy(&aij); }
   } converted;
   mpi::agree_on(comm, [&] {
-    Mat from = a;
-    if (!is_type(a, MATMPIAIJ) && !is_type(a, MATSEQAIJ)) {
+    std::optional<AijBlocks> blocks = aij_blocks(a);
+    if (!blocks) {
       check(MatConvert(a, MATAIJ, MAT_INITIAL_MATRIX, &converted.aij), "MatConvert");
-      from = converted.aij;
+      blocks = aij_blocks(converted.aij);
     }
-    if (is_type(from, MATMPIAIJ)) {
-      Mat diagonal = nullptr, off_diagonal = nullptr;
-      const PetscInt* garray = nullptr;
-      check(MatMPIAIJGetSeqAIJ(from, &diagonal, &off_diagonal, &garray), "MatMPIAIJGetSeqAIJ");
-      copy_aij_local(diagonal, off_diagonal, garray, out);
-    } else {
-      copy_aij_local(from, nullptr, nullptr, out);
-    }
+    copy_aij_local(blocks->diagonal, blocks->off_diagonal, blocks->column_map, out);
   });
   return out;
 }
@@ -169,16 +181,10 @@ CsrRows csr_rows_copy(Mat a) {
     const Ownership own = assembled_ownership(a);
     const PetscInt start = own.start, stop = own.stop, column_start = own.column_start;
     out.first_row = start;
-    if (is_type(a, MATMPIAIJ)) {
-      Mat diagonal = nullptr, off_diagonal = nullptr;
-      const PetscInt* column_map = nullptr;
-      check(MatMPIAIJGetSeqAIJ(a, &diagonal, &off_diagonal, &column_map), "MatMPIAIJGetSeqAIJ");
-      copy_aij(diagonal, off_diagonal, column_start, column_map, out);
-    } else if (is_type(a, MATSEQAIJ)) {
-      copy_aij(a, nullptr, 0, nullptr, out);
-    } else {
+    if (const auto blocks = aij_blocks(a))
+      copy_aij(blocks->diagonal, blocks->off_diagonal, column_start, blocks->column_map, out);
+    else
       copy_rows(a, start, stop, out);
-    }
   });
   return out;
 }

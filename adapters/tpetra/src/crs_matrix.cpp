@@ -268,45 +268,51 @@ void check_one_dimensional(const TpetraLayout& rows, int rank, std::vector<Probl
                               "the row layout is 1-D, one row per element", "matrices take a 1-D layout"));
 }
 
+// The checks both forms share: a 1-D row layout, sound offsets (then the
+// rows can be read), the rows where first_row says.
+struct SharedChecks {
+  std::vector<Problem> problems;
+  bool readable = false;
+};
+template <class View>
+SharedChecks shared_checks(const TpetraLayout& rows, const View& csr) {
+  SharedChecks out;
+  const int rank = rows.distribution()->rank();
+  const Map& owned = *rows.owned_map();
+  check_one_dimensional(rows, rank, out.problems);
+  if (out.problems.empty()) check_offsets(csr, compat::local_num_elements(owned), rank, out.problems);
+  out.readable = out.problems.empty();
+  if (out.readable) check_first_row(csr, owned, owned.getIndexBase(), rank, out.problems);
+  return out;
+}
+
 }  // namespace
 
 Teuchos::RCP<CrsMatrix> crs_matrix_copy(const TpetraLayout& rows, const LocalCsrView& csr) {
-  const auto& layout = *rows.distribution();
-  const int rank = layout.rank();
   const auto owned = rows.owned_map();
   const GO base = owned->getIndexBase();
-  std::vector<Problem> problems;
-  check_one_dimensional(rows, rank, problems);
-  if (problems.empty()) check_offsets(csr, compat::local_num_elements(*owned), rank, problems);
-  if (problems.empty()) {  // the offsets are sound: the rows can be read
-    check_first_row(csr, *owned, base, rank, problems);
-    check_local_columns(csr, *owned, layout.global_shape()[0], base, rank, problems);
-  }
-  mpi::agree(problems, layout.comm());
+  SharedChecks checks = shared_checks(rows, csr);
+  if (checks.readable)
+    check_local_columns(csr, *owned, rows.distribution()->global_shape()[0], base, rows.distribution()->rank(), checks.problems);
+  mpi::agree(checks.problems, rows.distribution()->comm());
   LocalRows local = local_rows(csr);
   for (GO& g : local.others) g += base;
   return fill_complete(owned, std::move(local), csr.num_rows);
 }
 
 Teuchos::RCP<CrsMatrix> crs_matrix_copy(const TpetraLayout& rows, const CsrView& csr) {
-  const auto& layout = *rows.distribution();
-  const int rank = layout.rank();
   const auto owned = rows.owned_map();
-  const GO base = owned->getIndexBase();
-  std::vector<Problem> problems;
+  SharedChecks checks = shared_checks(rows, csr);
   LocalRows local;
-  check_one_dimensional(rows, rank, problems);
-  if (problems.empty()) check_offsets(csr, compat::local_num_elements(*owned), rank, problems);
-  if (problems.empty()) {  // the offsets are sound: the rows can be read
-    check_first_row(csr, *owned, base, rank, problems);
-    const global_index_t size = layout.global_shape()[0];
-    local = local_rows(csr, *owned, size, base);
+  if (checks.readable) {
+    const global_index_t size = rows.distribution()->global_shape()[0];
+    local = local_rows(csr, *owned, size, owned->getIndexBase());
     if (local.outside)
-      problems.push_back(Problem::of(rank, "columns", std::to_string(local.first_outside),
-                                     "every column is a global index of the layout (0 <= c < " + std::to_string(size) + ")",
-                                     std::to_string(local.outside) + " columns outside the layout"));
+      checks.problems.push_back(Problem::of(rows.distribution()->rank(), "columns", std::to_string(local.first_outside),
+                                            "every column is a global index of the layout (0 <= c < " + std::to_string(size) + ")",
+                                            std::to_string(local.outside) + " columns outside the layout"));
   }
-  mpi::agree(problems, layout.comm());
+  mpi::agree(checks.problems, rows.distribution()->comm());
   return fill_complete(owned, std::move(local), csr.num_rows);
 }
 
