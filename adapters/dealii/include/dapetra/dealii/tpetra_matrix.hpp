@@ -20,7 +20,7 @@
 /// Faults: an index past the global size, a row this process's pattern does
 /// not hold, or a column outside the pattern, is kept by add() and reported
 /// by compress() as the same ValidationError on every process, before any
-/// communication; the matrix is then as it was before that assembly began.
+/// communication; the matrix is then zero, ready for a new assembly.
 #pragma once
 
 #include <deal.II/base/index_set.h>
@@ -30,7 +30,6 @@
 
 #include <Teuchos_RCP.hpp>
 #include <memory>
-#include <vector>
 
 #include "dapetra/error.hpp"
 #include "dapetra/tpetra/types.hpp"
@@ -87,8 +86,7 @@ class TpetraSparseMatrix {
   void add(size_type row, size_type column, double value);
 
   /// Collective. Ends an assembly: every process's faults become the same
-  /// ValidationError everywhere (the matrix then holds nothing of this
-  /// assembly); otherwise rows owned elsewhere are summed on their owners
+  /// ValidationError everywhere (the matrix is then zero); otherwise rows owned elsewhere are summed on their owners
   /// and the matrix is fill complete. Only VectorOperation::add is taken.
   /// @param operation VectorOperation::add.
   void compress(::dealii::VectorOperation::values operation);
@@ -99,7 +97,8 @@ class TpetraSparseMatrix {
   /// @return this matrix.
   TpetraSparseMatrix& operator=(double zero);
 
-  /// The assembled matrix on the owned rows (fill complete after compress()).
+  /// The assembled matrix on the owned rows: fill complete from compress()
+  /// until the next add() or `= 0` (which reopen it for assembly).
   /// @return Tpetra's matrix (its row, domain and range maps: the owned dofs).
   Teuchos::RCP<tpetra::CrsMatrix> tpetra_matrix() const;
 

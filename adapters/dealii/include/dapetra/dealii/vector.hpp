@@ -56,10 +56,11 @@ std::vector<DistArray> block_vector_as_distarrays(BlockVector& v);
 /// The ownership deal.II's partitioner has: a shared index belongs to the
 /// process whose owned range holds it; the ranges, in rank order as deal.II
 /// numbers them, become mpi::Ownership::from_ranges, owners in closed form
-/// with no rendezvous. A global size other than rank 0's (every such process
-/// named), or ranges that overlap, leave a gap or stop short of the size (the
-/// first process at fault named), throw the same ValidationError on every
-/// process.
+/// with no rendezvous. Processes that pass vectors of different partitioners
+/// throw the same ValidationError on every process: a global size other than
+/// most processes' names each process that has it; ranges that overlap,
+/// leave a gap, or do not start at 0 or end at the size name the processes
+/// on both sides of each broken boundary.
 /// @param v a deal.II distributed vector.
 /// @return the ownership, for mpi::DistributedLayoutOptions::ownership.
 mpi::Ownership owners_of(const Vector& v);
