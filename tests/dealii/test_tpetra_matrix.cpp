@@ -135,6 +135,13 @@ TEST(DealiiTpetraMatrix, AssemblesAsDealiisOwnTrilinosMatrix) {
   p.assemble(ours, 2.5);
   p.assemble(theirs, 2.5);
   expect_same_products(p, ours, theirs);
+
+  // Adding after compress() without zeroing goes on from the assembled
+  // values: rows owned elsewhere must not be sent a second time.
+  p.assemble(ours, 2.5);
+  theirs = 0;
+  p.assemble(theirs, 5.0);
+  expect_same_products(p, ours, theirs);
 }
 
 // A dof index past the global size, or a column the pattern does not hold,
@@ -165,6 +172,8 @@ TEST(Faults, DealiiAssemblyOutsideTheMatrixFailsEveryRank) {
         EXPECT_EQ(e.problems().at(0).rank, bad);
         EXPECT_EQ(e.problems().at(0).key, key);
       }
+      ours.compress(dl::VectorOperation::add);  // nothing added since the fault: the matrix is zero
+      EXPECT_EQ(ours.tpetra_matrix()->getFrobeniusNorm(), 0.0);
     }
   // Afterwards a sound assembly agrees with deal.II's.
   dl::DynamicSparsityPattern distributed = p.pattern();  // (a pattern that is not empty cannot be copied)
