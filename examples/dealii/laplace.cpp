@@ -24,6 +24,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <dapetra/dealii/compat.hpp>
 #include <dapetra/dealii/vector.hpp>
 #include <dapetra/tpetra/solver.hpp>
 #include <dapetra/tpetra/tpetra.hpp>
@@ -63,9 +64,8 @@ Laplace::Laplace(unsigned initial)
 void Laplace::setup() {
   dofs_.distribute_dofs(fe_);
   owned_ = dofs_.locally_owned_dofs();
-  dl::DoFTools::extract_locally_relevant_dofs(dofs_, relevant_);
-  constraints_.clear();
-  constraints_.reinit(relevant_);
+  relevant_ = dl::DoFTools::extract_locally_relevant_dofs(dofs_);
+  dapetra::dealii::compat::reinit_constraints(constraints_, owned_, relevant_);
   dl::DoFTools::make_hanging_node_constraints(dofs_, constraints_);
   dl::VectorTools::interpolate_boundary_values(dofs_, 0, dl::Functions::ZeroFunction<2>(), constraints_);
   constraints_.close();
@@ -187,7 +187,7 @@ Solved Laplace::solve(PetscSystem& system, Vector& solution, double tolerance) c
   const auto t0 = std::chrono::steady_clock::now();
   dl::PETScWrappers::MPI::Vector x(owned_, MPI_COMM_WORLD);
   dl::SolverControl control(dofs_.n_dofs(), tolerance * system.rhs.l2_norm());
-  dl::PETScWrappers::SolverCG solver(control, MPI_COMM_WORLD);
+  auto solver = dapetra::dealii::compat::petsc_cg(control, MPI_COMM_WORLD);
   dl::PETScWrappers::PreconditionBoomerAMG::AdditionalData data;
   data.symmetric_operator = true;  // step-40's setting for PETSc
   dl::PETScWrappers::PreconditionBoomerAMG amg(system.matrix, data);

@@ -25,6 +25,7 @@
 #include <Tpetra_MultiVector.hpp>
 #include <cmath>
 
+#include "dapetra/dealii/compat.hpp"
 #include "dapetra/dealii/tpetra_matrix.hpp"
 #include "dapetra/dealii/vector.hpp"
 #include "dapetra/tpetra/tpetra.hpp"
@@ -53,8 +54,8 @@ struct Problem {
     dofs.reinit(mesh);
     dofs.distribute_dofs(fe);
     owned = dofs.locally_owned_dofs();
-    dl::DoFTools::extract_locally_relevant_dofs(dofs, relevant);
-    constraints.reinit(relevant);
+    relevant = dl::DoFTools::extract_locally_relevant_dofs(dofs);
+    dapetra::dealii::compat::reinit_constraints(constraints, owned, relevant);
     dl::DoFTools::make_hanging_node_constraints(dofs, constraints);
     dl::VectorTools::interpolate_boundary_values(dofs, 0, dl::Functions::ZeroFunction<2>(), constraints);
     constraints.close();
