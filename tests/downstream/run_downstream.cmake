@@ -1,6 +1,6 @@
 # ctest driver: configure, build and run examples/downstream against Dapetra
 # as an installed package, as a build tree, or through add_subdirectory.
-#   cmake -DMODE=install|build-tree|subdirectory -DSOURCE=... -DBINARY=... -DWORK=... -DMPIEXEC=... -P run_downstream.cmake
+#   cmake -DMODE=install|build-tree|subdirectory -DSOURCE=... -DBINARY=... -DWORK=... -DMPIEXEC=... [-DPETSC=ON] [-DDEALII=ON] -P run_downstream.cmake
 set(project ${SOURCE}/examples/downstream)
 set(build_dir ${WORK}/${MODE})
 file(REMOVE_RECURSE ${build_dir})
@@ -52,5 +52,15 @@ if(EXISTS ${build_dir}/downstream_petsc)  # built when the Dapetra it found has 
   string(APPEND out "${petsc_out}")
 elseif(PETSC)
   message(FATAL_ERROR "${MODE}: Dapetra was built with PETSc, but the downstream project found no Dapetra::petsc")
+endif()
+if(EXISTS ${build_dir}/downstream_dealii)  # built when the Dapetra it found has Dapetra::dealii
+  execute_process(COMMAND ${MPIEXEC} --allow-run-as-root --oversubscribe -n 2 ${build_dir}/downstream_dealii
+                  RESULT_VARIABLE rc OUTPUT_VARIABLE dealii_out ERROR_VARIABLE err)
+  if(rc)
+    message(FATAL_ERROR "${MODE}: the deal.II example failed (${rc})\n${dealii_out}\n${err}")
+  endif()
+  string(APPEND out "${dealii_out}")
+elseif(DEALII)
+  message(FATAL_ERROR "${MODE}: Dapetra was built with deal.II, but the downstream project found no Dapetra::dealii")
 endif()
 message(STATUS "${MODE}: ${out}")
