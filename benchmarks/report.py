@@ -64,6 +64,12 @@ def family(name):
             "redistribution": "redistribution"}.get(head, "other")
 
 
+def iterations(row, *keys):
+    """A solve row's Krylov iterations, after its time (the fem rows carry them on every row)."""
+    found = [row[k] for k in keys if row.get(k) is not None]
+    return f", {found[0]:.0f} iterations" if "solve" in row["name"] and found else ""
+
+
 def write_table(rows, out):
     groups = collections.OrderedDict()
     for row in rows:
@@ -74,8 +80,8 @@ def write_table(rows, out):
         out.append("|---|---|---|---|---|---|---|---|")
         for row in members:
             unit = row.get("unit", "s")
-            out.append(f"| {row['name']} | {amount(row['ours_s'], unit)} | {row['baseline']}: "
-                       f"{amount(row['baseline_s'], unit)} | {row['ratio']:.3g} | {row['target']:.3g} | {verdict(row)} | "
+            out.append(f"| {row['name']} | {amount(row['ours_s'], unit)}{iterations(row, 'iterations', 'ours_iterations')} | {row['baseline']}: "
+                       f"{amount(row['baseline_s'], unit)}{iterations(row, 'baseline_iterations')} | {row['ratio']:.3g} | {row['target']:.3g} | {verdict(row)} | "
                        f"{row.get('np', '')} | `{command_of(row)}` |")
 
 
