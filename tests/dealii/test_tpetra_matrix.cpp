@@ -24,6 +24,7 @@
 #include <Tpetra_CrsMatrix.hpp>
 #include <Tpetra_MultiVector.hpp>
 #include <cmath>
+#include <set>
 
 #include "dapetra/dealii/compat.hpp"
 #include "dapetra/dealii/tpetra_matrix.hpp"
@@ -182,6 +183,51 @@ TEST(Faults, DealiiAssemblyOutsideTheMatrixFailsEveryRank) {
   dl::TrilinosWrappers::SparseMatrix theirs;
   theirs.reinit(p.owned, p.owned, distributed, MPI_COMM_WORLD);
   ours = 0;
+  p.assemble(ours, 1.0);
+  p.assemble(theirs, 1.0);
+  expect_same_products(p, ours, theirs);
+}
+
+// A structure wrong on one process (a pattern of another size; owned sets
+// that leave a row to nobody) throws the same ValidationError on every
+// process, naming it, and a sound matrix is built afterwards: nobody waits.
+TEST(Faults, DealiiMatrixOfAnotherStructureFailsEveryRank) {
+  const Problem p;
+  int rank = 0, size = 1;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  const auto n = p.dofs.n_dofs();
+  dl::IndexSet fewer(n);  // this process's rows but its last
+  if (p.owned.n_elements() > 1) fewer.add_range(p.owned.nth_index_in_set(0), p.owned.nth_index_in_set(0) + p.owned.n_elements() - 1);
+  const bool can_drop = dl::Utilities::MPI::min(static_cast<int>(p.owned.n_elements() > 1), MPI_COMM_WORLD) == 1;
+  for (int bad = 0; bad < size; ++bad) {
+    SCOPED_TRACE("rank " + std::to_string(bad));
+    try {  // the pattern one row and column larger than the matrix
+      const dl::DynamicSparsityPattern larger(n + 1, n + 1);
+      TpetraSparseMatrix wrong(p.owned, rank == bad ? larger : p.pattern(), MPI_COMM_WORLD);
+      ADD_FAILURE() << "a pattern of another size was accepted";
+    } catch (const dapetra::ValidationError& e) {
+      EXPECT_EQ(e.problems().at(0).rank, bad);
+      EXPECT_EQ(e.problems().at(0).key, "pattern");
+    }
+    if (!can_drop) continue;
+    try {  // a row nobody owns
+      TpetraSparseMatrix wrong(rank == bad ? fewer : p.owned, p.pattern(), MPI_COMM_WORLD);
+      ADD_FAILURE() << "owned sets that leave a row to nobody were accepted";
+    } catch (const dapetra::ValidationError& e) {
+      std::set<int> named;
+      for (const auto& problem : e.problems()) {
+        EXPECT_EQ(problem.key, "local_range");
+        named.insert(problem.rank);
+      }
+      EXPECT_TRUE(named.count(bad)) << "the process is not named";
+    }
+  }
+  dl::DynamicSparsityPattern distributed = p.pattern();
+  dl::SparsityTools::distribute_sparsity_pattern(distributed, p.owned, MPI_COMM_WORLD, p.relevant);
+  dl::TrilinosWrappers::SparseMatrix theirs;
+  theirs.reinit(p.owned, p.owned, distributed, MPI_COMM_WORLD);
+  TpetraSparseMatrix ours(p.owned, p.pattern(), MPI_COMM_WORLD);
   p.assemble(ours, 1.0);
   p.assemble(theirs, 1.0);
   expect_same_products(p, ours, theirs);
