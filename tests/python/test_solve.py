@@ -188,6 +188,18 @@ def test_parameters_from_a_dict_and_from_xml_reach_muelu(comm, tmp_path_factory)
     assert "sweeps: 1" in dapetra.describe_preconditioner(A, "RELAXATION")
 
 
+@pytest.mark.skipif(not getattr(dapetra, "has_muelu", False), reason="built without MueLu")
+def test_another_coarse_solver_needs_no_parameters_of_its_own(comm):
+    # Dapetra's coarse level is smoothed; naming Amesos2's KLU2 instead used
+    # to hand KLU2 the smoother's parameters, which it refused.
+    A, b, x, _ = laplacian_system(comm, 40)
+    direct = {"coarse: type": "KLU2", "max levels": 2, "coarse: max size": 5000}
+    assert dapetra.describe_preconditioner(A, "MueLu", direct).endswith("levels: 1")
+    if comm.size == 1:  # the whole problem is the coarse level: one direct solve
+        iterations, residual = dapetra.solve(A, b, x, preconditioner="MueLu", parameters=direct)
+        assert iterations <= 2 and residual < 1e-9, (iterations, residual)
+
+
 def test_several_right_hand_sides_are_solved_as_columns(comm):
     k = 3
     A, b, x, rec = laplacian_system(comm, 20, k)

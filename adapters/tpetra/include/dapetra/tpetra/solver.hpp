@@ -119,6 +119,10 @@ inline Teuchos::RCP<Operator> make_preconditioner(const Teuchos::RCP<CrsMatrix>&
   if (name == "MueLu") {
 #ifndef DAPETRA_WITHOUT_MUELU
     Teuchos::ParameterList params = muelu_parameters_for_cg(equations_per_node);
+    // Dapetra's coarse parameters are a smoother's: a caller naming another
+    // coarse solver (Amesos2's "KLU2", say) without its own parameters gets
+    // that solver's defaults, not a list it refuses.
+    if (overrides.isParameter("coarse: type") && !overrides.isParameter("coarse: params")) params.remove("coarse: params");
     if (!near_nullspace.is_null()) params.sublist("user data").set("Nullspace", near_nullspace);
     params.setParameters(overrides);
     return MueLu::CreateTpetraPreconditioner<double, LO, GO, Node>(Teuchos::RCP<Operator>(a), params);
