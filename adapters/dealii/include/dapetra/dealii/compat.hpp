@@ -45,7 +45,7 @@ void reinit_constraints(::dealii::AffineConstraints<Number>& constraints, const 
 /// take it from the matrix, and 9.7 ignores and deprecates the argument.
 /// Both forms exist in 9.6, where the switch is made (9.4 and 9.7 tested).
 /// @param control the stopping rule, kept by reference.
-/// @param comm the communicator the system lives on (read before 9.5 only).
+/// @param comm the communicator the system lives on (passed on before 9.6 only).
 /// @return the solver, built in place (it cannot be copied).
 inline ::dealii::PETScWrappers::SolverCG petsc_cg(::dealii::SolverControl& control, MPI_Comm comm) {
 #if DEAL_II_VERSION_GTE(9, 6, 0)
