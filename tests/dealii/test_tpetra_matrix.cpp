@@ -26,6 +26,7 @@
 #include <cmath>
 #include <set>
 
+#include "../common/world.hpp"
 #include "dapetra/dealii/compat.hpp"
 #include "dapetra/dealii/tpetra_matrix.hpp"
 #include "dapetra/dealii/vector.hpp"
@@ -153,9 +154,7 @@ TEST(Faults, DealiiAssemblyOutsideTheMatrixFailsEveryRank) {
   const Problem p;
   const auto dsp = p.pattern();
   TpetraSparseMatrix ours(p.owned, dsp, MPI_COMM_WORLD);
-  int rank = 0, size = 1;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  const auto [rank, size] = dapetra::testing::World();
   const auto first = p.owned.nth_index_in_set(0);
   dl::types::global_dof_index lacking = 0;  // a column the first owned row's pattern lacks
   while (lacking < p.dofs.n_dofs() && dsp.exists(first, lacking)) ++lacking;
@@ -193,9 +192,7 @@ TEST(Faults, DealiiAssemblyOutsideTheMatrixFailsEveryRank) {
 // process, naming it, and a sound matrix is built afterwards: nobody waits.
 TEST(Faults, DealiiMatrixOfAnotherStructureFailsEveryRank) {
   const Problem p;
-  int rank = 0, size = 1;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  const auto [rank, size] = dapetra::testing::World();
   const auto n = p.dofs.n_dofs();
   dl::IndexSet fewer(n);  // this process's rows but its last
   if (p.owned.n_elements() > 1) fewer.add_range(p.owned.nth_index_in_set(0), p.owned.nth_index_in_set(0) + p.owned.n_elements() - 1);

@@ -18,6 +18,7 @@
 #include <utility>
 
 #include "../common/seed.hpp"
+#include "../common/world.hpp"
 #include "dapetra/dealii/vector.hpp"
 #include "dapetra/mpi/distributed_layout.hpp"
 #include "dapetra/mpi/halo.hpp"
@@ -27,13 +28,7 @@ using ::dealii::IndexSet;
 
 namespace {
 
-struct World {
-  int rank = 0, size = 1;
-  World() {
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &size);
-  }
-};
+using dapetra::testing::World;
 
 // Owned ranges of random lengths (the same draw on every process, some
 // empty), in rank order as deal.II numbers them; each process's ghosts a

@@ -12,6 +12,7 @@
 #include <Tpetra_MultiVector.hpp>
 #include <Tpetra_Vector.hpp>
 
+#include "../common/world.hpp"
 #include "dapetra/dealii/vector.hpp"
 #include "dapetra/tpetra/tpetra.hpp"
 
@@ -23,9 +24,7 @@ namespace {
 // Every process owns 5 + rank entries; its ghosts are the first entry of
 // every other process's range and the entry just past its own.
 DealiiVector ring_vector() {
-  int rank = 0, size = 1;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  const auto [rank, size] = dapetra::testing::World();
   unsigned n = 0, first = 0;
   std::vector<unsigned> starts;
   for (int p = 0; p < size; ++p) {

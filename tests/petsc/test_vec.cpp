@@ -15,6 +15,7 @@
 #include "../common/spec_oracle.hpp"
 #include "dapetra/json.hpp"
 #include "dapetra/dim_math.hpp"
+#include "../common/world.hpp"
 #include "dapetra/mpi/mpi.hpp"
 #include "dapetra/petsc/vec.hpp"
 
@@ -22,12 +23,9 @@ using namespace dapetra;
 
 namespace {
 
-struct World {
-  int rank = 0, size = 1;
-  World() {
-    MPI_Comm_rank(PETSC_COMM_WORLD, &rank);
-    MPI_Comm_size(PETSC_COMM_WORLD, &size);
-  }
+// PETSc's world (MPI_COMM_WORLD unless PETSc was told otherwise).
+struct World : dapetra::testing::World {
+  World() : dapetra::testing::World(PETSC_COMM_WORLD) {}
 };
 
 // Strips of a 1-D chain of N nodes: each process owns a block and holds the

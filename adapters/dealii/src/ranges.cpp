@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <map>
 #include <string>
 
 #include "dapetra/error.hpp"
@@ -27,15 +28,11 @@ Range range_of(const ::dealii::IndexSet& owned) {
 
 // The global size most processes have (ties: the one of the lowest rank among them).
 std::int64_t common_size(const std::vector<Range>& all) {
+  std::map<std::int64_t, std::size_t> count;
+  for (const Range& r : all) ++count[r.size];
   std::int64_t best = all[0].size;
-  std::size_t best_count = 0;
-  for (const Range& r : all) {
-    const auto count = static_cast<std::size_t>(std::count_if(all.begin(), all.end(), [&](const Range& o) { return o.size == r.size; }));
-    if (count > best_count) {
-      best = r.size;
-      best_count = count;
-    }
-  }
+  for (const Range& r : all)  // in rank order, so a tie goes to the lowest rank's size
+    if (count[r.size] > count[best]) best = r.size;
   return best;
 }
 
@@ -78,7 +75,6 @@ std::vector<Problem> problems_of(const std::vector<Range>& all) {
     }
   }
   if (!owning.empty() && all[owning.back()].last != size) name(owning.back(), "the last range does not end at the size");
-  if (!out.empty()) return out;
   return out;
 }
 
