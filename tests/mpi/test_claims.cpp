@@ -22,6 +22,9 @@
 namespace {
 std::atomic<long> calls{0};      // every counted MPI call that communicates
 std::atomic<long> alltoalls{0};  // the all-to-all calls among them
+std::atomic<long> synchronous_sends{0};
+std::atomic<long> reductions{0};  // MPI_Allreduce calls
+std::atomic<long> gathers{0};     // MPI_Allgather and MPI_Allgatherv calls  // the sparse exchange's messages (MPI_Issend)
 // The buffers handed to MPI_Isend / MPI_Irecv while `recording`.
 bool recording = false;
 std::vector<const void*> sent_from, received_into;
@@ -37,6 +40,15 @@ int MPI_Isend(const void* b, int n, MPI_Datatype t, int d, int tag, MPI_Comm c, 
   ++calls;
   if (recording) sent_from.push_back(b);
   return PMPI_Isend(b, n, t, d, tag, c, r);
+}
+int MPI_Issend(const void* b, int n, MPI_Datatype t, int d, int tag, MPI_Comm c, MPI_Request* r) {
+  ++calls;
+  ++synchronous_sends;
+  return PMPI_Issend(b, n, t, d, tag, c, r);
+}
+int MPI_Iallreduce(const void* sb, void* rb, int n, MPI_Datatype t, MPI_Op op, MPI_Comm c, MPI_Request* r) {
+  ++calls;
+  return PMPI_Iallreduce(sb, rb, n, t, op, c, r);
 }
 int MPI_Irecv(void* b, int n, MPI_Datatype t, int s, int tag, MPI_Comm c, MPI_Request* r) {
   ++calls;
@@ -54,15 +66,18 @@ int MPI_Sendrecv(const void* sb, int sn, MPI_Datatype st, int d, int stag, void*
 }
 int MPI_Allgather(const void* sb, int sn, MPI_Datatype st, void* rb, int rn, MPI_Datatype rt, MPI_Comm c) {
   ++calls;
+  ++gathers;
   return PMPI_Allgather(sb, sn, st, rb, rn, rt, c);
 }
 int MPI_Allgatherv(const void* sb, int sn, MPI_Datatype st, void* rb, const int rn[], const int d[], MPI_Datatype rt,
                    MPI_Comm c) {
   ++calls;
+  ++gathers;
   return PMPI_Allgatherv(sb, sn, st, rb, rn, d, rt, c);
 }
 int MPI_Allreduce(const void* sb, void* rb, int n, MPI_Datatype t, MPI_Op op, MPI_Comm c) {
   ++calls;
+  ++reductions;
   return PMPI_Allreduce(sb, rb, n, t, op, c);
 }
 int MPI_Alltoall(const void* sb, int sn, MPI_Datatype st, void* rb, int rn, MPI_Datatype rt, MPI_Comm c) {
@@ -137,6 +152,16 @@ TEST(Claims, TheCountersSeeTheLibrarysCalls) {
   EXPECT_GT(calls_in([&] { DistributedLayout::create({Dim::even_block(40, P, r, 2)}, comm); }), 0);
 }
 
+// What `f` calls on this process: MPI calls in all, and reductions among them.
+static std::pair<long, long> calls_and_reductions_in(const std::function<void()>& f) {
+  const long before = reductions.load();
+  const long all = calls_in(f);
+  return {all, reductions.load() - before};
+}
+
+// Building a plan from gathered records exchanges no message: the one
+// collective call is the reduction that agrees every process passed the
+// same layout.
 TEST(Claims, BuildingAHaloPlanFromGatheredRecordsSendsNoMessage) {
   const auto comm = world();
   const int P = comm->size(), r = comm->rank();
@@ -144,7 +169,9 @@ TEST(Claims, BuildingAHaloPlanFromGatheredRecordsSendsNoMessage) {
     const auto layout = DistributedLayout::create({Dim::even_block(40, P, r, 2, periodic), Dim::undistributed(3)}, comm);
     ASSERT_NE(mpi::adapter::gathered_records(*layout), nullptr);
     std::shared_ptr<const HaloPlan> plan;
-    EXPECT_EQ(calls_in([&] { plan = HaloPlan::create(layout); }), 0) << (periodic ? "periodic" : "");
+    const auto [all, reduced] = calls_and_reductions_in([&] { plan = HaloPlan::create(layout); });
+    EXPECT_EQ(all, 1) << (periodic ? "periodic" : "");
+    EXPECT_EQ(reduced, 1) << (periodic ? "periodic" : "");
     if (P > 1) {
       EXPECT_GT(plan->num_neighbours(), 0u);
     }
@@ -156,7 +183,9 @@ TEST(Claims, BuildingARedistributionPlanBetweenGatheredLayoutsSendsNoMessage) {
   const int P = comm->size(), r = comm->rank();
   const auto from = DistributedLayout::create({Dim::even_block(1000, P, r)}, comm);
   const auto to = DistributedLayout::create({Dim::cyclic(1000, P, r, 3)}, comm);
-  EXPECT_EQ(calls_in([&] { RedistributionPlan::create(from, to); }), 0);
+  const auto [all, reduced] = calls_and_reductions_in([&] { RedistributionPlan::create(from, to); });
+  EXPECT_EQ(all, 1);
+  EXPECT_EQ(reduced, 1);
 }
 
 TEST(Claims, BlockAgainstPureCyclicIsOneStridedRunPerDestination) {
@@ -262,8 +291,8 @@ TEST(Claims, ContiguousRedistributionMessagesUseTheCallersArrays) {
 // A 'u' layout whose owners are given by ranges (a strip of a grid's nodes:
 // the owned rows first, a ghost row from each neighbour after) finds them
 // in closed form: no all-to-all, where the same layout told the same owners
-// by a rule runs a rendezvous (the counters must see that one, or the zero
-// proves nothing).
+// by a rule runs a rendezvous, a sparse exchange (the counters must see that
+// one, or the zero proves nothing).
 TEST(Claims, OwnersFromRangesNeedNoRendezvous) {
   const auto comm = world();
   const int P = comm->size(), r = comm->rank();
@@ -283,10 +312,78 @@ TEST(Claims, OwnersFromRangesNeedNoRendezvous) {
   by_rule.ownership = Ownership::by_rule([starts](global_index_t g, const std::vector<int>&) {
     return static_cast<int>(std::upper_bound(starts.begin(), starts.end(), g) - starts.begin()) - 1;
   });
-  const long before = alltoalls.load();
+  const long before = synchronous_sends.load();
   const auto closed = DistributedLayout::create(dims, comm, by_ranges);
-  EXPECT_EQ(alltoalls.load() - before, 0);
+  EXPECT_EQ(synchronous_sends.load() - before, 0);
   DistributedLayout::create(dims, comm, by_rule);
-  EXPECT_GT(alltoalls.load() - before, 0);
+  EXPECT_GT(synchronous_sends.load() - before, 0);
   EXPECT_EQ(closed->num_owned(), nx * per_rows);
+}
+
+// No creation path runs an all-to-all: owners settled by a rule, by claims
+// or by ranges, index maps and halo plans over them, and redistributions
+// between a scattered layout and a block one find their peers by sparse
+// exchanges (a process names only the processes it sends to).
+TEST(Claims, NoCreationRunsAnAllToAll) {
+  const auto comm = world();
+  const int P = comm->size(), r = comm->rank();
+  const global_index_t n = 12 * P;
+  std::vector<global_index_t> held;  // a block of 12, and one index of each neighbour's
+  for (global_index_t g = 12 * r; g < 12 * (r + 1); ++g) held.push_back(g);
+  if (r > 0) held.push_back(12 * r - 1);
+  if (r < P - 1) held.push_back(12 * (r + 1));
+  std::vector<int> owners;
+  for (global_index_t g : held) owners.push_back(static_cast<int>(g / 12));
+  std::vector<global_index_t> starts;
+  for (int q = 0; q <= P; ++q) starts.push_back(12 * q);
+  const std::vector<Dim> u{Dim::unstructured(n, P, r, held, false)};
+  const long before = alltoalls.load();
+  for (const Ownership& how : {Ownership(), Ownership::highest_holder(), Ownership::from_ranges(starts),
+                               Ownership::from_held_owners(owners)}) {
+    const auto layout = DistributedLayout::create(u, comm, how);
+    IndexMap::create(layout);
+    HaloPlan::create(layout);
+    RedistributionPlan::create(layout, DistributedLayout::create({Dim::even_block(n, P, r)}, comm));
+  }
+  const auto block = DistributedLayout::create({Dim::even_block(n, P, r, 1)}, comm);
+  HaloPlan::create(block);
+  IndexMap::create(block);
+  RedistributionPlan::create(block, DistributedLayout::create({Dim::cyclic(n, P, r, 3)}, comm));
+  EXPECT_EQ(alltoalls.load() - before, 0);
+}
+
+// Regular layouts (even 'b' splits with one halo width, periodic or not,
+// 'c' axes, undistributed axes) are agreed by one reduction: nothing is
+// gathered, and every grid rank's records are what a gather would give.
+// An uneven split still gathers (the counter must see that one).
+TEST(Claims, RegularLayoutsGatherNothing) {
+  const auto comm = world();
+  const int P = comm->size(), r = comm->rank();
+  if (P < 2) GTEST_SKIP() << "one process gathers nothing anyway";
+  DistributedLayout::create({Dim::even_block(8, P, r)}, comm);  // the duplicate communicator, made once
+  const std::vector<std::vector<Dim>> regular{
+      {Dim::even_block(10 * P + 3, P, r, 2)},
+      {Dim::even_block(10 * P, P, r, 1, true), Dim::undistributed(3)},
+      {Dim::cyclic(7 * P + 1, P, r, 3)},
+      {Dim::undistributed(4), Dim::cyclic(5 * P, P, r)},
+  };
+  for (const auto& dims : regular) {
+    const long before = gathers.load();
+    const auto layout = DistributedLayout::create(dims, comm);
+    EXPECT_EQ(gathers.load() - before, 0) << describe(dims[0]);
+    const GlobalLayout* every = mpi::adapter::gathered_records(*layout);
+    ASSERT_NE(every, nullptr);
+    for (int q = 0; q < P; ++q) {
+      std::vector<Dim> expected = dims;
+      for (Dim& d : expected)
+        if (d.proc_grid_size > 1)
+          d = d.dist_type == DistType::block ? Dim::even_block(d.size, P, q, d.padding[0], d.periodic)
+                                             : Dim::cyclic(d.size, P, q, d.block_size);
+      EXPECT_EQ(every->dim_data(q), expected) << "rank " << q;
+    }
+  }
+  const long before = gathers.load();
+  const global_index_t start = r == 0 ? 0 : 3 + 5 * (r - 1), stop = 3 + 5 * r;  // 3, then 5 each: not even
+  DistributedLayout::create({Dim::block(3 + 5 * (P - 1), P, r, start, stop)}, comm);
+  EXPECT_GT(gathers.load() - before, 0);
 }

@@ -407,3 +407,37 @@ TEST(Faults, AgreeOnAStepThatThrowsAnythingOnOneProcess) {
   EXPECT_TRUE(all_true(true, w));
   EXPECT_FALSE(all_true(r != P - 1, w));
 }
+
+// A collective creation given another (valid) layout on one process, that
+// process in turn: every process throws the same error before any exchange,
+// naming the process that differs (the case: rank 0 passing another
+// target to RedistributionPlan::create, which returned wrong values without
+// an error at 2 processes and aborted in MPI_Waitall at 3). Afterwards the
+// same calls with the same layouts everywhere succeed.
+TEST(Faults, CollectiveCreationsGivenAnotherLayoutOnOneProcessFailEverywhere) {
+  const auto comm = world();
+  const int P = comm->size(), r = comm->rank();
+  if (P < 2) GTEST_SKIP() << "needs two processes to differ";
+  const global_index_t n = 12 * P;
+  const auto block = DistributedLayout::create({Dim::even_block(n, P, r, 1)}, comm);
+  const auto other = DistributedLayout::create({Dim::even_block(n, P, r, 2)}, comm);
+  const auto cyclic = DistributedLayout::create({Dim::cyclic(n, P, r, 2)}, comm);
+  const std::vector<std::pair<std::string, std::function<void(bool)>>> calls{
+      {"HaloPlan::create", [&](bool odd) { HaloPlan::create(odd ? other : block); }},
+      {"IndexMap::create", [&](bool odd) { IndexMap::create(odd ? other : block); }},
+      {"RedistributionPlan::create", [&](bool odd) { RedistributionPlan::create(block, odd ? other : cyclic); }},
+      {"RedistributionPlan::create", [&](bool odd) { RedistributionPlan::create(odd ? other : block, cyclic); }},
+  };
+  for (const auto& [name, call] : calls)
+    for (int odd = 0; odd < P; ++odd) {
+      SCOPED_TRACE(name + " with another layout on rank " + std::to_string(odd));
+      const auto e = outcome([&] { call(r == odd); });
+      ASSERT_TRUE(e.has_value());
+      bool named = false;
+      for (const Problem& p : e->problems()) named = named || (p.rank == odd && p.key == "layout");
+      EXPECT_TRUE(named) << e->what();
+      const auto messages = every_message(e->what());
+      for (int q = 0; q < P; ++q) EXPECT_EQ(messages[q], messages[0]) << "rank " << q;
+      EXPECT_FALSE(outcome([&] { call(false); }).has_value());
+    }
+}

@@ -6,6 +6,7 @@
 #include <Tpetra_Map.hpp>
 #include <algorithm>
 #include <mpi.h>
+#include <map>
 #include <numeric>
 #include <stdexcept>
 #include <string>
@@ -66,14 +67,6 @@ Rows<local_index_t> local_pattern(const std::vector<local_index_t>& cells, int c
   return rows;
 }
 
-// Collective: what each process sends to each other one, and what it
-// receives, in rank order (the mpi layer's all-to-all). Used at creation only.
-std::vector<std::int64_t> exchange(const std::vector<std::vector<std::int64_t>>& to, std::vector<int>& from_counts,
-                                   MPI_Comm comm) {
-  mpi::detail::Exchanged got = mpi::detail::alltoallv_words(to, comm);
-  from_counts = std::move(got.counts);
-  return std::move(got.words);
-}
 
 }  // namespace
 
@@ -89,9 +82,8 @@ struct FEGraphBuilder {
   std::vector<int> owner;   // each held node's owner
   Rows<local_index_t> pattern;  // each held node's held neighbours
   Rows<GO> owned_columns;   // each owned node's neighbours (first unknowns' global indices), in owned-map order
-  std::vector<std::vector<std::int64_t>> asked;  // per owner: the copies' rows sent (row, count, columns...)
-  std::vector<std::int64_t> received;            // the same, from every process
-  std::vector<int> received_counts;
+  mpi::detail::Outbox asked;    // per owner: the copies' rows sent (row, count, columns...)
+  mpi::detail::Inbox received;  // the same, from the processes holding copies of rows owned here
   Teuchos::RCP<const Map> column_map;
   std::vector<LO> column_of;  // each held node's first unknown's column-map index: one look-up per node
   // The owned nodes' rows: neighbours as column-map indices of their first
@@ -192,16 +184,16 @@ struct FEGraphBuilder {
 
   // The copies of rows owned elsewhere go to their owners: row, column count, columns.
   void send_copied_rows() {
-    asked.assign(static_cast<std::size_t>(nprocs), {});
+    asked.clear();
     for (std::size_t r = 0; r < held; ++r) {
       const int p = owner[r];
       if (p == rank) continue;
-      auto& to = asked[static_cast<std::size_t>(p)];
+      auto& to = asked[p];
       to.push_back(gid[r]);
       to.push_back(static_cast<std::int64_t>(pattern.last(r) - pattern.first(r)));
       for (const local_index_t* c = pattern.first(r); c != pattern.last(r); ++c) to.push_back(gid[static_cast<std::size_t>(*c)]);
     }
-    received = exchange(asked, received_counts, comm);
+    received = mpi::detail::exchange_words(asked, comm);  // collective: a sparse exchange
   }
 
   // Each owned row: its own neighbours and every column a copy of it brought.
@@ -214,8 +206,9 @@ struct FEGraphBuilder {
     // (a constrained node's 1 goes there).
     for (std::size_t r = 0; r < held; ++r)
       if (owner[r] == rank) owned_columns.begin[owned_row(gid[r]) + 1] += 1 + static_cast<std::size_t>(pattern.last(r) - pattern.first(r));
-    for (std::size_t k = 0; k < received.size(); k += 2 + static_cast<std::size_t>(received[k + 1]))
-      owned_columns.begin[owned_row(received[k]) + 1] += static_cast<std::size_t>(received[k + 1]);
+    const std::vector<std::int64_t>& got = received.words;
+    for (std::size_t k = 0; k < got.size(); k += 2 + static_cast<std::size_t>(got[k + 1]))
+      owned_columns.begin[owned_row(got[k]) + 1] += static_cast<std::size_t>(got[k + 1]);
     std::partial_sum(owned_columns.begin.begin(), owned_columns.begin.end(), owned_columns.begin.begin());
     owned_columns.items.resize(owned_columns.begin.back());
     std::vector<std::size_t> at(owned_columns.begin.begin(), owned_columns.begin.end() - 1);
@@ -226,9 +219,9 @@ struct FEGraphBuilder {
         for (const local_index_t* c = pattern.first(r); c != pattern.last(r); ++c)
           owned_columns.items[to++] = gid[static_cast<std::size_t>(*c)];
       }
-    for (std::size_t k = 0; k < received.size(); k += 2 + static_cast<std::size_t>(received[k + 1])) {
-      std::size_t& to = at[owned_row(received[k])];
-      for (std::int64_t j = 0; j < received[k + 1]; ++j) owned_columns.items[to++] = received[k + 2 + static_cast<std::size_t>(j)];
+    for (std::size_t k = 0; k < got.size(); k += 2 + static_cast<std::size_t>(got[k + 1])) {
+      std::size_t& to = at[owned_row(got[k])];
+      for (std::int64_t j = 0; j < got[k + 1]; ++j) owned_columns.items[to++] = got[k + 2 + static_cast<std::size_t>(j)];
     }
     sort_unique_rows(owned_columns);
   }
@@ -313,22 +306,22 @@ struct FEGraphBuilder {
     // Each copied node row comes back as its bs x bs blocks' entries, row
     // of unknowns after row (i), node column (k), component (c): the order
     // of the copy's values here and of its owner's rows.
-    std::vector<std::vector<std::int64_t>> answers(static_cast<std::size_t>(nprocs));
-    std::size_t k = 0;
-    for (int p = 0; p < nprocs; ++p)
-      for (const std::size_t end = k + static_cast<std::size_t>(received_counts[static_cast<std::size_t>(p)]); k < end;) {
-        const std::size_t R = owned_node_row(received[k]);
-        const std::size_t n = static_cast<std::size_t>(received[k + 1]);
-        auto& to = answers[static_cast<std::size_t>(p)];
+    mpi::detail::Outbox answers;
+    for (std::size_t s = 0; s < received.count(); ++s) {
+      const std::int64_t* got = received.of(s);
+      auto& to = answers[received.sources[s]];
+      for (std::size_t k = 0; k < received.size(s);) {
+        const std::size_t R = owned_node_row(got[k]);
+        const std::size_t n = static_cast<std::size_t>(got[k + 1]);
         for (std::size_t i = 0; i < bs; ++i)
           for (std::size_t j = 0; j < n; ++j) {
-            const std::size_t at = entry_base(R, owned_node_entry(R, column_map->getLocalElement(received[k + 2 + j]))) + i * row_stride(R);
+            const std::size_t at = entry_base(R, owned_node_entry(R, column_map->getLocalElement(got[k + 2 + j]))) + i * row_stride(R);
             for (std::size_t c = 0; c < bs; ++c) to.push_back(offset + static_cast<global_index_t>(at + c));
           }
         k += 2 + n;
       }
-    std::vector<int> answer_counts;
-    const std::vector<std::int64_t> numbers = exchange(answers, answer_counts, comm);
+    }
+    const mpi::detail::Inbox numbers = mpi::detail::exchange_words(answers, comm);  // collective: a sparse exchange
 
     // The held rows' entries, in the pattern's order: each entry's block's
     // first value, and each row's stride between rows of unknowns.
@@ -336,16 +329,16 @@ struct FEGraphBuilder {
     g.row_columns_ = pattern.items;
     g.entry_at_.resize(pattern.items.size());
     g.row_stride_.resize(held);
-    std::vector<std::size_t> next_copy(static_cast<std::size_t>(nprocs), 0);  // copies' values already placed, per owner
-    std::vector<std::size_t> first_copy(static_cast<std::size_t>(nprocs), g.num_owned_entries_);
-    for (int p = 1; p < nprocs; ++p)
-      first_copy[static_cast<std::size_t>(p)] = first_copy[static_cast<std::size_t>(p - 1)] +
-                                                static_cast<std::size_t>(answer_counts[static_cast<std::size_t>(p - 1)]);
+    // Copies' values follow the owned entries, owners in rank order (the
+    // order the numbers arrived in): where each owner's begin, and how many
+    // of them are placed already.
+    std::map<int, std::size_t> first_copy, next_copy;
+    for (std::size_t s = 0; s < numbers.count(); ++s) first_copy[numbers.sources[s]] = g.num_owned_entries_ + numbers.begin[s];
     std::vector<std::size_t> owned_row(held, 0);
     for (std::size_t r = 0; r < held; ++r)
       if (owner[r] == rank) owned_row[r] = owned_node_row(gid[r]);
     for (std::size_t r = 0; r < held; ++r) {
-      const std::size_t p = static_cast<std::size_t>(owner[r]);
+      const int p = owner[r];
       const std::size_t m = pattern.begin[r + 1] - pattern.begin[r];
       if (owner[r] == rank) {
         const std::size_t R = owned_row[r];
@@ -359,7 +352,7 @@ struct FEGraphBuilder {
         next_copy[p] += m * bs * bs;
       }
     }
-    g.num_shared_entries_ = numbers.size();
+    g.num_shared_entries_ = numbers.words.size();
 
     // The owned diagonal blocks, for constrained rows.
     g.diagonal_at_.assign(held, -1);
@@ -370,7 +363,7 @@ struct FEGraphBuilder {
     // the copies' are numbered by their owners; assembly is its halo's.
     std::vector<global_index_t> indices(g.num_owned_entries_);
     std::iota(indices.begin(), indices.end(), offset);
-    indices.insert(indices.end(), numbers.begin(), numbers.end());
+    indices.insert(indices.end(), numbers.words.begin(), numbers.words.end());
     mpi::DistributedLayoutOptions options;
     options.ownership = mpi::Ownership::from_ranges(ranges);
     const auto entries = mpi::DistributedLayout::create(

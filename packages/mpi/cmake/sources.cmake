@@ -3,6 +3,7 @@
 set(DAPETRA_MPI_SOURCES
   src/agree.cpp
   src/checked.cpp
+  src/closed_form.cpp
   src/collectives.cpp
   src/comm.cpp
   src/exchange.cpp

@@ -84,37 +84,102 @@ long long sum_all(long long value, MPI_Comm comm) {
   return total;
 }
 
-Exchanged alltoallv_words(const std::vector<std::vector<std::int64_t>>& per_dest, MPI_Comm comm) {
-  const int P = static_cast<int>(per_dest.size());
-  std::vector<std::int64_t> send_counts64(P), recv_counts64(P);
-  for (int p = 0; p < P; ++p) send_counts64[p] = static_cast<std::int64_t>(per_dest[p].size());
-  MPI_Alltoall(send_counts64.data(), 1, MPI_INT64_T, recv_counts64.data(), 1, MPI_INT64_T, comm);
-  // MPI counts and displacements are int; if any process's exchange would
-  // not fit, every process learns it (one reduction) and all refuse alike.
-  long long sent = 0, received = 0;
-  for (int p = 0; p < P; ++p) {
-    sent += send_counts64[p];
-    received += recv_counts64[p];
+std::size_t Inbox::index_of(int p) const {
+  const auto it = std::lower_bound(sources.begin(), sources.end(), p);
+  return it == sources.end() || *it != p ? count() : static_cast<std::size_t>(it - sources.begin());
+}
+
+namespace {
+
+// Two tags, used in turn by consecutive exchanges on a communicator: a
+// process that has left one exchange may already send for the next while a
+// slower one still receives for this one, but cannot get two ahead (the
+// next exchange's reduction waits for the slower one). Above the plans'
+// tags (LayoutAccess::next_tag) and below 32767, MPI's least upper bound.
+constexpr int exchange_tags = 32000;
+
+int free_counter(MPI_Comm, int, void* value, void*) {
+  delete static_cast<int*>(value);
+  return MPI_SUCCESS;
+}
+
+int exchange_keyval() {
+  static const int keyval = [] {
+    int k = MPI_KEYVAL_INVALID;
+    MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, free_counter, &k, nullptr);
+    return k;
+  }();
+  return keyval;
+}
+
+// This exchange's tag: every process counts the exchanges on `comm` alike
+// (they are collective, in the same order everywhere).
+int next_exchange_tag(MPI_Comm comm) {
+  void* value = nullptr;
+  int found = 0;
+  MPI_Comm_get_attr(comm, exchange_keyval(), &value, &found);
+  if (!found) {
+    value = new int(0);
+    MPI_Comm_set_attr(comm, exchange_keyval(), value);
   }
-  long long largest = std::max(sent, received), largest_anywhere = 0;
-  MPI_Allreduce(&largest, &largest_anywhere, 1, MPI_LONG_LONG, MPI_MAX, comm);
-  throw_if_too_large_for_mpi(largest_anywhere, "the words one process exchanges with the others");
-  std::vector<int> send_counts(P), send_displs(P, 0);
-  std::vector<std::int64_t> out;
-  out.reserve(static_cast<std::size_t>(sent));
-  for (int p = 0; p < P; ++p) {
-    send_counts[p] = static_cast<int>(send_counts64[p]);
-    send_displs[p] = static_cast<int>(out.size());
-    out.insert(out.end(), per_dest[p].begin(), per_dest[p].end());
+  int& count = *static_cast<int*>(value);
+  return exchange_tags + (count++ & 1);
+}
+
+}  // namespace
+
+Inbox exchange_words(const Outbox& out, MPI_Comm comm) {
+  const int me = rank_of(comm);
+  const int tag = next_exchange_tag(comm);
+  std::vector<std::pair<int, std::vector<std::int64_t>>> got;
+  int fits = 1;
+  std::vector<MPI_Request> sends;
+  for (const auto& [dest, words] : out) {
+    if (words.empty()) continue;
+    if (dest == me) {
+      got.emplace_back(me, words);
+      continue;
+    }
+    if (words.size() > static_cast<std::size_t>(std::numeric_limits<int>::max())) {
+      fits = 0;
+      continue;
+    }
+    sends.emplace_back();
+    MPI_Issend(words.data(), static_cast<int>(words.size()), MPI_INT64_T, dest, tag, comm, &sends.back());
   }
-  Exchanged in;
-  in.counts.resize(P);
-  in.displs.assign(P, 0);
-  for (int p = 0; p < P; ++p) in.counts[p] = static_cast<int>(recv_counts64[p]);
-  for (int p = 1; p < P; ++p) in.displs[p] = in.displs[p - 1] + in.counts[p - 1];
-  in.words.resize(static_cast<std::size_t>(received));
-  MPI_Alltoallv(out.data(), send_counts.data(), send_displs.data(), MPI_INT64_T, in.words.data(), in.counts.data(),
-                in.displs.data(), MPI_INT64_T, comm);
+  int all_fit = 0, sent = 0, done = 0;
+  MPI_Request everyone = MPI_REQUEST_NULL;
+  while (!done) {
+    int arrived = 0;
+    MPI_Status status;
+    MPI_Iprobe(MPI_ANY_SOURCE, tag, comm, &arrived, &status);
+    if (arrived) {
+      int n = 0;
+      MPI_Get_count(&status, MPI_INT64_T, &n);
+      got.emplace_back(status.MPI_SOURCE, std::vector<std::int64_t>(static_cast<std::size_t>(n)));
+      MPI_Recv(got.back().second.data(), n, MPI_INT64_T, status.MPI_SOURCE, tag, comm, MPI_STATUS_IGNORE);
+      continue;
+    }
+    if (!sent) {
+      MPI_Testall(static_cast<int>(sends.size()), sends.data(), &sent, MPI_STATUSES_IGNORE);
+      // Every message of this process is matched: join the reduction.
+      if (sent) MPI_Iallreduce(&fits, &all_fit, 1, MPI_INT, MPI_MIN, comm, &everyone);
+    } else {
+      MPI_Test(&everyone, &done, MPI_STATUS_IGNORE);
+    }
+  }
+  if (!all_fit) throw_if_too_large_for_mpi(static_cast<long long>(std::numeric_limits<int>::max()) + 1,
+                                           "the words one process sends to another");
+  std::sort(got.begin(), got.end(), [](const auto& x, const auto& y) { return x.first < y.first; });
+  Inbox in;
+  std::size_t total = 0;
+  for (const auto& g : got) total += g.second.size();
+  in.words.reserve(total);
+  for (auto& [source, words] : got) {
+    in.sources.push_back(source);
+    in.words.insert(in.words.end(), words.begin(), words.end());
+    in.begin.push_back(in.words.size());
+  }
   return in;
 }
 

@@ -18,7 +18,7 @@ int size_of(MPI_Comm comm);
 // The sum over every process.
 long long sum_all(long long value, MPI_Comm comm);
 
-// (allgather_words and alltoallv_words: dapetra/mpi/word_collectives.hpp,
+// (allgather_words and exchange_words: dapetra/mpi/word_collectives.hpp,
 // shared with the adapters.)
 
 // Thrown by every process alike when `words` (known to every process) does

@@ -13,6 +13,7 @@
 #include <mpi.h>
 
 #include <atomic>
+#include <cstdint>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -26,6 +27,10 @@ struct InnerComm {
   // Plans take their message tags from here. Creating a layout or a plan is
   // collective over the communicator, so every process numbers them alike.
   std::atomic<int> plans_created{0};
+  // Each layout's number among those created on `comm`: the same on every
+  // process for the layouts one collective creation made, so plans can
+  // check with one reduction that every process passed the same layouts.
+  std::atomic<std::int64_t> layouts_created{0};
   explicit InnerComm(MPI_Comm c) : comm(c) {}
   InnerComm(const InnerComm&) = delete;
   InnerComm& operator=(const InnerComm&) = delete;

@@ -10,6 +10,7 @@
 #include <stdexcept>
 
 #include "collectives.hpp"
+#include "dapetra/mpi/agree.hpp"
 #include "comm.hpp"
 #include "dapetra/dim_math.hpp"
 #include "dapetra/validate.hpp"
@@ -173,6 +174,7 @@ std::shared_ptr<const DistributedLayout> LayoutBuilder::create(const std::string
   // Dapetra's own duplicate of the caller's communicator.
   self->inner_ = inner_comm(comm);
   self->comm_ = self->inner_->comm;
+  self->number_ = self->inner_->layouts_created++;
   const int rank = self->rank_ = rank_of(self->comm_);
   const int nprocs = self->nprocs_ = size_of(self->comm_);
   self->dim_data_ = dim_data;
@@ -188,7 +190,12 @@ std::shared_ptr<const DistributedLayout> LayoutBuilder::create(const std::string
   self->itemsize_ = buffer.itemsize;
   self->scattered_axis_ = static_cast<int>(mine.extra[extra_scattered_axis]);
   self->shared_owner_ = rule_of(options.ownership);
-  if (nprocs >= options.tuning.grid_lines_from && agree_on_grid_lines(mine, dim_data, rank, nprocs, self->comm_))
+  // Regular layouts agree by one reduction and gather nothing; others gather
+  // their grid lines (on many processes) or every record. Every process
+  // takes the same path: each step's verdict comes from one reduction.
+  if (nprocs > 1) self->global_ = closed_form_layout(mine, dim_data, rank, nprocs, self->comm_, self->shared_owner_);
+  if (!self->global_ && nprocs >= options.tuning.grid_lines_from &&
+      agree_on_grid_lines(mine, dim_data, rank, nprocs, self->comm_))
     self->global_ = gather_grid_lines(*self->inner_, dim_data, rank, self->shared_owner_);
   if (self->global_)
     self->memory_orders_ = {mine.memory_order};  // the same on every process
@@ -279,6 +286,27 @@ namespace adapter {
 global_index_t lowest_index(const DistributedLayout& layout) { return detail::LayoutAccess::lowest_index(layout); }
 
 const GlobalLayout* gathered_records(const DistributedLayout& layout) { return detail::LayoutAccess::gathered(layout); }
+
+void agree_on_layouts(const std::vector<const DistributedLayout*>& layouts, const char* call) {
+  const MPI_Comm comm = layouts.front()->comm();
+  std::int64_t mine = 0x4c41594f;  // "LAYO"
+  for (const DistributedLayout* l : layouts) mine = fold(mine, detail::LayoutAccess::number(*l));
+  if (detail::min_max({mine}, comm).same[0]) return;
+  // Only now, to name them: rank 0's, and each process that differs from it.
+  std::int64_t first = mine;
+  MPI_Bcast(&first, 1, MPI_INT64_T, 0, comm);
+  const int rank = detail::rank_of(comm);
+  std::vector<Problem> problems;
+  if (mine != first || rank == 0) {
+    std::string numbers;
+    for (const DistributedLayout* l : layouts)
+      numbers += (numbers.empty() ? "" : ", ") + std::to_string(detail::LayoutAccess::number(*l));
+    problems.push_back({rank, -1, "layout", numbers, "every process passes the same layouts to a collective call",
+                        std::string(call) + ": rank " + std::to_string(rank) + " passed the layouts of creations " +
+                            numbers + " on this communicator" + (mine != first ? ", unlike rank 0" : "")});
+  }
+  agree(problems, comm);
+}
 
 void refuse_layout(std::vector<Problem> problems, MPI_Comm comm, const DistributedLayoutOptions& options) {
   for (Problem& p : problems) p.rank = detail::rank_of(comm);

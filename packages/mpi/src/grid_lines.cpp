@@ -12,14 +12,6 @@
 #include "layout_builder.hpp"
 
 namespace dapetra::mpi::detail {
-namespace {
-
-// The lowest of each value over every process, and whether it is the same
-// everywhere (one reduction: the minima of the values and of their negations).
-struct MinMax {
-  std::vector<std::int64_t> lowest;
-  std::vector<bool> same;
-};
 
 MinMax min_max(const std::vector<std::int64_t>& values, MPI_Comm comm) {
   const std::size_t n = values.size();
@@ -31,16 +23,12 @@ MinMax min_max(const std::vector<std::int64_t>& values, MPI_Comm comm) {
   return m;
 }
 
-// This process found nothing wrong on its own and sits at the C-order grid
-// coordinates of its rank in the grid its records describe.
 bool sound_here(const PackedRank& mine, const std::vector<Dim>& dims, int rank, int nprocs) {
   if (!mine.problems.empty()) return false;
   long long procs = 1;
   for (const Dim& d : dims) procs = std::min<long long>(procs * d.proc_grid_size, 1LL << 40);
   return procs == nprocs && grid_coords(dims) == ProcessGrid::of(dims).coords_of(rank);
 }
-
-}  // namespace
 
 // 2. Whether, on every process alike, the records can be checked grid line by
 // grid line (O(sum of the grid's extents) words gathered per process) rather

@@ -10,6 +10,7 @@
 #include <optional>
 
 #include "collectives.hpp"
+#include "dapetra/mpi/adapter_access.hpp"
 #include "exchange.hpp"
 #include "layout_access.hpp"
 #include "plan_parts.hpp"
@@ -315,7 +316,7 @@ std::vector<global_index_t> request_radix(const DistributedLayout& layout, std::
 // (periodic wraps).
 struct Ghosts {
   std::vector<RunList> fill;
-  std::vector<std::vector<std::int64_t>> wanted;
+  detail::Outbox wanted;
   std::vector<std::pair<std::ptrdiff_t, std::ptrdiff_t>> local_copies;
 };
 
@@ -330,7 +331,7 @@ Ghosts walk_ghosts(const DistributedLayout& layout, const std::vector<AxisPlan>&
   const bool named = !radix.empty();  // requests are sent (a scattered axis)
   Ghosts g{std::vector<RunList>(static_cast<std::size_t>(nprocs),
                                 RunList{{}, 0, static_cast<std::ptrdiff_t>(layout.itemsize())}),
-           std::vector<std::vector<std::int64_t>>(static_cast<std::size_t>(named ? nprocs : 0)),
+           {},
            {}};
   if (holds_nothing(axes)) return g;
   const int ndim = static_cast<int>(layout.dim_data().size());
@@ -377,16 +378,16 @@ Ghosts walk_ghosts(const DistributedLayout& layout, const std::vector<AxisPlan>&
 }
 
 // Beside a scattered 'u' axis the owner cannot know who holds copies of its
-// elements: each owner learns which of its elements to send (one all-to-all
-// of counts, one of requests) and decodes each request into an offset here.
+// elements: each owner learns which of its elements to send (one sparse
+// exchange of requests: the holders' own neighbours) and decodes each
+// request into an offset here.
 std::vector<RunList> answer_requests(const DistributedLayout& layout, const std::vector<AxisPlan>& axes,
-                                     const std::vector<global_index_t>& radix,
-                                     const std::vector<std::vector<std::int64_t>>& wanted) {
+                                     const std::vector<global_index_t>& radix, const detail::Outbox& wanted) {
   const int nprocs = layout.nprocs(), scattered = layout.scattered_axis();
   std::vector<RunList> sends(static_cast<std::size_t>(nprocs),
                              RunList{{}, 0, static_cast<std::ptrdiff_t>(layout.itemsize())});
   if (nprocs == 1) return sends;
-  const detail::Exchanged given = detail::alltoallv_words(wanted, layout.comm());
+  const detail::Inbox given = detail::exchange_words(wanted, layout.comm());
   const auto offset_of = [&](std::int64_t code) {
     std::ptrdiff_t offset = 0;
     for (const AxisPlan& ax : axes) {
@@ -396,9 +397,8 @@ std::vector<RunList> answer_requests(const DistributedLayout& layout, const std:
     }
     return offset;
   };
-  for (int p = 0; p < nprocs; ++p)
-    for (int i = 0; i < given.counts[p]; ++i)
-      sends[p].add(offset_of(given.words[static_cast<std::size_t>(given.displs[p] + i)]));
+  for (std::size_t k = 0; k < given.count(); ++k)
+    for (std::size_t i = 0; i < given.size(k); ++i) sends[static_cast<std::size_t>(given.sources[k])].add(offset_of(given.of(k)[i]));
   return sends;
 }
 
@@ -409,6 +409,7 @@ struct HaloPlanBuilder {
 };
 
 std::shared_ptr<const HaloPlan> HaloPlanBuilder::create(std::shared_ptr<const DistributedLayout> layout_ptr) {
+  adapter::agree_on_layouts({layout_ptr.get()}, "HaloPlan::create");
   std::shared_ptr<HaloPlan> self(new HaloPlan());
   self->layout_ = layout_ptr;
   const DistributedLayout& layout = *layout_ptr;

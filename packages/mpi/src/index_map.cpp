@@ -3,9 +3,11 @@
 #include <algorithm>
 #include <cstdint>
 #include <limits>
+#include <map>
 #include <unordered_map>
 
 #include "collectives.hpp"
+#include "dapetra/mpi/adapter_access.hpp"
 #include "dapetra/mpi/agree.hpp"
 #include "dapetra/dim_math.hpp"
 #include "layout_access.hpp"
@@ -117,26 +119,27 @@ void IndexMapBuilder::lookup_and_range() {
 // Each ghost's global index goes to its owner (one all-to-all), which
 // records the sender as a holder of that element's copy.
 void IndexMapBuilder::neighbours() {
-  const int P = dl.nprocs(), me = dl.rank();
+  const int me = dl.rank();
   for (int r : self.owner_)
     if (r != me) self.src_.push_back(r);
   std::sort(self.src_.begin(), self.src_.end());
   self.src_.erase(std::unique(self.src_.begin(), self.src_.end()), self.src_.end());
   self.sharer_begin_.assign(self.global_.size() + 1, 0);
   if (dl.every_element_owned()) return;  // alike on every process: no exchange
-  std::vector<std::vector<std::int64_t>> to(static_cast<std::size_t>(P));
+  detail::Outbox to;
   for (std::size_t i = 0; i < self.global_.size(); ++i)
-    if (self.owner_[i] != me) to[static_cast<std::size_t>(self.owner_[i])].push_back(self.global_[i]);
-  const detail::Exchanged in = detail::alltoallv_words(to, dl.comm());
+    if (self.owner_[i] != me) to[self.owner_[i]].push_back(self.global_[i]);
+  const detail::Inbox in = detail::exchange_words(to, dl.comm());
   std::vector<std::pair<local_index_t, int>> copies;  // (owned element, holder)
   copies.reserve(in.words.size());
-  for (int p = 0; p < P; ++p)
-    for (int k = in.displs[p]; k < in.displs[p] + in.counts[p]; ++k) {
-      const local_index_t i = self.local_index(in.words[static_cast<std::size_t>(k)]);
+  for (std::size_t k = 0; k < in.count(); ++k)
+    for (std::size_t j = 0; j < in.size(k); ++j) {
+      const int p = in.sources[k];
+      const local_index_t i = self.local_index(in.of(k)[j]);
       if (i < 0 || !self.is_owned(i))
         throw std::logic_error("dapetra::mpi::IndexMap: rank " + std::to_string(p) + " names index " +
-                               std::to_string(in.words[static_cast<std::size_t>(k)]) + " as owned by rank " +
-                               std::to_string(me) + ", which does not own it");
+                               std::to_string(in.of(k)[j]) + " as owned by rank " + std::to_string(me) +
+                               ", which does not own it");
       copies.emplace_back(i, p);
     }
   std::sort(copies.begin(), copies.end());
@@ -152,6 +155,7 @@ void IndexMapBuilder::neighbours() {
 }
 
 std::shared_ptr<const IndexMap> IndexMap::create(std::shared_ptr<const DistributedLayout> layout) {
+  adapter::agree_on_layouts({layout.get()}, "IndexMap::create");
   std::shared_ptr<IndexMap> self(new IndexMap());
   self->layout_ = std::move(layout);
   IndexMapBuilder b(*self, *self->layout_);
@@ -169,7 +173,7 @@ local_index_t IndexMap::local_index(global_index_t g) const {
 
 namespace {
 
-using Words = std::vector<std::vector<std::int64_t>>;
+using Words = detail::Outbox;
 
 std::vector<Problem> check_keep(const IndexMap& parent, const std::vector<local_index_t>& keep) {
   for (std::size_t k = 0; k < keep.size(); ++k)
@@ -180,20 +184,18 @@ std::vector<Problem> check_keep(const IndexMap& parent, const std::vector<local_
   return {};
 }
 
-// Sends `ask[p]` to every p and returns, per p, what p answered about each
-// word (answer(p, word) computed where the word arrived). Collective.
+// Sends `ask[p]` to every p named and returns, per p, what p answered about
+// each word (answer(p, word) computed where the word arrived). Collective
+// (two sparse exchanges).
 template <class Answer>
-std::vector<std::vector<std::int64_t>> ask_and_answer(const Words& ask, Answer&& answer, MPI_Comm comm) {
-  const int P = static_cast<int>(ask.size());
-  const detail::Exchanged in = detail::alltoallv_words(ask, comm);
-  Words replies(static_cast<std::size_t>(P));
-  for (int p = 0; p < P; ++p)
-    for (int k = in.displs[p]; k < in.displs[p] + in.counts[p]; ++k)
-      replies[p].push_back(answer(p, in.words[static_cast<std::size_t>(k)]));
-  const detail::Exchanged back = detail::alltoallv_words(replies, comm);
-  Words out(static_cast<std::size_t>(P));
-  for (int p = 0; p < P; ++p)
-    out[p].assign(back.words.begin() + back.displs[p], back.words.begin() + back.displs[p] + back.counts[p]);
+Words ask_and_answer(const Words& ask, Answer&& answer, MPI_Comm comm) {
+  const detail::Inbox in = detail::exchange_words(ask, comm);
+  Words replies;
+  for (std::size_t k = 0; k < in.count(); ++k)
+    for (std::size_t j = 0; j < in.size(k); ++j) replies[in.sources[k]].push_back(answer(in.sources[k], in.of(k)[j]));
+  const detail::Inbox back = detail::exchange_words(replies, comm);
+  Words out;
+  for (std::size_t k = 0; k < back.count(); ++k) out[back.sources[k]].assign(back.of(k), back.of(k) + back.size(k));
   return out;
 }
 
@@ -201,11 +203,11 @@ std::vector<std::vector<std::int64_t>> ask_and_answer(const Words& ask, Answer&&
 // still; otherwise the lowest rank that keeps it (every keeper asks the old
 // owner, which sees them all). Collective.
 std::vector<int> new_owners(const IndexMap& parent, const std::vector<local_index_t>& keep, MPI_Comm comm) {
-  const int P = parent.layout().nprocs(), me = parent.layout().rank();
+  const int me = parent.layout().rank();
   const auto& G = parent.global_indices();
   std::vector<int> owner(keep.size(), me);
-  Words ask(static_cast<std::size_t>(P));
-  std::vector<std::vector<std::size_t>> about(static_cast<std::size_t>(P));
+  Words ask;
+  std::map<int, std::vector<std::size_t>> about;
   std::vector<char> kept(static_cast<std::size_t>(parent.local_size()), 0);
   for (std::size_t k = 0; k < keep.size(); ++k) {
     kept[static_cast<std::size_t>(keep[k])] = 1;
@@ -220,8 +222,8 @@ std::vector<int> new_owners(const IndexMap& parent, const std::vector<local_inde
     if (kept[static_cast<std::size_t>(parent.local_index(g))]) return me;
     return first_asker.emplace(g, p).first->second;
   }, comm);
-  for (int p = 0; p < P; ++p)
-    for (std::size_t j = 0; j < replies[p].size(); ++j) owner[about[p][j]] = static_cast<int>(replies[p][j]);
+  for (const auto& [p, words] : replies)
+    for (std::size_t j = 0; j < words.size(); ++j) owner[about[p][j]] = static_cast<int>(words[j]);
   return owner;
 }
 
@@ -231,6 +233,7 @@ SubIndexMap create_sub_index_map(const IndexMap& parent, const std::vector<local
   const DistributedLayout& dl = parent.layout();
   const MPI_Comm comm = dl.comm();
   const int P = dl.nprocs(), me = dl.rank();
+  adapter::agree_on_layouts({&dl}, "create_sub_index_map");
   agree(check_keep(parent, keep), comm);
   const auto& G = parent.global_indices();
   const std::vector<int> owner = new_owners(parent, keep, comm);
@@ -252,8 +255,8 @@ SubIndexMap create_sub_index_map(const IndexMap& parent, const std::vector<local
   std::sort(numbered.begin(), numbered.end());
 
   // The others' numbers, from their new owners.
-  Words ask(static_cast<std::size_t>(P));
-  std::vector<std::vector<std::size_t>> about(static_cast<std::size_t>(P));
+  Words ask;
+  std::map<int, std::vector<std::size_t>> about;
   for (std::size_t k = 0; k < keep.size(); ++k)
     if (owner[k] != me) {
       ask[owner[k]].push_back(G[static_cast<std::size_t>(keep[k])]);
@@ -266,8 +269,8 @@ SubIndexMap create_sub_index_map(const IndexMap& parent, const std::vector<local
                              std::to_string(me) + " for index " + std::to_string(g) + ", which it does not own");
     return it->second;
   }, comm);
-  for (int p = 0; p < P; ++p)
-    for (std::size_t j = 0; j < replies[p].size(); ++j) number[about[p][j]] = replies[p][j];
+  for (const auto& [p, words] : replies)
+    for (std::size_t j = 0; j < words.size(); ++j) number[about[p][j]] = words[j];
 
   // The new layout: its owners are the ranges' (no rule needed beyond them).
   DistributedLayoutOptions options;

@@ -39,6 +39,8 @@ struct LayoutAccess {
   // The same, for plans that take the gathered path only.
   static const GlobalLayout& global(const DistributedLayout& l) { return *l.global_; }
   static global_index_t lowest_index(const DistributedLayout& l) { return l.lowest_index_; }
+  // Which collective creation on its communicator made the layout.
+  static std::int64_t number(const DistributedLayout& l) { return l.number_; }
   // A plan's first message tag; each plan uses tags [tag, tag + tags_per_plan).
   static constexpr int tags_per_plan = 2;  // forward and backward
   // (Tags stay below 32767, the least upper bound MPI guarantees.)

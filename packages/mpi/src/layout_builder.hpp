@@ -63,6 +63,17 @@ std::vector<Problem> check_owned_ranges(const std::vector<global_index_t>& start
 
 // --- grid_lines.cpp
 
+// The lowest of each value over every process, and whether it is the same
+// everywhere (one reduction: the minima of the values and of their negations).
+struct MinMax {
+  std::vector<std::int64_t> lowest;
+  std::vector<bool> same;
+};
+MinMax min_max(const std::vector<std::int64_t>& values, MPI_Comm comm);
+// This process found nothing wrong on its own and sits at the C-order grid
+// coordinates of its rank in the grid its records describe.
+bool sound_here(const PackedRank& mine, const std::vector<Dim>& dims, int rank, int nprocs);
+
 // Whether, on every process alike, the records can be checked grid line by
 // grid line. Collective (one reduction).
 bool agree_on_grid_lines(const PackedRank& mine, const std::vector<Dim>& dims, int rank, int nprocs, MPI_Comm comm);
@@ -70,6 +81,19 @@ bool agree_on_grid_lines(const PackedRank& mine, const std::vector<Dim>& dims, i
 // alike if any line fails. Collective.
 std::unique_ptr<GlobalLayout> gather_grid_lines(InnerComm& inner, const std::vector<Dim>& dims, int rank,
                                                 const SharedIndexOwner& rule);
+
+// --- closed_form.cpp
+
+// Every process's records in closed form, when every axis is regular (an
+// even 'b' split with the same halo everywhere, a 'c' axis, or an axis that
+// is not distributed) and every process says the same of it: the records of
+// any grid rank follow from a few numbers per axis, which one reduction of
+// their fingerprint agrees on. Nothing is gathered. Null on every process
+// alike when the layout is not regular (the caller then gathers); throws the
+// same ValidationError on every process when the agreed records break a
+// collective rule. Collective (one reduction of three words).
+std::unique_ptr<GlobalLayout> closed_form_layout(const PackedRank& mine, const std::vector<Dim>& dims, int rank,
+                                                 int nprocs, MPI_Comm comm, const SharedIndexOwner& rule);
 
 // --- distributed_layout.cpp
 

@@ -12,6 +12,7 @@
 #include <utility>
 
 #include "collectives.hpp"
+#include "dapetra/mpi/adapter_access.hpp"
 #include "dapetra/mpi/agree.hpp"
 #include "dapetra/wire/pack.hpp"
 #include "exchange.hpp"
@@ -270,22 +271,23 @@ Records records_near(const DistributedLayout& scattered, const DistributedLayout
   const AxisPartition& along = detail::LayoutAccess::global(other).axis(a);
   std::vector<std::vector<int>> ranks_at(static_cast<std::size_t>(along.grid_size()));  // other's ranks by coordinate along a
   for (int r = 0; r < other.nprocs(); ++r) ranks_at[static_cast<std::size_t>(other.grid().coord_of(r, a))].push_back(r);
-  std::vector<std::vector<std::int64_t>> per_dest(static_cast<std::size_t>(scattered.nprocs()));
+  detail::Outbox per_dest;
   for (global_index_t p = 0; p < static_cast<global_index_t>(mine.indices.size()); ++p) {
     if (!scattered.is_owned(a, p)) continue;
     const global_index_t g = mine.indices[static_cast<std::size_t>(p)];
     const int coord = along.owner(g);
     if (coord < 0) continue;  // held by nobody in `other`: the other side's walk finds it missing
-    for (int r : ranks_at[static_cast<std::size_t>(coord)]) per_dest[static_cast<std::size_t>(r)].push_back(g);
+    for (int r : ranks_at[static_cast<std::size_t>(coord)]) per_dest[r].push_back(g);
   }
-  const detail::Exchanged got = detail::alltoallv_words(per_dest, scattered.comm());
+  const detail::Inbox got = detail::exchange_words(per_dest, scattered.comm());
   LayoutRecords near;
   for (int q = 0; q < scattered.nprocs(); ++q) {
     RankEntry entry;
     entry.dim_data = scattered.dim_data();  // the other axes are not distributed: alike on every process
-    const auto first = got.words.begin() + got.displs[static_cast<std::size_t>(q)];
+    const std::size_t k = got.index_of(q);
+    const std::int64_t* first = k < got.count() ? got.of(k) : nullptr;
     entry.dim_data[a] = Dim::unstructured(mine.size, mine.proc_grid_size, scattered.grid().coord_of(q, a),
-                                          std::vector<global_index_t>(first, first + got.counts[static_cast<std::size_t>(q)]), true);
+                                          std::vector<global_index_t>(first, first + (k < got.count() ? got.size(k) : 0)), true);
     near.ranks.push_back(std::move(entry));
   }
   Records r;
@@ -327,6 +329,7 @@ std::shared_ptr<const RedistributionPlan> RedistributionPlanBuilder::create(
     const RedistributionOptions& options) {
   // Every process judges the same facts (group, global shapes), so all agree.
   require_same_array(*source, *target);
+  adapter::agree_on_layouts({source.get(), target.get()}, "RedistributionPlan::create");
   std::shared_ptr<RedistributionPlan> self(new RedistributionPlan());
   self->source_ = source;
   self->target_ = target;

@@ -23,12 +23,11 @@ Owners all_here(std::size_t n, int me) {
 
 // Pieces sent to the settling processes: (first index, length, first
 // position), and the owner their holder names when owners are claimed.
-using Pieces = std::vector<std::vector<std::int64_t>>;
+using Pieces = Outbox;
 inline int piece_words(const std::vector<int>* claims) { return claims ? 4 : 3; }
 
-Pieces runs_by_stretch(const std::vector<std::int64_t>& indices, std::int64_t chunk, int P,
-                       const std::vector<int>* claims) {
-  Pieces pieces(P);
+Pieces runs_by_stretch(const std::vector<std::int64_t>& indices, std::int64_t chunk, const std::vector<int>* claims) {
+  Pieces pieces;
   const auto same_claim = [claims](std::size_t j) { return !claims || (*claims)[j] == (*claims)[j - 1]; };
   for (std::size_t i = 0; i < indices.size();) {
     const std::int64_t first = indices[i];
@@ -36,8 +35,9 @@ Pieces runs_by_stretch(const std::vector<std::int64_t>& indices, std::int64_t ch
     const std::int64_t end_of_stretch = (dest + 1) * chunk;
     std::size_t j = i + 1;
     while (j < indices.size() && indices[j] == indices[j - 1] + 1 && indices[j] < end_of_stretch && same_claim(j)) ++j;
-    pieces[dest].insert(pieces[dest].end(), {first, static_cast<std::int64_t>(j - i), static_cast<std::int64_t>(i)});
-    if (claims) pieces[dest].push_back((*claims)[i]);
+    std::vector<std::int64_t>& to = pieces[dest];
+    to.insert(to.end(), {first, static_cast<std::int64_t>(j - i), static_cast<std::int64_t>(i)});
+    if (claims) to.push_back((*claims)[i]);
     i = j;
   }
   return pieces;
@@ -57,18 +57,18 @@ struct Stretch {
 // Calls f(stretch position, sender, sender's position, owner it names or
 // -1) for every index received in pieces of `words` words.
 template <class F>
-void for_each_received(const Exchanged& in, std::int64_t lo, int P, int words, F&& f) {
-  for (int p = 0; p < P; ++p)
-    for (int k = in.displs[p]; k < in.displs[p] + in.counts[p]; k += words) {
-      const std::int64_t first = in.words[k], count = in.words[k + 1], at = in.words[k + 2];
-      const int claim = words == 4 ? static_cast<int>(in.words[k + 3]) : -1;
-      for (std::int64_t t = 0; t < count; ++t) f(static_cast<std::size_t>(first - lo + t), p, at + t, claim);
+void for_each_received(const Inbox& in, std::int64_t lo, int words, F&& f) {
+  for (std::size_t k = 0; k < in.count(); ++k)
+    for (const std::int64_t* w = in.of(k); w < in.of(k) + in.size(k); w += words) {
+      const std::int64_t first = w[0], count = w[1], at = w[2];
+      const int claim = words == 4 ? static_cast<int>(w[3]) : -1;
+      for (std::int64_t t = 0; t < count; ++t) f(static_cast<std::size_t>(first - lo + t), in.sources[k], at + t, claim);
     }
 }
 
-Stretch settle_stretch(const Exchanged& in, std::int64_t lo, std::size_t length, int P, int words) {
-  Stretch s{lo, std::vector<int>(length, P), std::vector<std::int64_t>(length), std::vector<std::uint8_t>(length, 0)};
-  for_each_received(in, lo, P, words, [&](std::size_t i, int p, std::int64_t at, int) {
+Stretch settle_stretch(const Inbox& in, std::int64_t lo, std::size_t length, int words) {
+  Stretch s{lo, std::vector<int>(length, -1), std::vector<std::int64_t>(length), std::vector<std::uint8_t>(length, 0)};
+  for_each_received(in, lo, words, [&](std::size_t i, int p, std::int64_t at, int) {
     if (s.holders[i] == 0) {
       s.owner[i] = p;
       s.where[i] = at;
@@ -108,11 +108,11 @@ Problem owner_not_holding(std::int64_t g, int rank, int named) {
               ", which it does not hold"};
 }
 
-std::vector<Problem> settle_claims(const Exchanged& in, Stretch& s, int P) {
+std::vector<Problem> settle_claims(const Inbox& in, Stretch& s) {
   std::vector<Problem> problems;
   std::fill(s.where.begin(), s.where.end(), -1);
   std::vector<std::uint8_t> seen(s.holders.size(), 0);
-  for_each_received(in, s.lo, P, 4, [&](std::size_t i, int p, std::int64_t at, int claim) {
+  for_each_received(in, s.lo, 4, [&](std::size_t i, int p, std::int64_t at, int claim) {
     if (!seen[i]) s.owner[i] = claim;
     else if (claim != s.owner[i])
       list_problem(problems, disagreeing_claims(s.lo + static_cast<std::int64_t>(i), p, claim, s.owner[i]));
@@ -129,15 +129,15 @@ std::vector<Problem> settle_claims(const Exchanged& in, Stretch& s, int P) {
 // those indices' holders are listed (compressed rows: the bulk of a
 // partition is held once). Returns the problems of a rule that picked a
 // process not holding the index.
-std::vector<Problem> apply_rule(const Exchanged& in, Stretch& s, int P, const SharedIndexOwner& rule, int me) {
+std::vector<Problem> apply_rule(const Inbox& in, Stretch& s, const SharedIndexOwner& rule, int me) {
   std::vector<std::size_t> first(s.holders.size() + 1, 0);
   std::vector<std::uint32_t> count(s.holders.size(), 0);
-  for_each_received(in, s.lo, P, 3, [&](std::size_t i, int, std::int64_t, int) { count[i] += s.holders[i] > 1; });
+  for_each_received(in, s.lo, 3, [&](std::size_t i, int, std::int64_t, int) { count[i] += s.holders[i] > 1; });
   for (std::size_t i = 0; i < count.size(); ++i) first[i + 1] = first[i] + count[i];
   std::vector<int> who(first.back());
   std::vector<std::int64_t> at(first.back());
   std::fill(count.begin(), count.end(), 0);
-  for_each_received(in, s.lo, P, 3, [&](std::size_t i, int p, std::int64_t where, int) {
+  for_each_received(in, s.lo, 3, [&](std::size_t i, int p, std::int64_t where, int) {
     if (s.holders[i] < 2) return;
     who[first[i] + count[i]] = p;
     at[first[i] + count[i]++] = where;
@@ -163,11 +163,12 @@ std::vector<Problem> apply_rule(const Exchanged& in, Stretch& s, int P, const Sh
 // Answers as runs (length, owner, owner's first position), per piece in the
 // order the pieces came. A piece nobody else holds any index of (the bulk of
 // a partition) is answered with one run: its sender owns it where it keeps it.
-Pieces answer_pieces(const Exchanged& in, const Stretch& s, int P, int words) {
-  Pieces answers(P);
-  for (int p = 0; p < P; ++p)
-    for (int k = in.displs[p]; k < in.displs[p] + in.counts[p]; k += words) {
-      const std::int64_t first = in.words[k], length = in.words[k + 1], at = in.words[k + 2];
+Pieces answer_pieces(const Inbox& in, const Stretch& s, int words) {
+  Pieces answers;
+  for (std::size_t k = 0; k < in.count(); ++k)
+    for (const std::int64_t* w = in.of(k); w < in.of(k) + in.size(k); w += words) {
+      const int p = in.sources[k];
+      const std::int64_t first = w[0], length = w[1], at = w[2];
       std::vector<std::int64_t>& out = answers[p];
       const auto s0 = static_cast<std::size_t>(first - s.lo);
       const auto h0 = s.holders.begin() + static_cast<std::ptrdiff_t>(s0);
@@ -190,13 +191,13 @@ Pieces answer_pieces(const Exchanged& in, const Stretch& s, int P, int words) {
 }
 
 // The answers arrive per process in the order its pieces were sent.
-void read_answers(const Pieces& pieces, int words, const Exchanged& back, Owners& result) {
-  for (std::size_t p = 0; p < pieces.size(); ++p) {
-    int k = back.displs[p];
-    for (std::size_t piece = 0; piece < pieces[p].size(); piece += static_cast<std::size_t>(words)) {
-      std::int64_t pos = pieces[p][piece + 2], left = pieces[p][piece + 1];
+void read_answers(const Pieces& pieces, int words, const Inbox& back, Owners& result) {
+  for (const auto& [p, sent] : pieces) {
+    const std::int64_t* k = back.of(back.index_of(p));
+    for (std::size_t piece = 0; piece < sent.size(); piece += static_cast<std::size_t>(words)) {
+      std::int64_t pos = sent[piece + 2], left = sent[piece + 1];
       while (left > 0) {
-        const std::int64_t length = back.words[k], owner = back.words[k + 1], at = back.words[k + 2];
+        const std::int64_t length = k[0], owner = k[1], at = k[2];
         for (std::int64_t t = 0; t < length; ++t, ++pos) {
           result.owner[static_cast<std::size_t>(pos)] = static_cast<int>(owner);
           result.position[static_cast<std::size_t>(pos)] = static_cast<local_index_t>(at + t);
@@ -243,15 +244,14 @@ std::pair<int, std::int64_t> choose(const SharedIndexOwner* rule, std::int64_t g
 template <class Dest, class Settle>
 Owners settle_pairs(const std::vector<std::int64_t>& indices, std::size_t first, Dest dest, Settle settle,
                     std::vector<Problem>& problems, MPI_Comm comm, const std::vector<int>* claims = nullptr) {
-  const int P = size_of(comm);
   const int stride = claims ? 3 : 2;  // words per index sent
-  std::vector<std::vector<std::int64_t>> pairs(static_cast<std::size_t>(P));
+  Outbox pairs;
   for (std::size_t i = first; i < indices.size(); ++i) {
-    auto& out = pairs[static_cast<std::size_t>(dest(indices[i]))];
+    auto& out = pairs[dest(indices[i])];
     out.insert(out.end(), {indices[i], static_cast<std::int64_t>(i)});
     if (claims) out.push_back((*claims)[i]);
   }
-  const Exchanged in = alltoallv_words(pairs, comm);
+  const Inbox in = exchange_words(pairs, comm);
 
   struct Held {
     std::int64_t index;
@@ -262,10 +262,10 @@ Owners settle_pairs(const std::vector<std::int64_t>& indices, std::size_t first,
   };
   std::vector<Held> held;
   held.reserve(in.words.size() / static_cast<std::size_t>(stride));
-  for (int p = 0; p < P; ++p)
-    for (int k = in.displs[p]; k < in.displs[p] + in.counts[p]; k += stride)
-      held.push_back({in.words[k], p, in.words[k + 1], claims ? static_cast<int>(in.words[k + 2]) : -1,
-                      static_cast<std::size_t>(k / stride)});
+  for (std::size_t s = 0; s < in.count(); ++s)
+    for (std::size_t k = in.begin[s]; k < in.begin[s + 1]; k += static_cast<std::size_t>(stride))
+      held.push_back({in.words[k], in.sources[s], in.words[k + 1], claims ? static_cast<int>(in.words[k + 2]) : -1,
+                      k / static_cast<std::size_t>(stride)});
   std::stable_sort(held.begin(), held.end(), [](const Held& x, const Held& y) { return x.index < y.index; });
   std::vector<std::int64_t> answer(held.size() * 2, -1);  // (owner, position) in arrival order
   Holders holders;
@@ -287,19 +287,22 @@ Owners settle_pairs(const std::vector<std::int64_t>& indices, std::size_t first,
     i = j;
   }
   agree(std::move(problems), comm);
-  std::vector<std::vector<std::int64_t>> answers(static_cast<std::size_t>(P));
-  for (int p = 0; p < P; ++p)
-    answers[p].assign(answer.begin() + in.displs[p] / stride * 2, answer.begin() + (in.displs[p] + in.counts[p]) / stride * 2);
-  const Exchanged back = alltoallv_words(answers, comm);
+  Outbox answers;
+  const auto per_word = [stride](std::size_t w) { return static_cast<std::ptrdiff_t>(w / static_cast<std::size_t>(stride) * 2); };
+  for (std::size_t s = 0; s < in.count(); ++s)
+    answers[in.sources[s]].assign(answer.begin() + per_word(in.begin[s]), answer.begin() + per_word(in.begin[s + 1]));
+  const Inbox back = exchange_words(answers, comm);
   Owners result;
   result.owner.resize(indices.size() - first);
   result.position.resize(indices.size() - first);
-  for (int p = 0; p < P; ++p)
-    for (int k = 0; k < back.counts[p]; k += 2) {
-      const auto i = static_cast<std::size_t>(pairs[p][static_cast<std::size_t>(k / 2 * stride) + 1]) - first;
-      result.owner[i] = static_cast<int>(back.words[static_cast<std::size_t>(back.displs[p] + k)]);
-      result.position[i] = static_cast<local_index_t>(back.words[static_cast<std::size_t>(back.displs[p] + k + 1)]);
+  for (std::size_t s = 0; s < back.count(); ++s) {
+    const std::vector<std::int64_t>& asked = pairs.at(back.sources[s]);
+    for (std::size_t k = 0; k < back.size(s); k += 2) {
+      const auto i = static_cast<std::size_t>(asked[k / 2 * static_cast<std::size_t>(stride) + 1]) - first;
+      result.owner[i] = static_cast<int>(back.of(s)[k]);
+      result.position[i] = static_cast<local_index_t>(back.of(s)[k + 1]);
     }
+  }
   return result;
 }
 
@@ -329,14 +332,14 @@ Owners holders_by_stretch(const std::vector<std::int64_t>& indices, std::int64_t
   // 4 with claims; claimed runs also break where the owner named changes).
   const int words = piece_words(claims);
   const std::int64_t chunk = std::max<std::int64_t>(1, (size + P - 1) / P);
-  const Pieces pieces = runs_by_stretch(indices, chunk, P, claims);
-  const Exchanged in = alltoallv_words(pieces, comm);
+  const Pieces pieces = runs_by_stretch(indices, chunk, claims);
+  const Inbox in = exchange_words(pieces, comm);
   const std::int64_t lo = me * chunk;
   const auto length = static_cast<std::size_t>(std::max<std::int64_t>(0, std::min(chunk, size - lo)));
-  Stretch settled = settle_stretch(in, lo, length, P, words);
-  if (claims) agree(settle_claims(in, settled, P), comm);
-  else if (rule) agree(apply_rule(in, settled, P, *rule, me), comm);
-  const Exchanged back = alltoallv_words(answer_pieces(in, settled, P, words), comm);
+  Stretch settled = settle_stretch(in, lo, length, words);
+  if (claims) agree(settle_claims(in, settled), comm);
+  else if (rule) agree(apply_rule(in, settled, *rule, me), comm);
+  const Inbox back = exchange_words(answer_pieces(in, settled, words), comm);
   Owners result;
   result.owner.resize(indices.size());
   result.position.resize(indices.size());

@@ -191,6 +191,7 @@ class DistributedLayout {
   global_index_t num_owned_ = 0;
   bool every_element_owned_ = false;
   global_index_t lowest_index_ = 0;
+  std::int64_t number_ = 0;  ///< its creation's number on the communicator (the same on every process)
 };
 
 }  // namespace dapetra::mpi

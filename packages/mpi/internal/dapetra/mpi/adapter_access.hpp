@@ -29,4 +29,13 @@ global_index_t lowest_index(const DistributedLayout& layout);
 // layouts but those whose only distributed axis is 'u'); nullptr otherwise.
 const GlobalLayout* gathered_records(const DistributedLayout& layout);
 
+// Collective over the layouts' communicator: every process passed the same
+// layouts (made by the same collective creations) to `call`, in the same
+// roles. One reduction of two words when they did; otherwise every process
+// throws the same ValidationError naming each process whose layouts differ
+// from rank 0's (and rank 0), before any process starts the call's
+// exchanges. The plans, index maps and the adapters' collective creations
+// start with it.
+void agree_on_layouts(const std::vector<const DistributedLayout*>& layouts, const char* call);
+
 }  // namespace dapetra::mpi::adapter
