@@ -2,7 +2,7 @@
 // makes every process that exchanges messages with it throw, naming the
 // faulty rank, with the same message everywhere; nobody hangs (ctest's
 // timeout turns a hang into a failure). Each entry point, each kind of
-// fault, the faulty rank in turn. Also: plans created in different orders on
+// fault, the faulty rank in turn. Also: updates begun in different orders on
 // different communicators, and a caller's own messages in flight.
 #include <gtest/gtest.h>
 
@@ -241,10 +241,12 @@ TEST(Faults, RedistributionPlanOverAMissingIndexIsRefusedEverywhere) {
   }
 }
 
-// Layouts on two duplicates of the world; rank 0 creates its plans in one
-// order, the others in the other (legal: each communicator sees its own
-// creations in one order). Updates must match up, not hang.
-TEST(Communicators, PlansCreatedInDifferentOrdersOnDifferentCommunicators) {
+// Layouts and plans on two duplicates of the world, created in the same
+// order everywhere (creation is collective: it agrees on its arguments by a
+// reduction, and MPI orders collectives on communicators that share
+// processes alike everywhere); rank 0 begins its updates in one order, the
+// others in the other. Updates must match up, not hang.
+TEST(Communicators, UpdatesBegunInDifferentOrdersOnDifferentCommunicators) {
   const auto comm = world();
   const int P = comm->size(), r = comm->rank();
   MPI_Comm first, second;
@@ -254,14 +256,8 @@ TEST(Communicators, PlansCreatedInDifferentOrdersOnDifferentCommunicators) {
     DistArray x = owning_array<double>({ring_dim(P, r)}), y = owning_array<double>({Dim::even_block(30, P, r, 1, true)});
     const auto lx = DistributedLayout::create(x, first);
     const auto ly = DistributedLayout::create(y, second);
-    std::shared_ptr<const HaloPlan> px, py;
-    if (r == 0) {
-      px = HaloPlan::create(lx);
-      py = HaloPlan::create(ly);
-    } else {
-      py = HaloPlan::create(ly);
-      px = HaloPlan::create(lx);
-    }
+    const auto px = HaloPlan::create(lx);
+    const auto py = HaloPlan::create(ly);
     const auto fill = [&](DistArray& a, double scale) {
       const Dim& d = a.dim_data[0];
       double* v = data_as<double>(a);
@@ -270,10 +266,15 @@ TEST(Communicators, PlansCreatedInDifferentOrdersOnDifferentCommunicators) {
     };
     fill(x, 1.0);
     fill(y, 1000.0);
-    // Both in flight at once, begun in the same order everywhere.
+    // Both in flight at once, begun in one order on rank 0 and the other elsewhere.
     HaloExchange ex, ey;
-    px->begin_update<double>(x, ex);
-    py->begin_update<double>(y, ey);
+    if (r == 0) {
+      px->begin_update<double>(x, ex);
+      py->begin_update<double>(y, ey);
+    } else {
+      py->begin_update<double>(y, ey);
+      px->begin_update<double>(x, ex);
+    }
     py->end_update<double>(y, ey);
     px->end_update<double>(x, ex);
     for (const auto& [a, scale] : {std::pair<DistArray*, double>{&x, 1.0}, {&y, 1000.0}}) {

@@ -21,9 +21,12 @@
 /// freed once the caller's communicator is freed and no layout holds it.
 /// Halo and redistribution plans built on the layout talk only there, with
 /// their own tags, so none of their messages can match a message of the
-/// caller's, or of a plan on a layout of another communicator, whatever the
-/// order in which processes create them. Creating layouts and plans on one
-/// communicator is collective: every process creates them in the same order.
+/// caller's, or of a plan on a layout of another communicator. Creating
+/// layouts and plans is collective: every process creates them in the same
+/// order, and, as for any MPI collective, creations on communicators that
+/// share processes come in the same order on each of those processes. Each
+/// plan's creation first checks, by one reduction, that every process passed
+/// the same layouts (the same collective creation made them).
 ///
 /// The object is immutable; share it (std::shared_ptr) between any number of
 /// arrays with the same distribution, element type and memory layout.
