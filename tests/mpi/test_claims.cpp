@@ -387,3 +387,60 @@ TEST(Claims, RegularLayoutsGatherNothing) {
   DistributedLayout::create({Dim::block(3 + 5 * (P - 1), P, r, start, stop)}, comm);
   EXPECT_GT(gathers.load() - before, 0);
 }
+
+// A layout whose only distributed axis is 'u' (the finite-element case)
+// gathers nothing either, whoever names the owners: every process's
+// summary is combined by the creation's one vote, and owners are settled by
+// sparse exchanges. Its index map and halo plan gather nothing. Only a
+// layout some process finds fault with gathers, to name the problems (the
+// counter must see that one).
+TEST(Claims, LayoutsWhoseOnlyDistributedAxisIsUGatherNothing) {
+  const auto comm = world();
+  const int P = comm->size(), r = comm->rank();
+  if (P < 2) GTEST_SKIP() << "one process gathers nothing anyway";
+  const global_index_t n = 12 * P;
+  std::vector<global_index_t> owned, held;  // a block of 12, then one index of each neighbour's
+  for (global_index_t g = 12 * r; g < 12 * (r + 1); ++g) owned.push_back(g);
+  held = owned;
+  if (r > 0) held.push_back(12 * r - 1);
+  if (r < P - 1) held.push_back(12 * (r + 1));
+  std::vector<int> owners;
+  for (global_index_t g : held) owners.push_back(static_cast<int>(g / 12));
+  std::vector<global_index_t> starts;
+  for (int q = 0; q <= P; ++q) starts.push_back(12 * q);
+  std::vector<global_index_t> scattered = owned;  // one_to_one, not in blocks: every third index
+  std::reverse(scattered.begin(), scattered.end());
+  DistributedLayout::create({Dim::even_block(8, P, r)}, comm);  // the duplicate communicator, made once
+  struct Case {
+    std::vector<Dim> dims;
+    Ownership how;
+  };
+  const std::vector<Case> cases{
+      {{Dim::unstructured(n, P, r, held, false)}, Ownership()},
+      {{Dim::unstructured(n, P, r, held, false)}, Ownership::highest_holder()},
+      {{Dim::unstructured(n, P, r, held, false)}, Ownership::from_ranges(starts)},
+      {{Dim::unstructured(n, P, r, held, false)}, Ownership::from_held_owners(owners)},
+      {{Dim::unstructured(n, P, r, held, false), Dim::undistributed(3)}, Ownership()},
+      {{Dim::undistributed(2), Dim::unstructured(n, P, r, owned, true)}, Ownership()},
+      {{Dim::unstructured(n, P, r, scattered, true)}, Ownership()},
+  };
+  for (std::size_t k = 0; k < cases.size(); ++k) {
+    SCOPED_TRACE("case " + std::to_string(k));
+    const long before = gathers.load();
+    const auto layout = DistributedLayout::create(cases[k].dims, comm, cases[k].how);
+    IndexMap::create(layout);
+    HaloPlan::create(layout);
+    EXPECT_EQ(gathers.load() - before, 0);
+    EXPECT_EQ(mpi::adapter::gathered_records(*layout), nullptr);
+    long long owned_everywhere = layout->num_owned();  // (each element owned once)
+    MPI_Allreduce(MPI_IN_PLACE, &owned_everywhere, 1, MPI_LONG_LONG, MPI_SUM, comm);
+    global_index_t elements = 1;
+    for (const Dim& d : cases[k].dims) elements *= d.size;
+    EXPECT_EQ(owned_everywhere, elements);
+  }
+  // One process's record says another size: every process throws, after a gather.
+  const long before = gathers.load();
+  const std::vector<Dim> faulty{Dim::unstructured(r == P - 1 ? n + 1 : n, P, r, held, false)};
+  EXPECT_THROW(DistributedLayout::create(faulty, comm), ValidationError);
+  EXPECT_GT(gathers.load() - before, 0);
+}

@@ -1,7 +1,7 @@
-// Regular layouts agreed by one reduction: when each axis is an even 'b'
-// split with one halo width, a 'c' axis, or not distributed, every grid
+// Regular layouts agreed by the creation's vote: when each axis is an even
+// 'b' split with one halo width, a 'c' axis, or not distributed, every grid
 // rank's record follows from a few numbers per axis, so the processes agree
-// on those numbers (a fingerprint, one reduction) instead of gathering every
+// on those numbers (a fingerprint in the vote) instead of gathering every
 // process's records. What each process receives does not grow with P.
 #include <algorithm>
 #include <optional>
@@ -46,9 +46,9 @@ std::optional<std::int64_t> axis_fingerprint(const Dim& d) {
   return fold_all(keys, 5, 2);
 }
 
-// The layout's fingerprint here: element type, memory order and every
-// axis's words; nothing when some axis is not regular.
-std::optional<std::int64_t> layout_fingerprint(const PackedRank& mine, const std::vector<Dim>& dims) {
+}  // namespace
+
+std::optional<std::int64_t> regular_fingerprint(const PackedRank& mine, const std::vector<Dim>& dims) {
   std::int64_t h = fold_all(mine.extra.data(), extra_scattered_axis + 1, static_cast<std::int64_t>(dims.size()));
   const std::vector<std::int64_t> order(mine.memory_order.begin(), mine.memory_order.end());
   h = fold_all(order.data(), order.size(), fold(h, static_cast<std::int64_t>(order.size())));
@@ -60,16 +60,10 @@ std::optional<std::int64_t> layout_fingerprint(const PackedRank& mine, const std
   return h;
 }
 
-}  // namespace
-
-std::unique_ptr<GlobalLayout> closed_form_layout(const PackedRank& mine, const std::vector<Dim>& dims, int rank,
-                                                 int nprocs, MPI_Comm comm, const SharedIndexOwner& rule) {
-  const std::optional<std::int64_t> f = sound_here(mine, dims, rank, nprocs) ? layout_fingerprint(mine, dims) : std::nullopt;
-  const MinMax m = min_max({f ? 1 : 0, f.value_or(0)}, comm);
-  if (m.lowest[0] != 1 || !m.same[1]) return nullptr;
-  // Every process agreed on the same numbers: each builds every grid rank's
-  // records alone, and checks them as a gather would (the same verdict on
-  // every process, from the same records).
+// Every process agreed on the same numbers: each builds every grid rank's
+// records alone, and checks them as a gather would (the same verdict on
+// every process, from the same records).
+std::unique_ptr<GlobalLayout> closed_form_layout(const std::vector<Dim>& dims, int rank, const SharedIndexOwner& rule) {
   const ProcessGrid grid = ProcessGrid::of(dims);
   std::vector<AxisPartition> axes;
   std::vector<Problem> problems;

@@ -84,6 +84,59 @@ long long sum_all(long long value, MPI_Comm comm) {
   return total;
 }
 
+namespace {
+
+// The ballot's reduction: the first word counts the values combined by
+// their lowest; the rest are summed, wrapping (fingerprints are sums
+// modulo 2^64).
+void lowest_then_sum(void* in, void* inout, int* length, MPI_Datatype*) {
+  const auto* a = static_cast<const std::int64_t*>(in);
+  auto* b = static_cast<std::int64_t*>(inout);
+  const std::int64_t n = b[0];
+  for (std::int64_t i = 1; i <= n; ++i) b[i] = std::min(a[i], b[i]);
+  for (std::int64_t i = n + 1; i < *length; ++i)
+    b[i] = static_cast<std::int64_t>(static_cast<std::uint64_t>(a[i]) + static_cast<std::uint64_t>(b[i]));
+}
+
+MPI_Op ballot_op() {
+  static const MPI_Op op = [] {
+    MPI_Op o = MPI_OP_NULL;
+    MPI_Op_create(lowest_then_sum, 1, &o);
+    return o;
+  }();
+  return op;
+}
+
+}  // namespace
+
+std::size_t Ballot::lowest(std::int64_t value) {
+  low_.push_back(value);
+  return low_.size() - 1;
+}
+
+// (The highest is the lowest of the complements, which, unlike negation,
+// never overflows.)
+std::size_t Ballot::highest(std::int64_t value) { return lowest(~value); }
+
+std::size_t Ballot::same(std::int64_t value) {
+  low_.insert(low_.end(), {value, ~value});
+  return low_.size() - 2;
+}
+
+std::size_t Ballot::sum(std::int64_t value) {
+  sums_.push_back(value);
+  return sums_.size() - 1;
+}
+
+void Ballot::cast(MPI_Comm comm) {
+  std::vector<std::int64_t> words{static_cast<std::int64_t>(low_.size())};
+  words.insert(words.end(), low_.begin(), low_.end());
+  words.insert(words.end(), sums_.begin(), sums_.end());
+  MPI_Allreduce(MPI_IN_PLACE, words.data(), static_cast<int>(words.size()), MPI_INT64_T, ballot_op(), comm);
+  std::copy_n(words.begin() + 1, low_.size(), low_.begin());
+  std::copy(words.begin() + 1 + static_cast<std::ptrdiff_t>(low_.size()), words.end(), sums_.begin());
+}
+
 std::size_t Inbox::index_of(int p) const {
   const auto it = std::lower_bound(sources.begin(), sources.end(), p);
   return it == sources.end() || *it != p ? count() : static_cast<std::size_t>(it - sources.begin());

@@ -7,6 +7,7 @@
 #include "dapetra/mpi/adapter_access.hpp"
 
 #include <algorithm>
+#include <optional>
 #include <stdexcept>
 
 #include "collectives.hpp"
@@ -87,10 +88,6 @@ PackedRank describe_local(const std::string& version, const BufferView& buffer, 
     mine.extra[extra_held] = static_cast<std::int64_t>(dim_data[scattered].indices.size());
     mine.extra[extra_fingerprint_1] = static_cast<std::int64_t>(summary.fingerprint.sum[0]);
     mine.extra[extra_fingerprint_2] = static_cast<std::int64_t>(summary.fingerprint.sum[1]);
-    if (summary.lead > 0) {  // (told the ranges, none need showing)
-      mine.extra[extra_lead_first] = dim_data[scattered].indices[0];
-      mine.extra[extra_lead_length] = static_cast<std::int64_t>(summary.lead);
-    }
   }
   if (by_ranges) {
     const auto& ranges = *ownership.ranges();
@@ -106,7 +103,58 @@ PackedRank describe_local(const std::string& version, const BufferView& buffer, 
   return mine;
 }
 
-// 2. Every process judges the same gathered words, so all reach the same verdict.
+// 2. The creation's vote (one reduction): the path every process takes
+// alike, and the summaries of a lone 'u' axis's indices, combined.
+enum class Path { closed_form, grid_lines, scattered, gather };
+struct Vote {
+  Path path = Path::gather;
+  ScatteredSummary summary;  // (a lone 'u' axis only)
+};
+
+// What every process of a sound layout whose only distributed axis is 'u'
+// says alike: its records without the 'u' indices and with that axis's grid
+// rank left out, the element type and the memory order.
+std::int64_t scattered_fingerprint(const PackedRank& mine, int scattered) {
+  PackedRank shape;
+  shape.entry.dim_data = mine.entry.dim_data;  // (the scattered axis's indices were left out)
+  shape.entry.dim_data[static_cast<std::size_t>(scattered)].proc_grid_rank = 0;
+  shape.memory_order = mine.memory_order;
+  const auto words = pack_rank(shape);
+  return fold_all(mine.extra.data(), extra_scattered_axis + 1, fold_all(words.data(), words.size()));
+}
+
+// Regular layouts are built in closed form; many processes with two or more
+// distributed axes check grid lines; a lone 'u' axis keeps its indices where
+// they are; anything else, and any layout some process finds fault with
+// (or one whose processes differ in memory order), gathers every record.
+Vote vote_on_path(const PackedRank& mine, const std::vector<Dim>& dims, int rank, int nprocs, MPI_Comm comm,
+                  const LayoutTuning& tuning) {
+  const bool sound = sound_here(mine, dims, rank, nprocs);
+  const auto scattered = static_cast<int>(mine.extra[extra_scattered_axis]);
+  const auto regular = nprocs > 1 && sound ? regular_fingerprint(mine, dims) : std::nullopt;
+  const auto lines = nprocs >= tuning.grid_lines_from ? grid_lines_fingerprint(mine, dims, rank, nprocs) : std::nullopt;
+  const auto spread = sound && scattered >= 0 ? std::optional<std::int64_t>(scattered_fingerprint(mine, scattered)) : std::nullopt;
+  Ballot ballot;
+  const auto put = [&](const std::optional<std::int64_t>& f) {
+    return std::pair{ballot.lowest(f.has_value()), ballot.same(f.value_or(0))};
+  };
+  const auto at_regular = put(regular), at_lines = put(lines), at_spread = put(spread);
+  const SummaryPlaces at_summary = put_summary(ballot, mine, rank);
+  ballot.cast(comm);
+  const auto agreed = [&](std::pair<std::size_t, std::size_t> at) {
+    return ballot.lowest_of(at.first) == 1 && ballot.same_of(at.second);
+  };
+  Vote vote;
+  vote.path = agreed(at_regular) ? Path::closed_form
+              : agreed(at_lines) ? Path::grid_lines
+              : agreed(at_spread) ? Path::scattered
+                                  : Path::gather;
+  if (scattered >= 0) vote.summary = read_summary(ballot, at_summary, dims[static_cast<std::size_t>(scattered)]);
+  return vote;
+}
+
+// 3. When records are gathered, every process judges the same words, so all
+// reach the same verdict.
 struct Judged {
   std::vector<Problem> problems;
   LayoutRecords layout;
@@ -190,17 +238,18 @@ std::shared_ptr<const DistributedLayout> LayoutBuilder::create(const std::string
   self->itemsize_ = buffer.itemsize;
   self->scattered_axis_ = static_cast<int>(mine.extra[extra_scattered_axis]);
   self->shared_owner_ = rule_of(options.ownership);
-  // Regular layouts agree by one reduction and gather nothing; others gather
-  // their grid lines (on many processes) or every record. Every process
-  // takes the same path: each step's verdict comes from one reduction.
-  if (nprocs > 1) self->global_ = closed_form_layout(mine, dim_data, rank, nprocs, self->comm_, self->shared_owner_);
-  if (!self->global_ && nprocs >= options.tuning.grid_lines_from &&
-      agree_on_grid_lines(mine, dim_data, rank, nprocs, self->comm_))
-    self->global_ = gather_grid_lines(*self->inner_, dim_data, rank, self->shared_owner_);
-  if (self->global_)
+  // Every process takes the path the vote gives: regular layouts and a lone
+  // 'u' axis gather nothing; grid lines gather along them; the rest, and
+  // any layout that fails its checks, gathers every record.
+  const Vote vote = vote_on_path(mine, dim_data, rank, nprocs, self->comm_, options.tuning);
+  if (vote.path == Path::closed_form) self->global_ = closed_form_layout(dim_data, rank, self->shared_owner_);
+  if (vote.path == Path::grid_lines) self->global_ = gather_grid_lines(*self->inner_, dim_data, rank, self->shared_owner_);
+  if (self->global_ || vote.path == Path::scattered)
     self->memory_orders_ = {mine.memory_order};  // the same on every process
-  else
-    gather_everything(*self, mine, options);
+  if (vote.path == Path::scattered)
+    resolve_scattered(*self, vote.summary, options);
+  else if (!self->global_)  // (grid lines that failed their checks too)
+    gather_everything(*self, mine, vote.summary, options);
   // (On one process the claims were checked alone: each names this rank.)
   if (nprocs == 1 && options.ownership.held_owners()) mark_claimed(*self);
   // Only now: records that failed the checks may describe no grid at all.
@@ -210,10 +259,10 @@ std::shared_ptr<const DistributedLayout> LayoutBuilder::create(const std::string
   return self;
 }
 
-// Every process's records on every process (collective): for one
-// distributed axis (where that is O(sum of the grid's extents) anyway), or
-// to name the problems exactly when a process's records fail.
-void LayoutBuilder::gather_everything(DistributedLayout& self, const PackedRank& mine,
+// Every process's records on every process (collective, O(P) per
+// process): for irregular layouts the other paths do not cover, or to name
+// the problems exactly when a process's records fail.
+void LayoutBuilder::gather_everything(DistributedLayout& self, const PackedRank& mine, const ScatteredSummary& summary,
                                       const DistributedLayoutOptions& options) {
   const int scattered = self.scattered_axis_;
   Judged judged = judge(allgather_words(pack_rank(mine), self.comm_), scattered);
@@ -226,7 +275,7 @@ void LayoutBuilder::gather_everything(DistributedLayout& self, const PackedRank&
   if (scattered < 0)
     self.global_ = std::make_unique<GlobalLayout>(assume_valid, judged.layout, self.shared_owner_);
   else
-    resolve_scattered(self, combine_summaries(judged.all, self.dim_data_[scattered]), options);
+    resolve_scattered(self, summary, options);
 }
 
 // Elements owned here (an element is owned when owned along every axis), and
@@ -291,7 +340,10 @@ void agree_on_layouts(const std::vector<const DistributedLayout*>& layouts, cons
   const MPI_Comm comm = layouts.front()->comm();
   std::int64_t mine = 0x4c41594f;  // "LAYO"
   for (const DistributedLayout* l : layouts) mine = fold(mine, detail::LayoutAccess::number(*l));
-  if (detail::min_max({mine}, comm).same[0]) return;
+  detail::Ballot ballot;
+  const std::size_t at = ballot.same(mine);
+  ballot.cast(comm);
+  if (ballot.same_of(at)) return;
   // Only now, to name them: rank 0's, and each process that differs from it.
   std::int64_t first = mine;
   MPI_Bcast(&first, 1, MPI_INT64_T, 0, comm);

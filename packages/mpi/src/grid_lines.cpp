@@ -3,6 +3,7 @@
 // lines and checks them there, O(sum of the grid's extents) words per
 // process instead of O(P).
 #include <algorithm>
+#include <optional>
 
 #include "collectives.hpp"
 #include "dapetra/dim_math.hpp"
@@ -13,16 +14,6 @@
 
 namespace dapetra::mpi::detail {
 
-MinMax min_max(const std::vector<std::int64_t>& values, MPI_Comm comm) {
-  const std::size_t n = values.size();
-  std::vector<std::int64_t> both(2 * n), out(2 * n);
-  for (std::size_t i = 0; i < n; ++i) both[i] = values[i], both[n + i] = -values[i];
-  MPI_Allreduce(both.data(), out.data(), static_cast<int>(2 * n), MPI_INT64_T, MPI_MIN, comm);
-  MinMax m{std::vector<std::int64_t>(out.begin(), out.begin() + static_cast<std::ptrdiff_t>(n)), std::vector<bool>(n)};
-  for (std::size_t i = 0; i < n; ++i) m.same[i] = out[i] == -out[n + i];
-  return m;
-}
-
 bool sound_here(const PackedRank& mine, const std::vector<Dim>& dims, int rank, int nprocs) {
   if (!mine.problems.empty()) return false;
   long long procs = 1;
@@ -30,13 +21,14 @@ bool sound_here(const PackedRank& mine, const std::vector<Dim>& dims, int rank, 
   return procs == nprocs && grid_coords(dims) == ProcessGrid::of(dims).coords_of(rank);
 }
 
-// 2. Whether, on every process alike, the records can be checked grid line by
-// grid line (O(sum of the grid's extents) words gathered per process) rather
-// than all gathered everywhere (O(P)): every process sound, all describing
-// the same array and grid with two or more distributed axes, every buffer
-// laid out in the same axis order. One reduction. Anything else takes the
-// full gather, which also names every problem exactly.
-bool agree_on_grid_lines(const PackedRank& mine, const std::vector<Dim>& dims, int rank, int nprocs, MPI_Comm comm) {
+// Whether the records can be checked grid line by grid line (O(sum of the
+// grid's extents) words gathered per process) rather than all gathered
+// everywhere (O(P)): this process sound, with two or more distributed axes;
+// every process must then give the same fingerprint (the same array and
+// grid, every buffer laid out in the same axis order). Anything else takes
+// the full gather, which also names every problem exactly.
+std::optional<std::int64_t> grid_lines_fingerprint(const PackedRank& mine, const std::vector<Dim>& dims, int rank,
+                                                   int nprocs) {
   std::int64_t shape = fold_all(mine.extra.data(), extra_scattered_axis + 1, static_cast<std::int64_t>(dims.size()));
   int distributed = 0;
   for (const Dim& d : dims) {
@@ -45,8 +37,8 @@ bool agree_on_grid_lines(const PackedRank& mine, const std::vector<Dim>& dims, i
     distributed += d.proc_grid_size > 1;
   }
   const std::vector<std::int64_t> order(mine.memory_order.begin(), mine.memory_order.end());
-  const MinMax m = min_max({sound_here(mine, dims, rank, nprocs) ? 1 : 0, shape, fold_all(order.data(), order.size())}, comm);
-  return m.lowest[0] == 1 && m.same[1] && m.same[2] && distributed >= 2;
+  if (distributed < 2 || !sound_here(mine, dims, rank, nprocs)) return std::nullopt;
+  return fold_all(order.data(), order.size(), shape);
 }
 
 // 3. The records of this process's grid line along each distributed axis,
@@ -87,8 +79,14 @@ std::unique_ptr<GlobalLayout> gather_grid_lines(InnerComm& inner, const std::vec
     }
     verdict[1 + a] = h;
   }
-  const MinMax m = min_max(verdict, inner.comm);
-  if (m.lowest[0] != 1 || !std::all_of(m.same.begin(), m.same.end(), [](bool same) { return same; })) return nullptr;
+  Ballot ballot;
+  const std::size_t sound = ballot.lowest(verdict[0]);
+  std::vector<std::size_t> lines;
+  for (std::size_t a = 1; a < verdict.size(); ++a) lines.push_back(ballot.same(verdict[a]));
+  ballot.cast(inner.comm);
+  if (ballot.lowest_of(sound) != 1 ||
+      !std::all_of(lines.begin(), lines.end(), [&](std::size_t at) { return ballot.same_of(at); }))
+    return nullptr;
   std::vector<AxisPartition> axes;
   axes.reserve(along.size());
   for (auto& records : along) axes.emplace_back(std::move(records), rule);

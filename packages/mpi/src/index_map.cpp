@@ -238,13 +238,11 @@ SubIndexMap create_sub_index_map(const IndexMap& parent, const std::vector<local
   const auto& G = parent.global_indices();
   const std::vector<int> owner = new_owners(parent, keep, comm);
 
-  // Numbers: each owner's kept elements consecutively, owners in rank order.
+  // Numbers: each owner's kept elements consecutively, owners in rank order
+  // (one prefix sum: what the processes before this one keep).
   long long mine = std::count(owner.begin(), owner.end(), me), before = 0;
-  std::vector<long long> counts(static_cast<std::size_t>(P));
-  MPI_Allgather(&mine, 1, MPI_LONG_LONG, counts.data(), 1, MPI_LONG_LONG, comm);
-  std::vector<global_index_t> bounds(static_cast<std::size_t>(P) + 1, 0);
-  for (int p = 0; p < P; ++p) bounds[p + 1] = bounds[p] + counts[p];
-  before = bounds[me];
+  MPI_Exscan(&mine, &before, 1, MPI_LONG_LONG, MPI_SUM, comm);
+  if (me == 0) before = 0;  // (MPI leaves rank 0's undefined)
   std::vector<global_index_t> number(keep.size(), -1);
   std::vector<std::pair<global_index_t, global_index_t>> numbered;  // (parent global, new) of mine, sorted
   for (std::size_t k = 0; k < keep.size(); ++k)
@@ -272,12 +270,10 @@ SubIndexMap create_sub_index_map(const IndexMap& parent, const std::vector<local
   for (const auto& [p, words] : replies)
     for (std::size_t j = 0; j < words.size(); ++j) number[about[p][j]] = words[j];
 
-  // The new layout: its owners are the ranges' (no rule needed beyond them).
-  DistributedLayoutOptions options;
-  options.ownership = Ownership::by_rule([bounds](global_index_t g, const std::vector<int>&) {
-    return static_cast<int>(std::upper_bound(bounds.begin(), bounds.end(), g) - bounds.begin()) - 1;
-  });
-  const Dim u = Dim::unstructured(bounds[P], P, me, number, false);
+  // The new layout: every holder names each kept element's owner (no
+  // process needs the others' ranges); its size is the kept elements' count.
+  const DistributedLayoutOptions options(Ownership::from_held_owners(owner));
+  const Dim u = Dim::unstructured(detail::sum_all(mine, comm), P, me, number, false);
   SubIndexMap out;
   out.map = IndexMap::create(DistributedLayout::create(std::vector<Dim>{u}, comm, options));
   out.parent_local = keep;

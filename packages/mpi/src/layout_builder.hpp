@@ -9,9 +9,11 @@
 #include <mpi.h>
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "collectives.hpp"
 #include "comm.hpp"
 #include "dapetra/mpi/distributed_layout.hpp"
 #include "dapetra/wire/index_fingerprint.hpp"
@@ -34,7 +36,7 @@ struct IndexSummary {
   std::size_t lead = 0;              // the leading run's length (leading_run)
 };
 
-// The summaries of all processes, combined.
+// The summaries of all processes, combined (one Ballot).
 struct ScatteredSummary {
   bool default_rule = true;          // every process uses lowest_holder
   bool in_range = true;              // every index in [0, size)
@@ -43,16 +45,23 @@ struct ScatteredSummary {
   bool fingerprint_matches = false;  // the fingerprints prove every index of [0, size) held once
   bool same_ranges = true;           // every process passed the same owned ranges (or none)
   bool claimed = false;              // some process passed held_owners
-  std::vector<int> unclaimed;        // then, the processes holding indices that passed none
-  std::vector<global_index_t> shown_ranges;  // owned ranges the leading runs show (empty: none)
+  std::int64_t unclaimed = 0;        // then, how many processes hold indices but passed none ...
+  int first_unclaimed = -1;          // ... and the lowest of them
+};
+
+// Where a process's summary sits in the creation's vote.
+struct SummaryPlaces {
+  std::size_t default_rule, in_range, lowest_negative, ranges, claimed, first_unclaimed, unclaimed, held, fingerprint;
 };
 
 // --- scattered_owners.cpp
 
 // What this process tells of the indices it holds along the scattered axis.
 IndexSummary summarize_indices(const Dim& u, int rank, int nprocs);
-// Every process's summaries, combined (the same on every process).
-ScatteredSummary combine_summaries(const std::vector<PackedRank>& all, const Dim& u);
+// This process's summary (PackedRank::extra), put to the vote, and after
+// the vote every process's combined (the same on every process).
+SummaryPlaces put_summary(Ballot& ballot, const PackedRank& mine, int rank);
+ScatteredSummary read_summary(const Ballot& ballot, const SummaryPlaces& at, const Dim& u);
 // The rule an ownership gives (the default where ranges or claims name the owners).
 SharedIndexOwner rule_of(const Ownership& ownership);
 // This process's own checks of the owners it claims, or of the owned ranges it was given.
@@ -63,20 +72,15 @@ std::vector<Problem> check_owned_ranges(const std::vector<global_index_t>& start
 
 // --- grid_lines.cpp
 
-// The lowest of each value over every process, and whether it is the same
-// everywhere (one reduction: the minima of the values and of their negations).
-struct MinMax {
-  std::vector<std::int64_t> lowest;
-  std::vector<bool> same;
-};
-MinMax min_max(const std::vector<std::int64_t>& values, MPI_Comm comm);
 // This process found nothing wrong on its own and sits at the C-order grid
 // coordinates of its rank in the grid its records describe.
 bool sound_here(const PackedRank& mine, const std::vector<Dim>& dims, int rank, int nprocs);
 
-// Whether, on every process alike, the records can be checked grid line by
-// grid line. Collective (one reduction).
-bool agree_on_grid_lines(const PackedRank& mine, const std::vector<Dim>& dims, int rank, int nprocs, MPI_Comm comm);
+// This process's fingerprint of a layout whose records can be checked grid
+// line by grid line (two or more distributed axes, sound here); nothing
+// otherwise. Every process must give the same one (the creation's vote).
+std::optional<std::int64_t> grid_lines_fingerprint(const PackedRank& mine, const std::vector<Dim>& dims, int rank,
+                                                   int nprocs);
 // The records of this process's grid lines, checked; null on every process
 // alike if any line fails. Collective.
 std::unique_ptr<GlobalLayout> gather_grid_lines(InnerComm& inner, const std::vector<Dim>& dims, int rank,
@@ -84,16 +88,16 @@ std::unique_ptr<GlobalLayout> gather_grid_lines(InnerComm& inner, const std::vec
 
 // --- closed_form.cpp
 
-// Every process's records in closed form, when every axis is regular (an
-// even 'b' split with the same halo everywhere, a 'c' axis, or an axis that
-// is not distributed) and every process says the same of it: the records of
-// any grid rank follow from a few numbers per axis, which one reduction of
-// their fingerprint agrees on. Nothing is gathered. Null on every process
-// alike when the layout is not regular (the caller then gathers); throws the
-// same ValidationError on every process when the agreed records break a
-// collective rule. Collective (one reduction of three words).
-std::unique_ptr<GlobalLayout> closed_form_layout(const PackedRank& mine, const std::vector<Dim>& dims, int rank,
-                                                 int nprocs, MPI_Comm comm, const SharedIndexOwner& rule);
+// A regular layout: every axis an even 'b' split with the same halo
+// everywhere, a 'c' axis, or an axis that is not distributed. Its records
+// for any grid rank follow from a few numbers per axis, which this
+// fingerprint folds (with the element type and memory order); nothing when
+// the layout is not regular here. Every process must give the same one.
+std::optional<std::int64_t> regular_fingerprint(const PackedRank& mine, const std::vector<Dim>& dims);
+// Once every process gave the same regular_fingerprint: every grid rank's
+// records, built here alone (nothing is gathered) and checked; throws the
+// same ValidationError on every process when they break a collective rule.
+std::unique_ptr<GlobalLayout> closed_form_layout(const std::vector<Dim>& dims, int rank, const SharedIndexOwner& rule);
 
 // --- distributed_layout.cpp
 
@@ -105,7 +109,8 @@ struct LayoutBuilder {
                                                          const std::vector<Dim>& dim_data, MPI_Comm comm,
                                                          const DistributedLayoutOptions& options,
                                                          const std::vector<Problem>* unread = nullptr);
-  static void gather_everything(DistributedLayout& self, const PackedRank& mine, const DistributedLayoutOptions& options);
+  static void gather_everything(DistributedLayout& self, const PackedRank& mine, const ScatteredSummary& summary,
+                                const DistributedLayoutOptions& options);
   static void resolve_scattered(DistributedLayout& self, const ScatteredSummary& summary,
                                 const DistributedLayoutOptions& options);
   static void count_owned(DistributedLayout& self);

@@ -59,31 +59,4 @@ inline int range_holding(const std::vector<std::int64_t>& starts, std::int64_t g
 // index lies in [0, size).
 Owners owners_from_ranges(const std::int64_t* indices, std::size_t n, const std::vector<std::int64_t>& starts);
 
-// Owned ranges a numbering shows without being told: process p's indices
-// begin with the run first[p], first[p] + 1, ... of length[p] (a
-// process's leading run), and the runs' first indices, in rank order, cut
-// [0, size) into ranges each covered by its process's run. Returns the
-// P + 1 boundaries, or nothing when the runs do not tile [0, size) so.
-// Every process passes the same gathered values and gets the same answer.
-std::vector<std::int64_t> ranges_of_leading_runs(const std::vector<std::int64_t>& first,
-                                                 const std::vector<std::int64_t>& length, std::int64_t size);
-
-// This process's owners when the indices show owned ranges
-// (ranges_of_leading_runs): positions [0, prefix) are owned here at
-// themselves, `rest` holds the positions after them.
-struct PrefixOwners {
-  local_index_t prefix = 0;
-  Owners rest;
-};
-
-// Owners when every index of [0, size) is held by the process whose range
-// (`starts`) holds it, at its position there: only indices past a
-// process's own range travel, to that range's process, which then knows
-// every holder of its indices and picks the owner of each one held more
-// than once (lowest holder, or `*rule`'s choice; a rule that picks a
-// process not holding the index is refused on every process). Costs the
-// ghosts, not the indices. Collective; indices locally unique, in [0, size).
-PrefixOwners holders_by_ranges(const std::vector<std::int64_t>& indices, const std::vector<std::int64_t>& starts,
-                               const SharedIndexOwner* rule, MPI_Comm comm);
-
 }  // namespace dapetra::mpi::detail

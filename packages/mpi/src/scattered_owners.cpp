@@ -3,10 +3,12 @@
 // owners, and the settling of every index's owner (a proof from
 // fingerprints, the closed form of owned ranges, or a rendezvous).
 #include <algorithm>
+#include <limits>
 #include <stdexcept>
 #include <string>
 
 #include "collectives.hpp"
+#include "dapetra/mpi/agree.hpp"
 #include "dapetra/dim_math.hpp"
 #include "dapetra/validate.hpp"
 #include "dapetra/wire/layout_words.hpp"
@@ -99,26 +101,39 @@ IndexSummary summarize_indices(const Dim& u, int rank, int nprocs) {
   return s;
 }
 
-ScatteredSummary combine_summaries(const std::vector<PackedRank>& all, const Dim& u) {
+SummaryPlaces put_summary(Ballot& ballot, const PackedRank& mine, int rank) {
+  const auto& x = mine.extra;
+  const bool unclaimed = x[extra_claims] != 1 && x[extra_held] > 0;  // holds indices, names no owners
+  SummaryPlaces at;
+  at.default_rule = ballot.lowest(x[extra_default_rule]);
+  at.in_range = ballot.lowest(x[extra_in_range]);
+  at.lowest_negative = ballot.lowest(x[extra_lowest_negative]);
+  at.ranges = ballot.same(x[extra_ranges]);
+  at.claimed = ballot.highest(x[extra_claims] == 1);
+  at.first_unclaimed = ballot.lowest(unclaimed ? rank : std::numeric_limits<std::int64_t>::max());
+  at.unclaimed = ballot.sum(unclaimed);
+  at.held = ballot.sum(x[extra_held]);
+  at.fingerprint = ballot.sum(x[extra_fingerprint_1]);
+  ballot.sum(x[extra_fingerprint_2]);  // (at.fingerprint + 1)
+  return at;
+}
+
+ScatteredSummary read_summary(const Ballot& ballot, const SummaryPlaces& at, const Dim& u) {
   ScatteredSummary everyone;
-  IndexFingerprint total;
-  std::vector<global_index_t> lead_first, lead_length;
-  for (const PackedRank& p : all) {
-    lead_first.push_back(p.extra[extra_lead_first]);
-    lead_length.push_back(p.extra[extra_lead_length]);
-    everyone.default_rule = everyone.default_rule && p.extra[extra_default_rule] != 0;
-    everyone.in_range = everyone.in_range && p.extra[extra_in_range] != 0;
-    everyone.lowest_negative = std::min(everyone.lowest_negative, p.extra[extra_lowest_negative]);
-    everyone.held += p.extra[extra_held];
-    total.sum[0] += static_cast<std::uint64_t>(p.extra[extra_fingerprint_1]);
-    total.sum[1] += static_cast<std::uint64_t>(p.extra[extra_fingerprint_2]);
-    everyone.same_ranges = everyone.same_ranges && p.extra[extra_ranges] == all.front().extra[extra_ranges];
-    everyone.claimed = everyone.claimed || p.extra[extra_claims] == 1;
+  everyone.default_rule = ballot.lowest_of(at.default_rule) != 0;
+  everyone.in_range = ballot.lowest_of(at.in_range) != 0;
+  everyone.lowest_negative = ballot.lowest_of(at.lowest_negative);
+  everyone.same_ranges = ballot.same_of(at.ranges);
+  everyone.claimed = ballot.highest_of(at.claimed) == 1;
+  if (everyone.claimed && ballot.sum_of(at.unclaimed) > 0) {
+    everyone.first_unclaimed = static_cast<int>(ballot.lowest_of(at.first_unclaimed));
+    everyone.unclaimed = ballot.sum_of(at.unclaimed);
   }
-  for (int r = 0; r < static_cast<int>(all.size()) && everyone.claimed; ++r)
-    if (all[r].extra[extra_claims] != 1 && all[r].extra[extra_held] > 0) everyone.unclaimed.push_back(r);
+  everyone.held = ballot.sum_of(at.held);
+  IndexFingerprint total;
+  total.sum[0] = static_cast<std::uint64_t>(ballot.sum_of(at.fingerprint));
+  total.sum[1] = static_cast<std::uint64_t>(ballot.sum_of(at.fingerprint + 1));
   everyone.fingerprint_matches = fingerprint_proves(u) && total.is_zero();
-  everyone.shown_ranges = ranges_of_leading_runs(lead_first, lead_length, u.size);
   return everyone;
 }
 
@@ -199,18 +214,17 @@ void refuse_disagreeing_ownership(const ScatteredSummary& summary, int axis) {
   if (!summary.same_ranges)
     throw ValidationError({{-1, axis, "owned_ranges", "", "every process passes the same owned ranges",
                             "the processes passed different owned ranges (or only some passed any)"}});
-  if (!summary.unclaimed.empty())
-    throw ValidationError({{summary.unclaimed.front(), axis, "held_owners", "",
+  if (summary.unclaimed > 0)
+    throw ValidationError({{summary.first_unclaimed, axis, "held_owners", "",
                             "every process holding an index names its owners, or none does",
-                            std::to_string(summary.unclaimed.size()) + " process(es) holding indices passed no held owners "
+                            std::to_string(summary.unclaimed) + " process(es) holding indices passed no held owners "
                             "where others did"}});
 }
 
-// The owner of every position this process holds, by the path the gathered
+// The owner of every position this process holds, by the path the combined
 // summary picks (the same on every process): claimed owners confirmed in a
-// rendezvous; owned ranges in closed form past the owned prefix; ranges the
-// leading runs show, settled for the ghosts only; otherwise a rendezvous
-// over stretches of [0, size), or by hash for other indices. `rule` is null
+// rendezvous; owned ranges in closed form past the owned prefix; otherwise a
+// rendezvous over stretches of [0, size), or by hash for other indices. `rule` is null
 // for the default (lowest holder). Collective.
 std::unique_ptr<ScatteredOwners> settle_owners(const Dim& u, const ScatteredSummary& summary,
                                                const std::vector<global_index_t>& owned_ranges,
@@ -225,10 +239,6 @@ std::unique_ptr<ScatteredOwners> settle_owners(const Dim& u, const ScatteredSumm
     const auto prefix = static_cast<local_index_t>(owned_ranges[me + 1] - owned_ranges[me]);
     return owned_prefix_and_rest(prefix, owners_from_ranges(u.indices.data() + prefix, u.indices.size() - prefix, owned_ranges),
                                  me);
-  }
-  if (summary.in_range && !summary.shown_ranges.empty()) {  // numbered by ranges, untold
-    auto found = holders_by_ranges(u.indices, summary.shown_ranges, told, comm);
-    return owned_prefix_and_rest(found.prefix, std::move(found.rest), me);
   }
   return owned_prefix_and_rest(
       0, summary.in_range ? holders_by_stretch(u.indices, u.size, told, comm) : holders_by_rule(u.indices, rule, comm), me);
@@ -285,10 +295,9 @@ void LayoutBuilder::resolve_scattered(DistributedLayout& self, const ScatteredSu
                       (by_ranges || (summary.in_range && summary.fingerprint_matches));
   if (u.one_to_one && !proven) {
     // The proof failed: the per-index rules check_rank deferred decide first,
-    // on every process alike (the verdict is gathered).
-    PackedRank report;
-    report.problems = check_index_rules(self.dim_data_, self.scattered_axis_, me);
-    throw_if_any(gathered_problems(report, self.comm_));
+    // on every process alike (one reduction; the problems are gathered only
+    // when there are some).
+    agree(check_index_rules(self.dim_data_, self.scattered_axis_, me), self.comm_);
   }
   if (proven) {
     self.scattered_ = owned_prefix_and_rest(static_cast<local_index_t>(u.indices.size()), {}, me);

@@ -29,8 +29,6 @@ enum Extra {
   extra_fingerprint_2,
   extra_unread,  // 1: this process could not read its input (adapter::refuse_layout)
   extra_ranges,  // a fold of the owned ranges passed (0: none)
-  extra_lead_first,   // the scattered axis's leading run of indices (see ranges_of_leading_runs) ...
-  extra_lead_length,  // ... and its length
   extra_claims,       // 1: this process passed held owners (Ownership::from_held_owners)
   extra_count
 };
