@@ -3,6 +3,7 @@
 #include <mpi.h>
 
 #include <algorithm>
+#include <map>
 #include <array>
 #include <complex>
 #include <cstring>
@@ -183,9 +184,10 @@ void owned_in_global_order(const DistributedLayout& layout, const GlobalLayout& 
       const Segment& s = seg[last][0];
       const global_index_t g0 = fast.start + s.position;
       const int P = other_fast.grid_size();
-      for (int q = 0; q < P; ++q) {  // first index at or after g0 that q holds
-        const global_index_t first = g0 + ((q - g0 % P) % P + P) % P;
-        if (first >= g0 + s.length) continue;
+      // The first min(P, length) indices from g0 on each start one
+      // destination's stride (not a loop over every process).
+      for (global_index_t first = g0; first < g0 + std::min<global_index_t>(P, s.length); ++first) {
+        const auto q = static_cast<int>(first % P);
         const auto count = static_cast<std::size_t>((g0 + s.length - 1 - first) / P + 1);
         visit(base + (s.position + first - g0) * fast_stride, count, fast_stride * P,
               held ? rank + q * grid_stride[last] : -1);
@@ -321,7 +323,7 @@ struct RedistributionPlanBuilder {
   static std::shared_ptr<const RedistributionPlan> create(std::shared_ptr<const DistributedLayout> source,
                                                           std::shared_ptr<const DistributedLayout> target,
                                                           const RedistributionOptions& options);
-  static void keep_peers(RedistributionPlan& self, std::vector<detail::PlanPeer> by_rank);
+  static void keep_peers(RedistributionPlan& self, std::map<int, detail::PlanPeer> by_rank);
 };
 
 std::shared_ptr<const RedistributionPlan> RedistributionPlanBuilder::create(
@@ -336,7 +338,7 @@ std::shared_ptr<const RedistributionPlan> RedistributionPlanBuilder::create(
   self->parts_->tag = detail::LayoutAccess::next_tag(*source);
   const Records source_records = records_for(*source, *target), target_records = records_for(*target, *source);
 
-  std::vector<detail::PlanPeer> by_rank(static_cast<std::size_t>(source->nprocs()));
+  std::map<int, detail::PlanPeer> by_rank;  // only the processes this one exchanges with
   bool missing = false;  // an element the other layout does not hold (1-D 'u' index sets differ)
   const auto src_item = static_cast<std::ptrdiff_t>(source->itemsize());
   const auto tgt_item = static_cast<std::ptrdiff_t>(target->itemsize());
@@ -375,11 +377,11 @@ std::shared_ptr<const RedistributionPlan> RedistributionPlanBuilder::create(
   return self;
 }
 
-void RedistributionPlanBuilder::keep_peers(RedistributionPlan& self, std::vector<detail::PlanPeer> by_rank) {
+void RedistributionPlanBuilder::keep_peers(RedistributionPlan& self, std::map<int, detail::PlanPeer> by_rank) {
   const int me = self.source_->rank();
   std::size_t largest = 0;  // elements in one message
-  for (int p = 0; p < static_cast<int>(by_rank.size()); ++p) {
-    detail::PlanPeer& peer = by_rank[p];
+  self.parts_->self.rank = me;  // (nothing local unless this process is among by_rank)
+  for (auto& [p, peer] : by_rank) {
     peer.rank = p;
     if (p == me) {
       self.parts_->local_count = peer.send_count;
