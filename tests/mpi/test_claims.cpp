@@ -135,6 +135,26 @@ std::size_t inside(const std::vector<const void*>& addresses, const DistArray& a
   }));
 }
 
+// A 'u' axis of 12 indices per process: process r owns [12r, 12r + 12)
+// and also holds the last index of the process before it and the first of
+// the one after it.
+struct Strip {
+  global_index_t size;
+  std::vector<global_index_t> owned, held;  // held: the owned ones, then the two neighbours'
+  std::vector<int> owners;                  // of each held index
+  std::vector<global_index_t> starts;       // the owned ranges' P + 1 boundaries
+};
+Strip strip_of_twelve(int P, int r) {
+  Strip s{12 * P, {}, {}, {}, {}};
+  for (global_index_t g = 12 * r; g < 12 * (r + 1); ++g) s.owned.push_back(g);
+  s.held = s.owned;
+  if (r > 0) s.held.push_back(12 * r - 1);
+  if (r < P - 1) s.held.push_back(12 * (r + 1));
+  for (global_index_t g : s.held) s.owners.push_back(static_cast<int>(g / 12));
+  for (int q = 0; q <= P; ++q) s.starts.push_back(12 * q);
+  return s;
+}
+
 // MPI calls made by `f` on this process.
 long calls_in(const std::function<void()>& f) {
   const long before = calls.load();
@@ -327,15 +347,8 @@ TEST(Claims, OwnersFromRangesNeedNoRendezvous) {
 TEST(Claims, NoCreationRunsAnAllToAll) {
   const auto comm = world();
   const int P = comm->size(), r = comm->rank();
-  const global_index_t n = 12 * P;
-  std::vector<global_index_t> held;  // a block of 12, and one index of each neighbour's
-  for (global_index_t g = 12 * r; g < 12 * (r + 1); ++g) held.push_back(g);
-  if (r > 0) held.push_back(12 * r - 1);
-  if (r < P - 1) held.push_back(12 * (r + 1));
-  std::vector<int> owners;
-  for (global_index_t g : held) owners.push_back(static_cast<int>(g / 12));
-  std::vector<global_index_t> starts;
-  for (int q = 0; q <= P; ++q) starts.push_back(12 * q);
+  const Strip strip = strip_of_twelve(P, r);
+  const auto& [n, owned, held, owners, starts] = strip;
   const std::vector<Dim> u{Dim::unstructured(n, P, r, held, false)};
   const long before = alltoalls.load();
   for (const Ownership& how : {Ownership(), Ownership::highest_holder(), Ownership::from_ranges(starts),
@@ -398,17 +411,9 @@ TEST(Claims, LayoutsWhoseOnlyDistributedAxisIsUGatherNothing) {
   const auto comm = world();
   const int P = comm->size(), r = comm->rank();
   if (P < 2) GTEST_SKIP() << "one process gathers nothing anyway";
-  const global_index_t n = 12 * P;
-  std::vector<global_index_t> owned, held;  // a block of 12, then one index of each neighbour's
-  for (global_index_t g = 12 * r; g < 12 * (r + 1); ++g) owned.push_back(g);
-  held = owned;
-  if (r > 0) held.push_back(12 * r - 1);
-  if (r < P - 1) held.push_back(12 * (r + 1));
-  std::vector<int> owners;
-  for (global_index_t g : held) owners.push_back(static_cast<int>(g / 12));
-  std::vector<global_index_t> starts;
-  for (int q = 0; q <= P; ++q) starts.push_back(12 * q);
-  std::vector<global_index_t> scattered = owned;  // one_to_one, not in blocks: every third index
+  const Strip strip = strip_of_twelve(P, r);
+  const auto& [n, owned, held, owners, starts] = strip;
+  std::vector<global_index_t> scattered = owned;  // one_to_one, not in rising runs
   std::reverse(scattered.begin(), scattered.end());
   DistributedLayout::create({Dim::even_block(8, P, r)}, comm);  // the duplicate communicator, made once
   struct Case {

@@ -60,7 +60,7 @@ def calls_per_rank(program, np, kind, runs, directory):
     """{rank: Counter} of one run's traced calls: ('p2p', peer) -> [calls,
     elements], ('coll', name) -> calls."""
     xml, hosts = platform(directory, np)
-    trace = os.path.join(directory, f"{kind}.{runs}")
+    trace = os.path.join(directory, f"{kind}.{np}.{runs}")  # (SMPI adds to a trace directory it finds)
     env = dict(os.environ, DAPETRA_SCALE_RUNS=str(runs))
     cmd = ["smpirun", "-np", str(np), "-platform", xml, "-hostfile", hosts, "-trace-ti",
            f"--cfg=tracing/filename:{trace}", "--cfg=smpi/simulate-computation:no",

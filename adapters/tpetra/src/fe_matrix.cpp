@@ -296,12 +296,12 @@ struct FEGraphBuilder {
   // the owner's entries plus the place in its rows), which the matrix
   // entries' halo plan is built on.
   void place_entries() {
-    std::vector<std::int64_t> counts(static_cast<std::size_t>(nprocs));
+    // This process's entries come after those of the processes before it
+    // (one prefix sum, nothing per process kept).
     const std::int64_t mine = static_cast<std::int64_t>(g.num_owned_entries_);
-    MPI_Allgather(&mine, 1, MPI_INT64_T, counts.data(), 1, MPI_INT64_T, comm);
-    std::vector<global_index_t> ranges(static_cast<std::size_t>(nprocs) + 1, 0);
-    for (int p = 0; p < nprocs; ++p) ranges[static_cast<std::size_t>(p) + 1] = ranges[static_cast<std::size_t>(p)] + counts[static_cast<std::size_t>(p)];
-    const global_index_t offset = ranges[static_cast<std::size_t>(rank)];
+    std::int64_t before = 0;
+    MPI_Exscan(&mine, &before, 1, MPI_INT64_T, MPI_SUM, comm);
+    const global_index_t offset = rank == 0 ? 0 : before;  // (MPI leaves rank 0's undefined)
 
     // Each copied node row comes back as its bs x bs blocks' entries, row
     // of unknowns after row (i), node column (k), component (c): the order
@@ -360,14 +360,18 @@ struct FEGraphBuilder {
       if (owner[r] == rank) g.diagonal_at_[r] = static_cast<std::ptrdiff_t>(entry_base(owned_row[r], owned_node_entry(owned_row[r], column_of[r])));
 
     // The entries as a 'u' layout: the owned ones are this process's range,
-    // the copies' are numbered by their owners; assembly is its halo's.
+    // the copies' are numbered by their owners, who are named (no process
+    // needs the others' ranges); assembly is its halo's.
     std::vector<global_index_t> indices(g.num_owned_entries_);
     std::iota(indices.begin(), indices.end(), offset);
     indices.insert(indices.end(), numbers.words.begin(), numbers.words.end());
-    mpi::DistributedLayoutOptions options;
-    options.ownership = mpi::Ownership::from_ranges(ranges);
+    std::vector<int> owners(g.num_owned_entries_, rank);
+    for (std::size_t s = 0; s < numbers.count(); ++s) owners.insert(owners.end(), numbers.size(s), numbers.sources[s]);
+    std::int64_t total = 0;
+    MPI_Allreduce(&mine, &total, 1, MPI_INT64_T, MPI_SUM, comm);
+    const mpi::DistributedLayoutOptions options(mpi::Ownership::from_held_owners(std::move(owners)));
     const auto entries = mpi::DistributedLayout::create(
-        std::vector<Dim>{Dim::unstructured(ranges.back(), nprocs, rank, std::move(indices), false)}, comm, options);
+        std::vector<Dim>{Dim::unstructured(total, nprocs, rank, std::move(indices), false)}, comm, options);
     g.entries_plan_ = mpi::HaloPlan::create(entries);
   }
 };
