@@ -24,7 +24,8 @@ std::atomic<long> calls{0};      // every counted MPI call that communicates
 std::atomic<long> alltoalls{0};  // the all-to-all calls among them
 std::atomic<long> synchronous_sends{0};
 std::atomic<long> reductions{0};  // MPI_Allreduce calls
-std::atomic<long> gathers{0};     // MPI_Allgather and MPI_Allgatherv calls  // the sparse exchange's messages (MPI_Issend)
+std::atomic<long> gathers{0};     // MPI_Allgather and MPI_Allgatherv calls
+std::atomic<long> gathered_slot{0};  // the elements each process puts into the last MPI_Allgather
 // The buffers handed to MPI_Isend / MPI_Irecv while `recording`.
 bool recording = false;
 std::vector<const void*> sent_from, received_into;
@@ -67,6 +68,7 @@ int MPI_Sendrecv(const void* sb, int sn, MPI_Datatype st, int d, int stag, void*
 int MPI_Allgather(const void* sb, int sn, MPI_Datatype st, void* rb, int rn, MPI_Datatype rt, MPI_Comm c) {
   ++calls;
   ++gathers;
+  gathered_slot = sn;
   return PMPI_Allgather(sb, sn, st, rb, rn, rt, c);
 }
 int MPI_Allgatherv(const void* sb, int sn, MPI_Datatype st, void* rb, const int rn[], const int d[], MPI_Datatype rt,
@@ -395,10 +397,42 @@ TEST(Claims, RegularLayoutsGatherNothing) {
       EXPECT_EQ(every->dim_data(q), expected) << "rank " << q;
     }
   }
+}
+
+// Any other split of a 'b' axis with one halo width gathers one word per
+// process (where its owned range begins) and builds every record from
+// those: the records a full gather would give. A layout whose halo widths
+// differ between processes gathers every record (a 64-word slot each).
+TEST(Claims, UnevenBlockSplitsGatherOneWordPerProcess) {
+  const auto comm = world();
+  const int P = comm->size(), r = comm->rank();
+  if (P < 2) GTEST_SKIP() << "one process gathers nothing anyway";
+  DistributedLayout::create({Dim::even_block(8, P, r)}, comm);  // the duplicate communicator, made once
+  const global_index_t size = 3 + 5 * (P - 1);
+  const auto lo = [](int q) -> global_index_t { return q == 0 ? 0 : 3 + 5 * (q - 1); };  // 3, then 5 each: not even
+  for (const global_index_t halo : {0, 1, 2}) {
+    for (const bool periodic : {false, true}) {
+      SCOPED_TRACE("halo " + std::to_string(halo) + (periodic ? ", periodic" : ""));
+      const auto record = [&](int q) {
+        return Dim::block(size, P, q, q > 0 ? lo(q) - halo : 0, q < P - 1 ? lo(q + 1) + halo : size, {halo, halo},
+                          periodic);
+      };
+      const long before = gathers.load();
+      const auto layout = DistributedLayout::create({record(r), Dim::undistributed(2)}, comm);
+      EXPECT_EQ(gathers.load() - before, 1);
+      EXPECT_EQ(gathered_slot.load(), 3);  // (two axes and the length word)
+      const GlobalLayout* every = mpi::adapter::gathered_records(*layout);
+      ASSERT_NE(every, nullptr);
+      for (int q = 0; q < P; ++q) EXPECT_EQ(every->dim_data(q), (std::vector<Dim>{record(q), Dim::undistributed(2)}));
+    }
+  }
   const long before = gathers.load();
-  const global_index_t start = r == 0 ? 0 : 3 + 5 * (r - 1), stop = 3 + 5 * r;  // 3, then 5 each: not even
-  DistributedLayout::create({Dim::block(3 + 5 * (P - 1), P, r, start, stop)}, comm);
-  EXPECT_GT(gathers.load() - before, 0);
+  // A halo of 1 between ranks 0 and 1 only: valid, but not one width.
+  const global_index_t left = r == 1 ? 1 : 0, right = r == 0 ? 1 : 0;
+  DistributedLayout::create({Dim::block(size, P, r, lo(r) - left, (r < P - 1 ? lo(r + 1) : size) + right, {left, right})},
+                            comm);
+  EXPECT_EQ(gathers.load() - before, 1);
+  EXPECT_EQ(gathered_slot.load(), 64);
 }
 
 // A layout whose only distributed axis is 'u' (the finite-element case)

@@ -258,3 +258,53 @@ TEST(Faults, AnInputOneProcessCouldNotReadIsRefusedEverywhere) {
     EXPECT_EQ(error->problems()[0].key, "indices");
   }
 }
+
+// A layout whose only distributed axis is 'u' is agreed by the creation's
+// vote, without gathering. One process differing in what the vote compares
+// (the axis's one_to_one, or an undistributed axis beside it) sends every
+// process to the full gather, which names it as the serial check does:
+// tried with the fault on each process in turn.
+TEST(Faults, OneProcessDifferingBesideALoneUAxisIsRefusedEverywhere) {
+  const int P = world()->size();
+  if (P < 2) GTEST_SKIP() << "one process has nobody to differ from";
+  const auto strip = [](int rank, int nprocs) {  // [3r, 3r + 3) of 3P: each index held once
+    std::vector<global_index_t> held;
+    for (global_index_t g = 3 * rank; g < 3 * rank + 3; ++g) held.push_back(g);
+    return Dim::unstructured(3 * nprocs, nprocs, rank, held, true);
+  };
+  for (int bad = 0; bad < P; ++bad) {
+    SCOPED_TRACE("the fault on rank " + std::to_string(bad));
+    expect_refused_everywhere_as_serially(
+        [&](int r) {
+          Dim u = strip(r, P);
+          u.one_to_one = r != bad;
+          return std::vector<Dim>{u};
+        },
+        DistributedLayoutOptions{});
+    expect_refused_everywhere_as_serially(
+        [&](int r) { return std::vector<Dim>{strip(r, P), Dim::undistributed(r == bad ? 3 : 2)}; },
+        DistributedLayoutOptions{});
+  }
+}
+
+// An uneven 'b' split with one halo width gathers only where each owned
+// range begins; a gap or an overlap there is refused on every process as
+// the serial check refuses it, with the fault on each process in turn.
+TEST(Faults, AGapInAnUnevenBlockSplitIsRefusedEverywhere) {
+  const int P = world()->size();
+  if (P < 2) GTEST_SKIP() << "one process has no split";
+  const global_index_t size = 5 * P - 2;
+  const auto lo = [&](int q) -> global_index_t { return q == 0 ? 0 : q == P ? size : 5 * q - 2; };  // 3, then 5 each
+  for (int bad = 0; bad < P; ++bad) {
+    SCOPED_TRACE("the fault on rank " + std::to_string(bad));
+    for (const global_index_t shift : {1, -1}) {  // a gap, then an overlap, beside rank `bad`
+      expect_refused_everywhere_as_serially(
+          [&](int q) {
+            const global_index_t first = lo(q) + (q == bad && q > 0 ? shift : 0);
+            const global_index_t last = lo(q + 1) - (q == bad && q == 0 ? shift : 0);
+            return std::vector<Dim>{Dim::block(size, P, q, q > 0 ? first - 1 : first, q < P - 1 ? last + 1 : last, {1, 1})};
+          },
+          DistributedLayoutOptions{});
+    }
+  }
+}

@@ -3,6 +3,8 @@
 // rank's record follows from a few numbers per axis, so the processes agree
 // on those numbers (a fingerprint in the vote) instead of gathering every
 // process's records. What each process receives does not grow with P.
+// Any other split of a 'b' axis with one halo width needs only where each
+// process's owned range begins: one word per process, gathered.
 #include <algorithm>
 #include <optional>
 
@@ -10,6 +12,7 @@
 #include "dapetra/validate.hpp"
 #include "dapetra/wire/layout_words.hpp"
 #include "dapetra/wire/mix.hpp"
+#include "collectives.hpp"
 #include "layout_builder.hpp"
 
 namespace dapetra::mpi::detail {
@@ -25,6 +28,27 @@ std::optional<Dim> regular_record(const Dim& d, int c) {
     case DistType::unstructured: return std::nullopt;
   }
   return std::nullopt;
+}
+
+// Grid rank c's record of a 'b' axis split at `lo` (where c's owned range
+// begins) and `hi` (where the next one's does), with halo h on every side:
+// as Dim::even_block lays it out, for any split.
+Dim block_between(const Dim& d, int c, global_index_t lo, global_index_t hi) {
+  const global_index_t h = d.padding[0];
+  return Dim::block(d.size, d.proc_grid_size, c, c > 0 ? lo - h : lo, c < d.proc_grid_size - 1 ? hi + h : hi, {h, h},
+                    d.periodic);
+}
+
+// Where this process's owned range begins along a distributed 'b' axis, when
+// its record is one of a split with the same halo on every side (any split);
+// nothing otherwise.
+std::optional<global_index_t> cut_of(const Dim& d) {
+  if (d.dist_type != DistType::block || d.proc_grid_size == 1 || d.padding[0] != d.padding[1]) return std::nullopt;
+  const int c = d.proc_grid_rank;
+  const global_index_t h = d.padding[0];
+  const global_index_t lo = c > 0 ? d.start + h : d.start, hi = c < d.proc_grid_size - 1 ? d.stop - h : d.stop;
+  if (lo > hi || block_between(d, c, lo, hi) != d) return std::nullopt;
+  return lo;
 }
 
 // The words every process must agree on for the axis: the numbers the
@@ -58,6 +82,74 @@ std::optional<std::int64_t> regular_fingerprint(const PackedRank& mine, const st
     h = fold(h, *f);
   }
   return h;
+}
+
+std::optional<std::int64_t> cut_fingerprint(const PackedRank& mine, const std::vector<Dim>& dims) {
+  std::int64_t h = fold_all(mine.extra.data(), extra_scattered_axis + 1, static_cast<std::int64_t>(dims.size()) + 7);
+  const std::vector<std::int64_t> order(mine.memory_order.begin(), mine.memory_order.end());
+  h = fold_all(order.data(), order.size(), fold(h, static_cast<std::int64_t>(order.size())));
+  for (const Dim& d : dims) {
+    if (cut_of(d)) {
+      const std::int64_t keys[] = {d.size, d.proc_grid_size, d.padding[0], static_cast<std::int64_t>(d.periodic)};
+      h = fold(h, fold_all(keys, 4, 3));
+      continue;
+    }
+    const auto f = axis_fingerprint(d);
+    if (!f) return std::nullopt;
+    h = fold(h, *f);
+  }
+  return h;
+}
+
+std::vector<std::int64_t> cuts_here(const std::vector<Dim>& dims) {
+  std::vector<std::int64_t> cuts;
+  for (const Dim& d : dims)
+    if (const auto lo = cut_of(d)) cuts.push_back(*lo);
+  return cuts;
+}
+
+std::unique_ptr<GlobalLayout> cut_layout(const std::vector<Dim>& dims, int rank, const Gathered& cuts, MPI_Comm comm,
+                                         const SharedIndexOwner& rule) {
+  const ProcessGrid grid = ProcessGrid::of(dims);
+  std::vector<AxisPartition> axes;
+  std::vector<Problem> problems;
+  bool matches = true;  // every process's cuts are one split per axis, and its records those of its split
+  std::size_t k = 0;    // the cut's place in each process's words
+  for (int a = 0; a < static_cast<int>(dims.size()); ++a) {
+    const Dim& d = dims[a];
+    const bool cut = cut_of(d).has_value();  // (the same on every process: the vote agreed)
+    std::vector<global_index_t> at(static_cast<std::size_t>(d.proc_grid_size) + 1, -1);
+    at.back() = d.size;
+    for (int p = 0; cut && p < cuts.count(); ++p) {
+      auto& lo = at[static_cast<std::size_t>(grid.coords_of(p)[a])];
+      if (cuts.size(p) <= k) return nullptr;
+      matches = matches && (lo < 0 || lo == cuts.of(p)[k]);
+      lo = cuts.of(p)[k];
+    }
+    k += cut;
+    if (cut && std::count(at.begin(), at.end(), -1) > 0) return nullptr;  // (a grid rank nobody holds: alike everywhere)
+    std::vector<Dim> records;
+    std::vector<int> mpi_rank, coords = grid.coords_of(rank);
+    for (int c = 0; c < d.proc_grid_size; ++c) {
+      records.push_back(cut ? block_between(d, c, at[c], std::max(at[c], at[c + 1])) : *regular_record(d, c));
+      coords[a] = c;
+      mpi_rank.push_back(grid.rank_of(coords));
+    }
+    matches = matches && records[static_cast<std::size_t>(d.proc_grid_rank)] == d;
+    std::vector<const Dim*> by_grid_rank;
+    for (const Dim& r : records) by_grid_rank.push_back(&r);
+    const auto found = check_axis(a, by_grid_rank, mpi_rank);
+    problems.insert(problems.end(), found.begin(), found.end());
+    if (found.empty()) axes.emplace_back(std::move(records), rule);
+  }
+  // Whether every process's records are those built: one more reduction
+  // (a process whose record is not its split's sends all to the full gather).
+  Ballot ballot;
+  const std::size_t all_match = ballot.lowest(matches);
+  ballot.cast(comm);
+  if (ballot.lowest_of(all_match) != 1) return nullptr;
+  throw_if_any(problems);
+  return std::make_unique<GlobalLayout>(std::move(axes));
 }
 
 // Every process agreed on the same numbers: each builds every grid rank's

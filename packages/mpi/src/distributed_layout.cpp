@@ -105,7 +105,7 @@ PackedRank describe_local(const std::string& version, const BufferView& buffer, 
 
 // 2. The creation's vote (one reduction): the path every process takes
 // alike, and the summaries of a lone 'u' axis's indices, combined.
-enum class Path { closed_form, grid_lines, scattered, gather };
+enum class Path { closed_form, grid_lines, scattered, cuts, gather };
 struct Vote {
   Path path = Path::gather;
   ScatteredSummary summary;  // (a lone 'u' axis only)
@@ -125,8 +125,9 @@ std::int64_t scattered_fingerprint(const PackedRank& mine, int scattered) {
 
 // Regular layouts are built in closed form; many processes with two or more
 // distributed axes check grid lines; a lone 'u' axis keeps its indices where
-// they are; anything else, and any layout some process finds fault with
-// (or one whose processes differ in memory order), gathers every record.
+// they are; 'b' axes split anywhere with one halo width gather one word per
+// process; anything else, and any layout some process finds fault with (or
+// one whose processes differ in memory order), gathers every record.
 Vote vote_on_path(const PackedRank& mine, const std::vector<Dim>& dims, int rank, int nprocs, MPI_Comm comm,
                   const LayoutTuning& tuning) {
   const bool sound = sound_here(mine, dims, rank, nprocs);
@@ -134,11 +135,12 @@ Vote vote_on_path(const PackedRank& mine, const std::vector<Dim>& dims, int rank
   const auto regular = nprocs > 1 && sound ? regular_fingerprint(mine, dims) : std::nullopt;
   const auto lines = nprocs >= tuning.grid_lines_from ? grid_lines_fingerprint(mine, dims, rank, nprocs) : std::nullopt;
   const auto spread = sound && scattered >= 0 ? std::optional<std::int64_t>(scattered_fingerprint(mine, scattered)) : std::nullopt;
+  const auto cut = nprocs > 1 && sound ? cut_fingerprint(mine, dims) : std::nullopt;
   Ballot ballot;
   const auto put = [&](const std::optional<std::int64_t>& f) {
     return std::pair{ballot.lowest(f.has_value()), ballot.same(f.value_or(0))};
   };
-  const auto at_regular = put(regular), at_lines = put(lines), at_spread = put(spread);
+  const auto at_regular = put(regular), at_lines = put(lines), at_spread = put(spread), at_cuts = put(cut);
   const SummaryPlaces at_summary = put_summary(ballot, mine, rank);
   ballot.cast(comm);
   const auto agreed = [&](std::pair<std::size_t, std::size_t> at) {
@@ -148,6 +150,7 @@ Vote vote_on_path(const PackedRank& mine, const std::vector<Dim>& dims, int rank
   vote.path = agreed(at_regular) ? Path::closed_form
               : agreed(at_lines) ? Path::grid_lines
               : agreed(at_spread) ? Path::scattered
+              : agreed(at_cuts)   ? Path::cuts
                                   : Path::gather;
   if (scattered >= 0) vote.summary = read_summary(ballot, at_summary, dims[static_cast<std::size_t>(scattered)]);
   return vote;
@@ -239,16 +242,20 @@ std::shared_ptr<const DistributedLayout> LayoutBuilder::create(const std::string
   self->scattered_axis_ = static_cast<int>(mine.extra[extra_scattered_axis]);
   self->shared_owner_ = rule_of(options.ownership);
   // Every process takes the path the vote gives: regular layouts and a lone
-  // 'u' axis gather nothing; grid lines gather along them; the rest, and
-  // any layout that fails its checks, gathers every record.
+  // 'u' axis gather nothing; grid lines gather along them; other splits of
+  // 'b' axes one word per process; the rest, and any layout that fails its
+  // checks, gathers every record.
   const Vote vote = vote_on_path(mine, dim_data, rank, nprocs, self->comm_, options.tuning);
   if (vote.path == Path::closed_form) self->global_ = closed_form_layout(dim_data, rank, self->shared_owner_);
   if (vote.path == Path::grid_lines) self->global_ = gather_grid_lines(*self->inner_, dim_data, rank, self->shared_owner_);
+  if (vote.path == Path::cuts)  // (as many words on every process: the vote agreed on the axes)
+    self->global_ = cut_layout(dim_data, rank, allgather_words(cuts_here(dim_data), self->comm_, dim_data.size() + 1),
+                               self->comm_, self->shared_owner_);
   if (self->global_ || vote.path == Path::scattered)
     self->memory_orders_ = {mine.memory_order};  // the same on every process
   if (vote.path == Path::scattered)
     resolve_scattered(*self, vote.summary, options);
-  else if (!self->global_)  // (grid lines that failed their checks too)
+  else if (!self->global_)  // (grid lines or cuts that failed their checks too)
     gather_everything(*self, mine, vote.summary, options);
   // (On one process the claims were checked alone: each names this rank.)
   if (nprocs == 1 && options.ownership.held_owners()) mark_claimed(*self);
