@@ -43,38 +43,77 @@ Pieces runs_by_stretch(const std::vector<std::int64_t>& indices, std::int64_t ch
   return pieces;
 }
 
-// What the settling process knows of each index of its stretch: its owner
-// (the lowest holder, or the rule's choice among several), where the owner
-// keeps it, and how many processes hold it (saturating). Senders come in
-// rank order, so the first one seen is the lowest.
+// What the settling process knows of its stretch. Most indices are held by
+// one process (the bulk of a partition): their owner is their holder, and
+// nothing is kept per index for them. Only the indices held more than once
+// are listed, each with its holders (rank order: senders arrive so) and the
+// owner picked among them. The work is in proportion to the runs received
+// and the shared indices, plus one pass of counting over the stretch.
 struct Stretch {
   std::int64_t lo = 0;
-  std::vector<int> owner;
-  std::vector<std::int64_t> where;
-  std::vector<std::uint8_t> holders;
+  std::vector<std::int64_t> shared;           // stretch positions held more than once, ascending
+  std::vector<std::size_t> first;             // shared[j]'s holders: [first[j], first[j + 1])
+  std::vector<int> rank, claim;               // each holder, and the owner it names (-1: none)
+  std::vector<std::int64_t> at;               // where each holder keeps the index
+  std::vector<int> owner;                     // per shared index: the owner picked (-1: none)
+  std::vector<std::int64_t> where;            // and where the owner keeps it
+
+  // The shared positions in [from, to).
+  std::pair<std::size_t, std::size_t> shared_in(std::int64_t from, std::int64_t to) const {
+    return {static_cast<std::size_t>(std::lower_bound(shared.begin(), shared.end(), from) - shared.begin()),
+            static_cast<std::size_t>(std::lower_bound(shared.begin(), shared.end(), to) - shared.begin())};
+  }
 };
 
-// Calls f(stretch position, sender, sender's position, owner it names or
-// -1) for every index received in pieces of `words` words.
+// Calls f(sender, first stretch position, count, sender's first position,
+// owner it names or -1) for every run received in pieces of `words` words.
 template <class F>
-void for_each_received(const Inbox& in, std::int64_t lo, int words, F&& f) {
+void for_each_run(const Inbox& in, std::int64_t lo, int words, F&& f) {
   for (std::size_t k = 0; k < in.count(); ++k)
-    for (const std::int64_t* w = in.of(k); w < in.of(k) + in.size(k); w += words) {
-      const std::int64_t first = w[0], count = w[1], at = w[2];
-      const int claim = words == 4 ? static_cast<int>(w[3]) : -1;
-      for (std::int64_t t = 0; t < count; ++t) f(static_cast<std::size_t>(first - lo + t), in.sources[k], at + t, claim);
-    }
+    for (const std::int64_t* w = in.of(k); w < in.of(k) + in.size(k); w += words)
+      f(in.sources[k], w[0] - lo, w[1], w[2], words == 4 ? static_cast<int>(w[3]) : -1);
 }
 
+// The indices held more than once, with their holders; each one's owner is
+// its lowest holder until a rule or the claims say otherwise.
 Stretch settle_stretch(const Inbox& in, std::int64_t lo, std::size_t length, int words) {
-  Stretch s{lo, std::vector<int>(length, -1), std::vector<std::int64_t>(length), std::vector<std::uint8_t>(length, 0)};
-  for_each_received(in, lo, words, [&](std::size_t i, int p, std::int64_t at, int) {
-    if (s.holders[i] == 0) {
-      s.owner[i] = p;
-      s.where[i] = at;
-    }
-    s.holders[i] = static_cast<std::uint8_t>(s.holders[i] + (s.holders[i] < 255));
+  Stretch s;
+  s.lo = lo;
+  std::vector<std::int32_t> held(length + 1, 0);  // holders per position, from differences
+  for_each_run(in, lo, words, [&](int, std::int64_t from, std::int64_t count, std::int64_t, int) {
+    ++held[static_cast<std::size_t>(from)];
+    --held[static_cast<std::size_t>(from + count)];
   });
+  std::int32_t running = 0;
+  std::vector<std::size_t> holders_of;
+  for (std::size_t i = 0; i < length; ++i) {
+    running += held[i];
+    if (running > 1) {
+      s.shared.push_back(static_cast<std::int64_t>(i));
+      holders_of.push_back(static_cast<std::size_t>(running));
+    }
+  }
+  s.first.assign(s.shared.size() + 1, 0);
+  for (std::size_t j = 0; j < s.shared.size(); ++j) s.first[j + 1] = s.first[j] + holders_of[j];
+  s.rank.resize(s.first.back());
+  s.claim.resize(s.first.back());
+  s.at.resize(s.first.back());
+  std::vector<std::size_t> next(s.first.begin(), s.first.end() - 1);
+  for_each_run(in, lo, words, [&](int p, std::int64_t from, std::int64_t count, std::int64_t at, int claim) {
+    const auto [b, e] = s.shared_in(from, from + count);
+    for (std::size_t j = b; j < e; ++j) {
+      const std::size_t h = next[j]++;
+      s.rank[h] = p;
+      s.claim[h] = claim;
+      s.at[h] = at + (s.shared[j] - from);
+    }
+  });
+  s.owner.resize(s.shared.size());
+  s.where.resize(s.shared.size());
+  for (std::size_t j = 0; j < s.shared.size(); ++j) {
+    s.owner[j] = s.rank[s.first[j]];
+    s.where[j] = s.at[s.first[j]];
+  }
   return s;
 }
 
@@ -110,18 +149,32 @@ Problem owner_not_holding(std::int64_t g, int rank, int named) {
 
 std::vector<Problem> settle_claims(const Inbox& in, Stretch& s) {
   std::vector<Problem> problems;
-  std::fill(s.where.begin(), s.where.end(), -1);
-  std::vector<std::uint8_t> seen(s.holders.size(), 0);
-  for_each_received(in, s.lo, 4, [&](std::size_t i, int p, std::int64_t at, int claim) {
-    if (!seen[i]) s.owner[i] = claim;
-    else if (claim != s.owner[i])
-      list_problem(problems, disagreeing_claims(s.lo + static_cast<std::int64_t>(i), p, claim, s.owner[i]));
-    if (p == claim) s.where[i] = at;
-    seen[i] = 1;
+  std::vector<std::pair<std::int64_t, int>> unheld;  // (index, owner named) where the owner named does not hold it
+  for (std::size_t j = 0; j < s.shared.size(); ++j) {  // several holders: all name one owner, who holds it
+    const std::int64_t g = s.lo + s.shared[j];
+    const int named = s.claim[s.first[j]];
+    s.owner[j] = named;
+    s.where[j] = -1;
+    for (std::size_t h = s.first[j]; h < s.first[j + 1]; ++h) {
+      if (s.claim[h] != named) list_problem(problems, disagreeing_claims(g, s.rank[h], s.claim[h], named));
+      if (s.rank[h] == named) s.where[j] = s.at[h];
+    }
+    if (s.where[j] < 0) unheld.emplace_back(g, named);
+  }
+  // One holder: it must name itself.
+  for_each_run(in, s.lo, 4, [&](int p, std::int64_t from, std::int64_t count, std::int64_t, int claim) {
+    if (claim == p) return;
+    auto [b, e] = s.shared_in(from, from + count);
+    for (std::int64_t i = from; i < from + count && unheld.size() <= max_listed_problems; ++i) {
+      if (b < e && s.shared[b] == i) {
+        ++b;
+        continue;
+      }
+      unheld.emplace_back(s.lo + i, claim);
+    }
   });
-  for (std::size_t i = 0; i < s.holders.size(); ++i)
-    if (s.holders[i] > 0 && s.where[i] < 0)
-      list_problem(problems, owner_not_holding(s.lo + static_cast<std::int64_t>(i), -1, s.owner[i]));
+  std::sort(unheld.begin(), unheld.end());
+  for (const auto& [g, named] : unheld) list_problem(problems, owner_not_holding(g, -1, named));
   return problems;
 }
 
@@ -129,33 +182,21 @@ std::vector<Problem> settle_claims(const Inbox& in, Stretch& s) {
 // those indices' holders are listed (compressed rows: the bulk of a
 // partition is held once). Returns the problems of a rule that picked a
 // process not holding the index.
-std::vector<Problem> apply_rule(const Inbox& in, Stretch& s, const SharedIndexOwner& rule, int me) {
-  std::vector<std::size_t> first(s.holders.size() + 1, 0);
-  std::vector<std::uint32_t> count(s.holders.size(), 0);
-  for_each_received(in, s.lo, 3, [&](std::size_t i, int, std::int64_t, int) { count[i] += s.holders[i] > 1; });
-  for (std::size_t i = 0; i < count.size(); ++i) first[i + 1] = first[i] + count[i];
-  std::vector<int> who(first.back());
-  std::vector<std::int64_t> at(first.back());
-  std::fill(count.begin(), count.end(), 0);
-  for_each_received(in, s.lo, 3, [&](std::size_t i, int p, std::int64_t where, int) {
-    if (s.holders[i] < 2) return;
-    who[first[i] + count[i]] = p;
-    at[first[i] + count[i]++] = where;
-  });
+std::vector<Problem> apply_rule(Stretch& s, const SharedIndexOwner& rule, int me) {
   std::vector<Problem> problems;
   std::vector<int> holders;
-  for (std::size_t i = 0; i < count.size(); ++i) {
-    if (count[i] == 0) continue;
-    holders.assign(who.begin() + static_cast<std::ptrdiff_t>(first[i]), who.begin() + static_cast<std::ptrdiff_t>(first[i] + count[i]));
-    const std::int64_t g = s.lo + static_cast<std::int64_t>(i);
+  for (std::size_t j = 0; j < s.shared.size(); ++j) {
+    holders.assign(s.rank.begin() + static_cast<std::ptrdiff_t>(s.first[j]),
+                   s.rank.begin() + static_cast<std::ptrdiff_t>(s.first[j + 1]));
+    const std::int64_t g = s.lo + s.shared[j];
     const int chosen = rule(g, holders);
     const auto pick = std::find(holders.begin(), holders.end(), chosen);
     if (pick == holders.end()) {
       list_problem(problems, not_a_holder(me, chosen, g));
       continue;
     }
-    s.owner[i] = chosen;
-    s.where[i] = at[first[i] + static_cast<std::size_t>(pick - holders.begin())];
+    s.owner[j] = chosen;
+    s.where[j] = s.at[s.first[j] + static_cast<std::size_t>(pick - holders.begin())];
   }
   return problems;
 }
@@ -168,24 +209,24 @@ Pieces answer_pieces(const Inbox& in, const Stretch& s, int words) {
   for (std::size_t k = 0; k < in.count(); ++k)
     for (const std::int64_t* w = in.of(k); w < in.of(k) + in.size(k); w += words) {
       const int p = in.sources[k];
-      const std::int64_t first = w[0], length = w[1], at = w[2];
+      const std::int64_t from = w[0] - s.lo, length = w[1], at = w[2];
       std::vector<std::int64_t>& out = answers[p];
-      const auto s0 = static_cast<std::size_t>(first - s.lo);
-      const auto h0 = s.holders.begin() + static_cast<std::ptrdiff_t>(s0);
-      if (std::all_of(h0, h0 + length, [](std::uint8_t h) { return h == 1; })) {
-        out.insert(out.end(), {length, p, at});
-        continue;
+      // Runs of (length, owner, owner's first position), extended while the
+      // next index continues the last one.
+      const auto add = [&out, first = out.size()](std::int64_t n, std::int64_t owner, std::int64_t where) {
+        if (out.size() > first && out[out.size() - 2] == owner && out[out.size() - 1] + out[out.size() - 3] == where)
+          out[out.size() - 3] += n;
+        else
+          out.insert(out.end(), {n, owner, where});
+      };
+      auto [b, e] = s.shared_in(from, from + length);
+      std::int64_t i = from;
+      for (; b < e; ++b) {  // the sender's own stretch up to each shared index, then that index's owner
+        if (s.shared[b] > i) add(s.shared[b] - i, p, at + (i - from));
+        add(1, s.owner[b], s.where[b]);
+        i = s.shared[b] + 1;
       }
-      std::size_t run = out.size();  // the answer run being extended, if any
-      for (std::int64_t t = 0; t < length; ++t) {
-        const std::size_t i = s0 + static_cast<std::size_t>(t);
-        if (t > 0 && out[run + 1] == s.owner[i] && out[run + 2] + out[run] == s.where[i]) {
-          ++out[run];
-          continue;
-        }
-        run = out.size();
-        out.insert(out.end(), {1, s.owner[i], s.where[i]});
-      }
+      if (i < from + length) add(from + length - i, p, at + (i - from));
     }
   return answers;
 }
@@ -338,7 +379,7 @@ Owners holders_by_stretch(const std::vector<std::int64_t>& indices, std::int64_t
   const auto length = static_cast<std::size_t>(std::max<std::int64_t>(0, std::min(chunk, size - lo)));
   Stretch settled = settle_stretch(in, lo, length, words);
   if (claims) agree(settle_claims(in, settled), comm);
-  else if (rule) agree(apply_rule(in, settled, *rule, me), comm);
+  else if (rule) agree(apply_rule(settled, *rule, me), comm);
   const Inbox back = exchange_words(answer_pieces(in, settled, words), comm);
   Owners result;
   result.owner.resize(indices.size());
