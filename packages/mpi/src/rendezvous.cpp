@@ -13,14 +13,6 @@
 namespace dapetra::mpi::detail {
 namespace {
 
-Owners all_here(std::size_t n, int me) {
-  Owners result;
-  result.owner.assign(n, me);
-  result.position.resize(n);
-  std::iota(result.position.begin(), result.position.end(), 0);
-  return result;
-}
-
 // Pieces sent to the settling processes: (first index, length, first
 // position), and the owner their holder names when owners are claimed.
 using Pieces = Outbox;
@@ -231,23 +223,40 @@ Pieces answer_pieces(const Inbox& in, const Stretch& s, int words) {
   return answers;
 }
 
-// The answers arrive per process in the order its pieces were sent.
-void read_answers(const Pieces& pieces, int words, const Inbox& back, Owners& result) {
+// The answers arrive per process in the order its pieces were sent. They
+// are read as runs (position, length, owner, owner's first position) and
+// written out per position only past the leading positions this process
+// owns at themselves (the bulk of a partition numbered by owner).
+PrefixOwners read_answers(const Pieces& pieces, int words, const Inbox& back, std::size_t held, int me) {
+  struct Run {
+    std::int64_t pos, length, owner, at;
+  };
+  std::vector<Run> runs;
   for (const auto& [p, sent] : pieces) {
     const std::int64_t* k = back.of(back.index_of(p));
     for (std::size_t piece = 0; piece < sent.size(); piece += static_cast<std::size_t>(words)) {
       std::int64_t pos = sent[piece + 2], left = sent[piece + 1];
-      while (left > 0) {
-        const std::int64_t length = k[0], owner = k[1], at = k[2];
-        for (std::int64_t t = 0; t < length; ++t, ++pos) {
-          result.owner[static_cast<std::size_t>(pos)] = static_cast<int>(owner);
-          result.position[static_cast<std::size_t>(pos)] = static_cast<local_index_t>(at + t);
-        }
-        left -= length;
-        k += 3;
+      for (; left > 0; k += 3) {
+        runs.push_back({pos, k[0], k[1], k[2]});
+        pos += k[0];
+        left -= k[0];
       }
     }
   }
+  std::sort(runs.begin(), runs.end(), [](const Run& x, const Run& y) { return x.pos < y.pos; });
+  PrefixOwners result;
+  std::size_t r = 0;
+  for (; r < runs.size() && runs[r].pos == result.prefix && runs[r].owner == me && runs[r].at == runs[r].pos; ++r)
+    result.prefix += static_cast<local_index_t>(runs[r].length);
+  result.rest.owner.resize(held - static_cast<std::size_t>(result.prefix));
+  result.rest.position.resize(held - static_cast<std::size_t>(result.prefix));
+  for (; r < runs.size(); ++r)
+    for (std::int64_t t = 0; t < runs[r].length; ++t) {
+      const auto i = static_cast<std::size_t>(runs[r].pos + t - result.prefix);
+      result.rest.owner[i] = static_cast<int>(runs[r].owner);
+      result.rest.position[i] = static_cast<local_index_t>(runs[r].at + t);
+    }
+  return result;
 }
 
 // Spreads clustered (e.g. negative or strided) indices evenly over the
@@ -364,10 +373,10 @@ std::pair<int, std::int64_t> confirm_claims(std::int64_t g, const Holders& h, st
 
 }  // namespace
 
-Owners holders_by_stretch(const std::vector<std::int64_t>& indices, std::int64_t size, const SharedIndexOwner* rule,
-                          MPI_Comm comm, const std::vector<int>* claims) {
+PrefixOwners holders_by_stretch(const std::vector<std::int64_t>& indices, std::int64_t size, const SharedIndexOwner* rule,
+                                MPI_Comm comm, const std::vector<int>* claims) {
   const int P = size_of(comm), me = rank_of(comm);
-  if (P == 1) return all_here(indices.size(), me);
+  if (P == 1) return {static_cast<local_index_t>(indices.size()), {}};
   // Finite-element numberings are mostly runs, so the messages are far
   // smaller than the indices (a scattered numbering costs 3 words per index,
   // 4 with claims; claimed runs also break where the owner named changes).
@@ -381,11 +390,7 @@ Owners holders_by_stretch(const std::vector<std::int64_t>& indices, std::int64_t
   if (claims) agree(settle_claims(in, settled), comm);
   else if (rule) agree(apply_rule(settled, *rule, me), comm);
   const Inbox back = exchange_words(answer_pieces(in, settled, words), comm);
-  Owners result;
-  result.owner.resize(indices.size());
-  result.position.resize(indices.size());
-  read_answers(pieces, words, back, result);
-  return result;
+  return read_answers(pieces, words, back, indices.size(), me);
 }
 
 Owners holders_by_rule(const std::vector<std::int64_t>& indices, const SharedIndexOwner& rule, MPI_Comm comm) {

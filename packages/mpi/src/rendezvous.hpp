@@ -22,16 +22,24 @@ struct Owners {
   std::vector<local_index_t> position;
 };
 
+// Owners of this process's positions: [0, prefix) owned here at
+// themselves, `rest` for the positions after them.
+struct PrefixOwners {
+  local_index_t prefix = 0;
+  Owners rest;
+};
+
 // Indices in [0, size): process h settles the stretch [h * chunk, (h + 1) *
-// chunk) with plain arrays, and indices travel as runs. The owner of an
-// index held more than once is its lowest holder, or `*rule`'s choice when a
-// rule is given (every process passes one, or none); a rule that picks a
-// process not holding the index is refused on every process
-// (ValidationError). With `claims` (one per position) the owner is the one
-// every holder names instead, refused likewise unless all name the same
-// holder. Collective; indices locally unique.
-Owners holders_by_stretch(const std::vector<std::int64_t>& indices, std::int64_t size, const SharedIndexOwner* rule,
-                          MPI_Comm comm, const std::vector<int>* claims = nullptr);
+// chunk), and indices travel as runs; only indices held more than once are
+// looked at one by one. The owner of such an index is its lowest holder, or
+// `*rule`'s choice when a rule is given (every process passes one, or
+// none); a rule that picks a process not holding the index is refused on
+// every process (ValidationError). With `claims` (one per position) the
+// owner is the one every holder names instead, refused likewise unless all
+// name the same holder. The leading positions this process owns at
+// themselves come back as the prefix. Collective; indices locally unique.
+PrefixOwners holders_by_stretch(const std::vector<std::int64_t>& indices, std::int64_t size, const SharedIndexOwner* rule,
+                                MPI_Comm comm, const std::vector<int>* claims = nullptr);
 
 // Any indices (1-D 'u' arrays may hold negative ones, or beyond size) and any rule:
 // indices are spread by a hash and each settling process sorts what it got.

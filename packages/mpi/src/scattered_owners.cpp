@@ -61,6 +61,10 @@ std::unique_ptr<ScatteredOwners> owned_prefix_and_rest(local_index_t prefix, Own
   return owners;
 }
 
+std::unique_ptr<ScatteredOwners> from_prefix(PrefixOwners found, int me) {
+  return owned_prefix_and_rest(found.prefix, std::move(found.rest), me);
+}
+
 // The owned ranges, or none (empty) when ownership is not by ranges.
 const std::vector<global_index_t>& ranges_of(const Ownership& ownership) {
   static const std::vector<global_index_t> none;
@@ -232,16 +236,15 @@ std::unique_ptr<ScatteredOwners> settle_owners(const Dim& u, const ScatteredSumm
                                                MPI_Comm comm) {
   const SharedIndexOwner* told = summary.default_rule ? nullptr : &rule;
   if (summary.claimed)  // indices in [0, size) settle in plain arrays, the others by a hash
-    return owned_prefix_and_rest(0, summary.in_range ? holders_by_stretch(u.indices, u.size, nullptr, comm, &claims)
-                                                     : holders_by_claims(u.indices, claims, comm),
-                                 me);
+    return summary.in_range ? from_prefix(holders_by_stretch(u.indices, u.size, nullptr, comm, &claims), me)
+                            : owned_prefix_and_rest(0, holders_by_claims(u.indices, claims, comm), me);
   if (!owned_ranges.empty()) {  // the owned range comes first; only what follows needs its owner named
     const auto prefix = static_cast<local_index_t>(owned_ranges[me + 1] - owned_ranges[me]);
     return owned_prefix_and_rest(prefix, owners_from_ranges(u.indices.data() + prefix, u.indices.size() - prefix, owned_ranges),
                                  me);
   }
-  return owned_prefix_and_rest(
-      0, summary.in_range ? holders_by_stretch(u.indices, u.size, told, comm) : holders_by_rule(u.indices, rule, comm), me);
+  return summary.in_range ? from_prefix(holders_by_stretch(u.indices, u.size, told, comm), me)
+                          : owned_prefix_and_rest(0, holders_by_rule(u.indices, rule, comm), me);
 }
 
 // The count of distinct indices is not the axis's size, or a one_to_one
