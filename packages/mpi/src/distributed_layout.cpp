@@ -134,13 +134,15 @@ Vote vote_on_path(const PackedRank& mine, const std::vector<Dim>& dims, int rank
   const auto scattered = static_cast<int>(mine.extra[extra_scattered_axis]);
   const auto regular = nprocs > 1 && sound ? regular_fingerprint(mine, dims) : std::nullopt;
   const auto lines = nprocs >= tuning.grid_lines_from ? grid_lines_fingerprint(mine, dims, rank, nprocs) : std::nullopt;
-  const auto spread = sound && scattered >= 0 ? std::optional<std::int64_t>(scattered_fingerprint(mine, scattered)) : std::nullopt;
+  const bool spread = sound && scattered >= 0;
   const auto cut = nprocs > 1 && sound ? cut_fingerprint(mine, dims) : std::nullopt;
   Ballot ballot;
-  const auto put = [&](const std::optional<std::int64_t>& f) {
-    return std::pair{ballot.lowest(f.has_value()), ballot.same(f.value_or(0))};
+  const auto put_if = [&](bool has, std::int64_t fingerprint) {
+    return std::pair{ballot.lowest(has), ballot.same(has ? fingerprint : 0)};
   };
-  const auto at_regular = put(regular), at_lines = put(lines), at_spread = put(spread), at_cuts = put(cut);
+  const auto put = [&](const std::optional<std::int64_t>& f) { return put_if(f.has_value(), f.value_or(0)); };
+  const auto at_regular = put(regular), at_lines = put(lines), at_cuts = put(cut);
+  const auto at_spread = put_if(spread, spread ? scattered_fingerprint(mine, scattered) : 0);
   const SummaryPlaces at_summary = put_summary(ballot, mine, rank);
   ballot.cast(comm);
   const auto agreed = [&](std::pair<std::size_t, std::size_t> at) {
