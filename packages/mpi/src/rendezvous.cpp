@@ -3,7 +3,6 @@
 #include "dapetra/wire/mix.hpp"
 
 #include <algorithm>
-#include <numeric>
 #include <string>
 
 #include "collectives.hpp"
