@@ -2,18 +2,18 @@
 /// dapetra/mpi/distributed_layout.hpp: one DAP array's distribution over an MPI communicator.
 ///
 /// A DistributedLayout is built once, collectively, from each process's
-/// protocol object (or just its dim_data). It gathers every process's records,
-/// or on many processes only those of its grid lines (see LayoutTuning), and
-/// checks them with the core's rules, so every process reaches the same
-/// verdict and throws the same ValidationError: nobody is left waiting.
-/// Then it knows, for every axis and every position of this process's buffer,
-/// whether this process owns it, and who does otherwise: in closed form for
-/// 'b' and 'c' axes; for 'u' axes from gathered indices, or, when the only
-/// distributed axis is 'u' (the finite-element case), without moving the
-/// indices: a one_to_one claim is confirmed from small per-process summaries
-/// (count, range and a fingerprint of the multiset of indices: the
-/// mpi layer's wire formats, docs/architecture.md), and otherwise a rendezvous settles the owner
-/// of every index (the lowest holder by default, or the caller's rule).
+/// protocol object (or just its dim_data), and every process reaches the
+/// same verdict (or throws the same ValidationError: nobody is left waiting).
+/// One reduction first agrees on how: regular axes (even 'b' splits, 'c',
+/// undistributed) follow in closed form and nothing is gathered; uneven 'b'
+/// splits gather one word per process; a lone distributed 'u' axis (the
+/// finite-element case) keeps its indices where they are: their summaries
+/// (count, range, a fingerprint of the multiset) are combined in the same
+/// reduction, and a rendezvous settles each shared index's owner (the lowest
+/// holder by default, or the caller's rule). Other layouts gather every
+/// process's records, or on many processes those of its grid lines (see
+/// LayoutTuning), as does any layout some process finds fault with, to name
+/// the problems. Cost per process: docs/scaling.md.
 ///
 /// The layout talks on a duplicate of the caller's communicator, never on the
 /// caller's own: the first layout on a communicator makes it (collectively)
