@@ -240,3 +240,38 @@ TEST(Faults, RedistributionImportBetweenLayoutsThatDoNotMatch) {
   }
   MPI_Comm_free(&reversed);
 }
+
+// A process that passes the layout of another creation (valid, and alike
+// in shape) makes every process throw the same error naming it, before any
+// Tpetra Import is built from maps that differ between processes: with the
+// other layout on each rank in turn.
+TEST(Faults, TransfersGivenAnotherLayoutOnOneProcessFailEverywhere) {
+  const auto comm = world();
+  const int P = comm->getSize(), r = comm->getRank();
+  if (P < 2) GTEST_SKIP() << "needs two processes to differ";
+  const global_index_t n = 12 * P;
+  const auto a = TpetraLayout::create(std::vector<Dim>{Dim::even_block(n, P, r, 1)}, comm);
+  const auto b = TpetraLayout::create(std::vector<Dim>{Dim::even_block(n, P, r, 1)}, comm);  // alike, another creation
+  const auto c = TpetraLayout::create(std::vector<Dim>{Dim::cyclic(n, P, r, 2)}, comm);
+  const std::vector<std::pair<std::string, std::function<void(bool)>>> calls{
+      {"HaloTransfer::create", [&](bool odd) { HaloTransfer::create(odd ? *b : *a); }},
+      {"redistribution_import", [&](bool odd) { redistribution_import(*a, odd ? *b : *c); }},
+  };
+  for (const auto& [name, call] : calls)
+    for (int odd = 0; odd < P; ++odd) {
+      SCOPED_TRACE(name + " with another layout on rank " + std::to_string(odd));
+      bool named = false, threw = false;
+      try {
+        call(r == odd);
+      } catch (const ValidationError& e) {
+        threw = true;
+        for (const Problem& p : e.problems()) named = named || (p.rank == odd && p.key == "layout");
+      }
+      EXPECT_TRUE(threw);
+      EXPECT_TRUE(named);
+      int everyone = 0, mine = threw ? 1 : 0;
+      MPI_Allreduce(&mine, &everyone, 1, MPI_INT, MPI_SUM, mpi_comm_of(*comm));
+      EXPECT_EQ(everyone, P);
+      EXPECT_NO_THROW(call(false));
+    }
+}

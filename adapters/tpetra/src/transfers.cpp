@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "dapetra/mpi/adapter_access.hpp"
 #include "dapetra/mpi/agree.hpp"
 #include "dapetra/tpetra/comm.hpp"
 
@@ -48,6 +49,7 @@ std::vector<Problem> pair_problems(const TpetraLayout& from, const TpetraLayout&
 }  // namespace
 
 HaloTransfer HaloTransfer::create(const TpetraLayout& layout) {
+  mpi::adapter::agree_on_layouts({layout.distribution().get()}, "HaloTransfer::create");
   HaloTransfer t;
   t.import = Teuchos::rcp(new Import(layout.owned_map(), layout.buffer_map()));
   t.exporter = Teuchos::rcp(new Export(*t.import));
@@ -56,6 +58,7 @@ HaloTransfer HaloTransfer::create(const TpetraLayout& layout) {
 
 Teuchos::RCP<const Import> redistribution_import(const TpetraLayout& from, const TpetraLayout& to) {
   mpi::agree(pair_problems(from, to), from.distribution()->comm());
+  mpi::adapter::agree_on_layouts({from.distribution().get(), to.distribution().get()}, "redistribution_import");
   return Teuchos::rcp(new Import(from.owned_map(), to.owned_map()));
 }
 

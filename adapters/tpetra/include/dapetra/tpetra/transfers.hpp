@@ -49,8 +49,8 @@ struct HaloTransfer {
   /// buffer_map() -> owned_map(): `owned.doExport(buffer, *exporter, Tpetra::ADD)`.
   Teuchos::RCP<const Export> exporter;
 
-  /// Collective over layout.comm(): one Import (Tpetra finds the ghosts'
-  /// owners through its directory) and its reverse Export (no messages).
+  /// Collective over layout.comm(): one reduction (every process passed a layout of one creation), one Import
+  /// (Tpetra finds the ghosts' owners through its directory) and its reverse Export (no messages).
   /// @param layout the layout.
   /// @return the Import and Export.
   static HaloTransfer create(const TpetraLayout& layout);
@@ -59,8 +59,8 @@ struct HaloTransfer {
 /// Collective over from.comm(): the Import that moves an array from layout
 /// `from` to layout `to` (same global shape, columns and index base, same
 /// processes in the same order): `to_owned.doImport(from_owned, *import,
-/// Tpetra::INSERT)`, both vectors on the layouts' owned maps. Throws the
-/// same ValidationError on every process when the layouts do not match.
+/// Tpetra::INSERT)`, both vectors on the layouts' owned maps. Throws the same ValidationError on every
+/// process when the layouts do not match, or are not every process's layouts of the same creations (two reductions).
 /// @param from the source layout.
 /// @param to the target layout (the same global shape, the same processes).
 /// @return the Import from from's owned map to to's.
