@@ -173,7 +173,7 @@ std::vector<Problem> check_held_owners(const std::vector<int>& claims, const std
 // range, none twice. With the ranges, that is every per-index rule of the
 // axis (check_rank defers them), checked at the cost of the ghosts: the
 // prefix needs one comparison per index. That every process passed the
-// same ranges is checked from the gathered folds.
+// same ranges is checked from their folds in the creation's vote.
 std::vector<Problem> check_owned_ranges(const std::vector<global_index_t>& starts, const std::vector<Dim>& dim_data,
                                         int scattered, int rank, int nprocs) {
   const int axis = lone_u_axis(dim_data, scattered, nprocs);
@@ -212,7 +212,7 @@ std::vector<Problem> check_owned_ranges(const std::vector<global_index_t>& start
 
 namespace {
 
-// The refusals every process reaches alike from the gathered summaries:
+// The refusals every process reaches alike from the combined summaries:
 // owned ranges that differ between processes, and claims some holders left out.
 void refuse_disagreeing_ownership(const ScatteredSummary& summary, int axis) {
   if (!summary.same_ranges)
@@ -272,11 +272,11 @@ std::unique_ptr<ScatteredOwners> settle_owners(const Dim& u, const ScatteredSumm
 
 }  // namespace
 
-// Owners along the scattered 'u' axis. A one_to_one claim the gathered
+// Owners along the scattered 'u' axis. A one_to_one claim the combined
 // fingerprint confirms needs nothing more: every index is held once, by its
 // owner. Otherwise a rendezvous finds every index's owner; it also tells
 // whether the claim holds and how many distinct indices there are. Every
-// process takes the same branch: each decides from the gathered summaries.
+// process takes the same branch: each decides from the summaries combined in the vote.
 void LayoutBuilder::resolve_scattered(DistributedLayout& self, const ScatteredSummary& summary,
                                       const DistributedLayoutOptions& options) {
   const std::vector<global_index_t>& owned_ranges = ranges_of(options.ownership);
