@@ -93,6 +93,18 @@ def run(program, mpiexec, np):
     return from_files(program, mpiexec, np, KINDS)
 
 
+def open_mpi_major(mpiexec):
+    """Open MPI's major version, or None for another MPI."""
+    try:
+        out = subprocess.run([mpiexec, "--version"], capture_output=True, text=True, timeout=60).stdout
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    for line in out.splitlines():
+        if "(Open MPI)" in line or "(OpenRTE)" in line:  # (mpiexec says OpenRTE in 4.1)
+            return int(line.split()[-1].split(".")[0])
+    return None
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("program")
@@ -100,6 +112,14 @@ def main():
     ap.add_argument("--np", type=int, nargs="+", default=[4, 16, 64])
     ap.add_argument("--json")
     args = ap.parse_args()
+    # The limits were measured with Open MPI 4.1's monitoring and its choice
+    # of collective algorithms (log2 P rounds for small reductions); another
+    # MPI counts other things, so the check says so and skips.
+    major = open_mpi_major(args.mpiexec)
+    if major != 4:
+        print(f"counted with Open MPI 4's monitoring; {args.mpiexec} is "
+              f"{'Open MPI %d' % major if major else 'another MPI'} (skipped)")
+        return NO_MONITORING
     counts = {np: run(args.program, args.mpiexec, np) for np in args.np}
     kinds = sorted(counts[args.np[0]])
     small, large = args.np[-2], args.np[-1]
