@@ -82,8 +82,28 @@ std::vector<Problem> problems_of(const std::vector<Range>& all) {
 
 std::vector<global_index_t> boundaries_of(const ::dealii::IndexSet& owned, MPI_Comm comm) {
   const Range mine = range_of(owned);
-  int size = 1;
+  int size = 1, rank = 0;
   MPI_Comm_size(comm, &size);
+  MPI_Comm_rank(comm, &rank);
+  // Where this process's range must begin: after every process before it
+  // (one prefix sum). Each process checks its own place; one reduction
+  // tells whether all are in place and of one global size.
+  const std::int64_t count = mine.last - mine.first;
+  std::int64_t before = 0;
+  MPI_Exscan(&count, &before, 1, MPI_INT64_T, MPI_SUM, comm);
+  if (rank == 0) before = 0;  // (MPI leaves rank 0's undefined)
+  const bool placed = mine.one_range && (count == 0 || mine.first == before) &&
+                      (rank < size - 1 || before + count == mine.size);
+  const std::int64_t votes[3] = {placed ? 1 : 0, mine.size, -mine.size};
+  std::int64_t lowest[3] = {0, 0, 0};
+  MPI_Allreduce(votes, lowest, 3, MPI_INT64_T, MPI_MIN, comm);
+  if (lowest[0] == 1 && lowest[1] == -lowest[2]) {  // 8 bytes per process: where each range ends
+    std::vector<global_index_t> boundaries(static_cast<std::size_t>(size) + 1, 0);
+    const std::int64_t end = before + count;
+    MPI_Allgather(&end, 1, MPI_INT64_T, boundaries.data() + 1, 1, MPI_INT64_T, comm);
+    return boundaries;
+  }
+  // Only now, to name the processes at fault: every process's range.
   std::vector<Range> all(static_cast<std::size_t>(size));
   MPI_Allgather(&mine, 4, MPI_INT64_T, all.data(), 4, MPI_INT64_T, comm);
   // Every process finds the same problems in the same gathered ranges.

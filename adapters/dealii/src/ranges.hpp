@@ -13,7 +13,7 @@
 
 namespace dapetra::dealii {
 
-/// Collective over `comm` (one gather). The P+1 boundaries of every
+/// Collective over `comm` (a prefix sum, a reduction and a gather of one word per process). The P+1 boundaries of every
 /// process's owned set, in rank order (an empty set repeats the boundary
 /// before it). Sets that are not one range, global sizes that differ, or
 /// sets that do not tile [0, size) in rank order throw the same
