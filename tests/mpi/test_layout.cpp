@@ -308,3 +308,22 @@ TEST(Faults, AGapInAnUnevenBlockSplitIsRefusedEverywhere) {
     }
   }
 }
+
+// On a 2 x 2 grid with an uneven split of the first axis, one process says
+// its row's range begins elsewhere than its row twin says: the gathered
+// words give two splits for one grid rank, so every process takes the full
+// gather and throws as the serial check does. The fault on each rank in turn.
+TEST(Faults, TwinsDisagreeingOnAnUnevenSplitAreRefusedEverywhere) {
+  if (!has_four_processes()) GTEST_SKIP() << "a 2 x 2 grid needs 4 processes";
+  for (int bad = 0; bad < 4; ++bad) {
+    SCOPED_TRACE("the fault on rank " + std::to_string(bad));
+    expect_refused_everywhere_as_serially(
+        [&](int r) {
+          const int row = r / 2, col = r % 2;
+          const global_index_t cut = r == bad ? 4 : 3;  // rows [0, 3) and [3, 9), halo 1: one process says 4
+          const Dim rows = row == 0 ? Dim::block(9, 2, 0, 0, cut + 1, {1, 1}) : Dim::block(9, 2, 1, cut - 1, 9, {1, 1});
+          return std::vector<Dim>{rows, Dim::even_block(8, 2, col, 1)};
+        },
+        DistributedLayoutOptions{});
+  }
+}

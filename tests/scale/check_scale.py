@@ -26,10 +26,10 @@ GROWTH = 1.2  # the issue's target: the busiest process's counts at 64 within 1.
 # Bytes for boundaries the user gave: 8 per process (Ownership::from_ranges
 # holds P + 1 of them); not counted against the growth.
 # The kinds count_creation.cpp creates (the baseline only with Tpetra).
-KINDS = ["block_1d_halo", "block_2d_halo", "cyclic_1d", "block_cyclic_2d", "u_by_rule", "u_by_ranges",
+KINDS = ["block_1d_halo", "block_1d_uneven_halo", "block_2d_halo", "cyclic_1d", "block_cyclic_2d", "u_by_rule", "u_by_ranges",
          "u_by_held_owners", "index_map_u", "redistribute_block_to_cyclic", "redistribute_u_to_block"]
 
-USER_BOUNDARIES = {"u_by_ranges", "index_map_u", "redistribute_u_to_block", "tpetra_layout_u"}
+USER_BOUNDARIES = {"u_by_ranges", "index_map_u", "redistribute_u_to_block", "tpetra_layout_u", "block_1d_uneven_halo"}
 
 
 NO_MONITORING = 77  # count_creation's exit code when MPI_T shows no pml monitoring variables

@@ -225,6 +225,14 @@ int main(int argc, char** argv) {
     const std::vector<Dim> u{Dim::unstructured(N, P, r, nodes.held, false)};
     std::map<std::string, std::function<void()>> kinds{
         {"block_1d_halo", [&] { layout_halo_update({Dim::even_block(n1, P, r, 1)}); }},
+        // An uneven split (64 + r % 3 elements on rank r): one word per
+        // process is gathered, where each owned range begins.
+        {"block_1d_uneven_halo",
+         [&] {
+           const auto begin = [](global_index_t q) { return 64 * q + (q / 3) * 3 + (q % 3 == 2 ? 1 : 0); };
+           const global_index_t size = begin(P), first = begin(r), last = begin(r + 1);
+           layout_halo_update({Dim::block(size, P, r, r > 0 ? first - 1 : first, r < P - 1 ? last + 1 : last, {1, 1})});
+         }},
         {"block_2d_halo",
          [&] { layout_halo_update({Dim::even_block(m * g.px, g.px, g.cx, 1), Dim::even_block(m * g.py, g.py, g.cy, 1)}); }},
         {"cyclic_1d", [&] { IndexMap::create(DistributedLayout::create({Dim::cyclic(n1, P, r)}, MPI_COMM_WORLD)); }},

@@ -101,18 +101,59 @@ std::optional<std::int64_t> cut_fingerprint(const PackedRank& mine, const std::v
   return h;
 }
 
-std::vector<std::int64_t> cuts_here(const std::vector<Dim>& dims) {
-  std::vector<std::int64_t> cuts;
-  for (const Dim& d : dims)
-    if (const auto lo = cut_of(d)) cuts.push_back(*lo);
-  return cuts;
-}
+namespace {
 
-std::unique_ptr<GlobalLayout> cut_layout(const std::vector<Dim>& dims, int rank, const Gathered& cuts, MPI_Comm comm,
+// Every grid rank's records of each axis, checked as a gather would check
+// them: the same verdict on every process, from the same records.
+class CheckedAxes {
+ public:
+  CheckedAxes(const std::vector<Dim>& dims, int rank, const SharedIndexOwner& rule)
+      : grid_(ProcessGrid::of(dims)), rank_(rank), rule_(rule) {}
+  const ProcessGrid& grid() const { return grid_; }
+  // Axis a's records, record_of(c) for each grid rank c.
+  template <class RecordOf>
+  void add(int a, int grid_size, RecordOf&& record_of) {
+    std::vector<Dim> records;
+    std::vector<int> mpi_rank, coords = grid_.coords_of(rank_);
+    for (int c = 0; c < grid_size; ++c) {
+      records.push_back(record_of(c));
+      coords[a] = c;
+      mpi_rank.push_back(grid_.rank_of(coords));
+    }
+    std::vector<const Dim*> by_grid_rank;
+    for (const Dim& d : records) by_grid_rank.push_back(&d);
+    const auto found = check_axis(a, by_grid_rank, mpi_rank);
+    problems_.insert(problems_.end(), found.begin(), found.end());
+    if (found.empty()) axes_.emplace_back(std::move(records), rule_);
+  }
+  // The layout; throws every axis's problems (on every process alike).
+  std::unique_ptr<GlobalLayout> layout() {
+    throw_if_any(problems_);
+    return std::make_unique<GlobalLayout>(std::move(axes_));
+  }
+
+ private:
+  ProcessGrid grid_;
+  int rank_;
+  const SharedIndexOwner& rule_;
+  std::vector<AxisPartition> axes_;
+  std::vector<Problem> problems_;
+};
+
+}  // namespace
+
+std::unique_ptr<GlobalLayout> cut_layout(const std::vector<Dim>& dims, int rank, MPI_Comm comm,
                                          const SharedIndexOwner& rule) {
-  const ProcessGrid grid = ProcessGrid::of(dims);
-  std::vector<AxisPartition> axes;
-  std::vector<Problem> problems;
+  // Where this process's owned range begins along each split axis, gathered:
+  // as many words on every process (the vote agreed on the axes), 8 bytes
+  // per process and axis.
+  std::vector<std::int64_t> mine;
+  for (const Dim& d : dims)
+    if (const auto lo = cut_of(d)) mine.push_back(*lo);
+  const int n = static_cast<int>(mine.size()), nprocs = size_of(comm);
+  std::vector<std::int64_t> cuts(mine.size() * static_cast<std::size_t>(nprocs));
+  MPI_Allgather(mine.data(), n, MPI_INT64_T, cuts.data(), n, MPI_INT64_T, comm);
+  CheckedAxes checked(dims, rank, rule);
   bool matches = true;  // every process's cuts are one split per axis, and its records those of its split
   std::size_t k = 0;    // the cut's place in each process's words
   for (int a = 0; a < static_cast<int>(dims.size()); ++a) {
@@ -120,27 +161,19 @@ std::unique_ptr<GlobalLayout> cut_layout(const std::vector<Dim>& dims, int rank,
     const bool cut = cut_of(d).has_value();  // (the same on every process: the vote agreed)
     std::vector<global_index_t> at(static_cast<std::size_t>(d.proc_grid_size) + 1, -1);
     at.back() = d.size;
-    for (int p = 0; cut && p < cuts.count(); ++p) {
-      auto& lo = at[static_cast<std::size_t>(grid.coords_of(p)[a])];
-      if (cuts.size(p) <= k) return nullptr;
-      matches = matches && (lo < 0 || lo == cuts.of(p)[k]);
-      lo = cuts.of(p)[k];
+    for (int p = 0; cut && p < nprocs; ++p) {
+      auto& lo = at[static_cast<std::size_t>(checked.grid().coord_of(p, a))];
+      const std::int64_t given = cuts[static_cast<std::size_t>(p * n) + k];
+      matches = matches && (lo < 0 || lo == given);
+      lo = given;
     }
     k += cut;
     if (cut && std::count(at.begin(), at.end(), -1) > 0) return nullptr;  // (a grid rank nobody holds: alike everywhere)
-    std::vector<Dim> records;
-    std::vector<int> mpi_rank, coords = grid.coords_of(rank);
-    for (int c = 0; c < d.proc_grid_size; ++c) {
-      records.push_back(cut ? block_between(d, c, at[c], std::max(at[c], at[c + 1])) : *regular_record(d, c));
-      coords[a] = c;
-      mpi_rank.push_back(grid.rank_of(coords));
-    }
-    matches = matches && records[static_cast<std::size_t>(d.proc_grid_rank)] == d;
-    std::vector<const Dim*> by_grid_rank;
-    for (const Dim& r : records) by_grid_rank.push_back(&r);
-    const auto found = check_axis(a, by_grid_rank, mpi_rank);
-    problems.insert(problems.end(), found.begin(), found.end());
-    if (found.empty()) axes.emplace_back(std::move(records), rule);
+    const auto record_of = [&](int c) {
+      return cut ? block_between(d, c, at[c], std::max(at[c], at[c + 1])) : *regular_record(d, c);
+    };
+    matches = matches && record_of(d.proc_grid_rank) == d;
+    checked.add(a, d.proc_grid_size, record_of);
   }
   // Whether every process's records are those built: one more reduction
   // (a process whose record is not its split's sends all to the full gather).
@@ -148,33 +181,16 @@ std::unique_ptr<GlobalLayout> cut_layout(const std::vector<Dim>& dims, int rank,
   const std::size_t all_match = ballot.lowest(matches);
   ballot.cast(comm);
   if (ballot.lowest_of(all_match) != 1) return nullptr;
-  throw_if_any(problems);
-  return std::make_unique<GlobalLayout>(std::move(axes));
+  return checked.layout();
 }
 
 // Every process agreed on the same numbers: each builds every grid rank's
-// records alone, and checks them as a gather would (the same verdict on
-// every process, from the same records).
+// records alone.
 std::unique_ptr<GlobalLayout> closed_form_layout(const std::vector<Dim>& dims, int rank, const SharedIndexOwner& rule) {
-  const ProcessGrid grid = ProcessGrid::of(dims);
-  std::vector<AxisPartition> axes;
-  std::vector<Problem> problems;
-  for (int a = 0; a < static_cast<int>(dims.size()); ++a) {
-    std::vector<Dim> records;
-    std::vector<int> mpi_rank, coords = grid.coords_of(rank);
-    for (int c = 0; c < dims[a].proc_grid_size; ++c) {
-      records.push_back(*regular_record(dims[a], c));
-      coords[a] = c;
-      mpi_rank.push_back(grid.rank_of(coords));
-    }
-    std::vector<const Dim*> by_grid_rank;
-    for (const Dim& d : records) by_grid_rank.push_back(&d);
-    const auto found = check_axis(a, by_grid_rank, mpi_rank);
-    problems.insert(problems.end(), found.begin(), found.end());
-    if (found.empty()) axes.emplace_back(std::move(records), rule);
-  }
-  throw_if_any(problems);
-  return std::make_unique<GlobalLayout>(std::move(axes));
+  CheckedAxes checked(dims, rank, rule);
+  for (int a = 0; a < static_cast<int>(dims.size()); ++a)
+    checked.add(a, dims[a].proc_grid_size, [&](int c) { return *regular_record(dims[a], c); });
+  return checked.layout();
 }
 
 }  // namespace dapetra::mpi::detail

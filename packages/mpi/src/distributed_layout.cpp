@@ -250,9 +250,7 @@ std::shared_ptr<const DistributedLayout> LayoutBuilder::create(const std::string
   const Vote vote = vote_on_path(mine, dim_data, rank, nprocs, self->comm_, options.tuning);
   if (vote.path == Path::closed_form) self->global_ = closed_form_layout(dim_data, rank, self->shared_owner_);
   if (vote.path == Path::grid_lines) self->global_ = gather_grid_lines(*self->inner_, dim_data, rank, self->shared_owner_);
-  if (vote.path == Path::cuts)  // (as many words on every process: the vote agreed on the axes)
-    self->global_ = cut_layout(dim_data, rank, allgather_words(cuts_here(dim_data), self->comm_, dim_data.size() + 1),
-                               self->comm_, self->shared_owner_);
+  if (vote.path == Path::cuts) self->global_ = cut_layout(dim_data, rank, self->comm_, self->shared_owner_);
   if (self->global_ || vote.path == Path::scattered)
     self->memory_orders_ = {mine.memory_order};  // the same on every process
   if (vote.path == Path::scattered)

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <map>
 #include <optional>
 
 #include "collectives.hpp"
@@ -182,7 +183,7 @@ using detail::StridedRun;
 // one) gets what its walk over its records visits of this process's owned
 // elements: the product of the axes' lists, in that process's memory order.
 void add_sends_to_candidates(const DistributedLayout& layout, const std::vector<std::vector<AxisSends>>& along,
-                             const std::vector<std::vector<int>>& candidates, std::vector<RunList>& sends) {
+                             const std::vector<std::vector<int>>& candidates, detail::RunsByPeer& sends) {
   const int ndim = static_cast<int>(candidates.size()), me = layout.rank();
   for (int a = 0; a < ndim; ++a)
     if (candidates[a].empty()) return;
@@ -194,7 +195,7 @@ void add_sends_to_candidates(const DistributedLayout& layout, const std::vector<
     if (q != me) {
       std::vector<const AxisSends*> levels;  // q's axes from slowest to fastest in memory
       for (int a : layout.memory_order_of(q)) levels.push_back(&along[a][static_cast<std::size_t>(c[a])]);
-      RunList& out = sends[static_cast<std::size_t>(q)];
+      RunList& out = sends[q];
       const auto walk = [&](auto&& recurse, std::size_t level, std::ptrdiff_t offset) -> void {
         const auto& offs = levels[level]->my_offset;
         if (level + 1 == levels.size()) {
@@ -214,11 +215,10 @@ void add_sends_to_candidates(const DistributedLayout& layout, const std::vector<
   }
 }
 
-std::vector<RunList> sends_in_closed_form(const DistributedLayout& layout) {
+void sends_in_closed_form(const DistributedLayout& layout, detail::RunsByPeer& sends) {
   const GlobalLayout& global = detail::LayoutAccess::global(layout);
-  const int ndim = static_cast<int>(layout.dim_data().size()), nprocs = global.nprocs();
+  const int ndim = static_cast<int>(layout.dim_data().size());
   const std::vector<int> my_coords = layout.grid().coords_of(layout.rank());
-  std::vector<RunList> sends(static_cast<std::size_t>(nprocs), RunList{{}, 0, static_cast<std::ptrdiff_t>(layout.itemsize())});
 
   // Per axis and grid coordinate c along it: the positions of a process at c
   // whose value this process owns, as offsets into this buffer (empty if none).
@@ -273,7 +273,6 @@ std::vector<RunList> sends_in_closed_form(const DistributedLayout& layout) {
   }
 
   add_sends_to_candidates(layout, along, candidates, sends);
-  return sends;
 }
 
 // A scalar has no padding, an empty buffer nothing to fill or send.
@@ -315,7 +314,7 @@ std::vector<global_index_t> request_radix(const DistributedLayout& layout, std::
 // name them to the owner), plus copies from this process to itself
 // (periodic wraps).
 struct Ghosts {
-  std::vector<RunList> fill;
+  detail::RunsByPeer fill;
   detail::Outbox wanted;
   std::vector<std::pair<std::ptrdiff_t, std::ptrdiff_t>> local_copies;
 };
@@ -327,12 +326,9 @@ struct Ghosts {
 // axis's loop does a few additions per ghost.
 Ghosts walk_ghosts(const DistributedLayout& layout, const std::vector<AxisPlan>& axes,
                    const std::vector<global_index_t>& radix) {
-  const int me = layout.rank(), nprocs = layout.nprocs();
+  const int me = layout.rank();
   const bool named = !radix.empty();  // requests are sent (a scattered axis)
-  Ghosts g{std::vector<RunList>(static_cast<std::size_t>(nprocs),
-                                RunList{{}, 0, static_cast<std::ptrdiff_t>(layout.itemsize())}),
-           {},
-           {}};
+  Ghosts g{detail::RunsByPeer(static_cast<std::ptrdiff_t>(layout.itemsize())), {}, {}};
   if (holds_nothing(axes)) return g;
   const int ndim = static_cast<int>(layout.dim_data().size());
   std::vector<int> grid_stride(static_cast<std::size_t>(ndim), 1);  // C order, as ranks are numbered
@@ -381,12 +377,10 @@ Ghosts walk_ghosts(const DistributedLayout& layout, const std::vector<AxisPlan>&
 // elements: each owner learns which of its elements to send (one sparse
 // exchange of requests: the holders' own neighbours) and decodes each
 // request into an offset here.
-std::vector<RunList> answer_requests(const DistributedLayout& layout, const std::vector<AxisPlan>& axes,
-                                     const std::vector<global_index_t>& radix, const detail::Outbox& wanted) {
-  const int nprocs = layout.nprocs(), scattered = layout.scattered_axis();
-  std::vector<RunList> sends(static_cast<std::size_t>(nprocs),
-                             RunList{{}, 0, static_cast<std::ptrdiff_t>(layout.itemsize())});
-  if (nprocs == 1) return sends;
+void answer_requests(const DistributedLayout& layout, const std::vector<AxisPlan>& axes,
+                     const std::vector<global_index_t>& radix, const detail::Outbox& wanted, detail::RunsByPeer& sends) {
+  const int scattered = layout.scattered_axis();
+  if (layout.nprocs() == 1) return;
   const detail::Inbox given = detail::exchange_words(wanted, layout.comm());
   const auto offset_of = [&](std::int64_t code) {
     std::ptrdiff_t offset = 0;
@@ -397,9 +391,10 @@ std::vector<RunList> answer_requests(const DistributedLayout& layout, const std:
     }
     return offset;
   };
-  for (std::size_t k = 0; k < given.count(); ++k)
-    for (std::size_t i = 0; i < given.size(k); ++i) sends[static_cast<std::size_t>(given.sources[k])].add(offset_of(given.of(k)[i]));
-  return sends;
+  for (std::size_t k = 0; k < given.count(); ++k) {
+    RunList& to = sends[given.sources[k]];
+    for (std::size_t i = 0; i < given.size(k); ++i) to.add(offset_of(given.of(k)[i]));
+  }
 }
 
 }  // namespace
@@ -423,15 +418,26 @@ std::shared_ptr<const HaloPlan> HaloPlanBuilder::create(std::shared_ptr<const Di
   const bool closed_form = detail::LayoutAccess::gathered(layout) != nullptr;
   const std::vector<global_index_t> radix = closed_form ? std::vector<global_index_t>{} : request_radix(layout, axes);
   Ghosts ghosts = walk_ghosts(layout, axes, radix);
-  std::vector<RunList> sends = closed_form ? (holds_nothing(axes) ? std::vector<RunList>(static_cast<std::size_t>(layout.nprocs()))
-                                                    : sends_in_closed_form(layout))
-                                           : answer_requests(layout, axes, radix, ghosts.wanted);
+  detail::RunsByPeer sends(static_cast<std::ptrdiff_t>(layout.itemsize()));
+  if (!closed_form) answer_requests(layout, axes, radix, ghosts.wanted, sends);
+  else if (!holds_nothing(axes)) sends_in_closed_form(layout, sends);
   parts.local_copies = std::move(ghosts.local_copies);
+  // The peers: those this process sends to or fills from, in rank order.
+  std::map<int, detail::PlanPeer> peers;
+  for (auto& [p, runs] : sends.peers()) {
+    detail::PlanPeer& peer = peers[p];
+    peer.send = std::move(runs.runs);
+    peer.send_count = runs.count;
+  }
+  for (auto& [p, runs] : ghosts.fill.peers()) {
+    detail::PlanPeer& peer = peers[p];
+    peer.recv = std::move(runs.runs);
+    peer.recv_count = runs.count;
+  }
   std::size_t largest = 0;  // elements in one message
-  for (int p = 0; p < layout.nprocs(); ++p) {
-    if (sends[p].count == 0 && ghosts.fill[p].count == 0) continue;
-    detail::PlanPeer peer{p, std::move(sends[p].runs), std::move(ghosts.fill[p].runs), sends[p].count,
-                          ghosts.fill[p].count};
+  for (auto& [p, peer] : peers) {
+    if (peer.send_count == 0 && peer.recv_count == 0) continue;
+    peer.rank = p;
     parts.num_sent += peer.send_count;
     parts.num_received += peer.recv_count;
     largest = std::max({largest, peer.send_count, peer.recv_count});

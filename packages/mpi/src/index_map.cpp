@@ -116,7 +116,7 @@ void IndexMapBuilder::lookup_and_range() {
     self.owned_range_ = std::make_pair(lo, hi + 1);
 }
 
-// Each ghost's global index goes to its owner (one all-to-all), which
+// Each ghost's global index goes to its owner (one sparse exchange), which
 // records the sender as a holder of that element's copy.
 void IndexMapBuilder::neighbours() {
   const int me = dl.rank();

@@ -102,18 +102,17 @@ std::unique_ptr<GlobalLayout> closed_form_layout(const std::vector<Dim>& dims, i
 // A layout whose 'b' axes are each split anywhere with one halo width (the
 // other axes regular): its records follow from the same numbers and, per
 // such axis, where each grid rank's owned range begins. This process's
-// fingerprint of the numbers (every process must give the same one), and
-// its own cuts (one word per such axis, to be gathered); nothing when the
-// layout is not of this form here.
+// fingerprint of the numbers (every process must give the same one);
+// nothing when the layout is not of this form here.
 std::optional<std::int64_t> cut_fingerprint(const PackedRank& mine, const std::vector<Dim>& dims);
-std::vector<std::int64_t> cuts_here(const std::vector<Dim>& dims);
-// Once every process gave the same cut_fingerprint and every process's
-// cuts_here are gathered: every grid rank's records, checked. Null on every
-// process alike when some process's records are not those of the split the
-// cuts give (the caller then gathers everything); throws the same
-// ValidationError on every process when they break a collective rule.
-// Collective (one reduction).
-std::unique_ptr<GlobalLayout> cut_layout(const std::vector<Dim>& dims, int rank, const Gathered& cuts, MPI_Comm comm,
+// Once every process gave the same cut_fingerprint: gathers where each
+// process's owned range begins (one word per process and split axis) and
+// builds every grid rank's records, checked. Null on every process alike
+// when some process's records are not those of the split the words give
+// (the caller then gathers everything); throws the same ValidationError on
+// every process when they break a collective rule. Collective (a gather and
+// a reduction).
+std::unique_ptr<GlobalLayout> cut_layout(const std::vector<Dim>& dims, int rank, MPI_Comm comm,
                                          const SharedIndexOwner& rule);
 
 // --- distributed_layout.cpp

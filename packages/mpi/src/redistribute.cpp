@@ -261,7 +261,7 @@ Records every_record(const DistributedLayout& layout) {
 // The records of a layout whose 'u' axis stayed on its processes, as far as
 // this process needs them to walk its owned elements of `other`: every
 // process's owned indices that this process owns along that axis in `other`
-// (the only questions its walk asks), sent by one all-to-all to the
+// (the only questions its walk asks), sent by one sparse exchange to the
 // processes of `other` that own them. What each process handles is in
 // proportion to its part, where gathering every index everywhere and sorting
 // them is in proportion to the whole array (13.7 s of a 10^7-node mesh's

@@ -283,20 +283,21 @@ std::pair<int, std::int64_t> choose(const SharedIndexOwner* rule, std::int64_t g
   return {-1, -1};
 }
 
-// The rendezvous by pairs: the (index, position) of every position from
-// `first` on goes to dest(index), with the owner it claims when `claims` is
-// given (one per position); each settling process groups what it got by
-// index (senders in rank order) and settle(g, holders) names the owner and
-// where it keeps g. A problem any settling process records (in `problems`)
-// is thrown on every process before the answers return. Returns the answers
-// for the positions from `first` on. Collective.
-template <class Dest, class Settle>
-Owners settle_pairs(const std::vector<std::int64_t>& indices, std::size_t first, Dest dest, Settle settle,
-                    std::vector<Problem>& problems, MPI_Comm comm, const std::vector<int>* claims = nullptr) {
+// The rendezvous by pairs: the (index, position) of every position goes to
+// the process its index's hash names, with the owner it claims when
+// `claims` is given (one per position); each settling process groups what
+// it got by index (senders in rank order) and settle(g, holders) names the
+// owner and where it keeps g. A problem any settling process records (in
+// `problems`) is thrown on every process before the answers return.
+// Collective.
+template <class Settle>
+Owners settle_pairs(const std::vector<std::int64_t>& indices, Settle settle, std::vector<Problem>& problems, MPI_Comm comm,
+                    const std::vector<int>* claims = nullptr) {
   const int stride = claims ? 3 : 2;  // words per index sent
+  const auto P = static_cast<std::uint64_t>(size_of(comm));
   Outbox pairs;
-  for (std::size_t i = first; i < indices.size(); ++i) {
-    auto& out = pairs[dest(indices[i])];
+  for (std::size_t i = 0; i < indices.size(); ++i) {
+    auto& out = pairs[static_cast<int>(spread(indices[i]) % P)];
     out.insert(out.end(), {indices[i], static_cast<std::int64_t>(i)});
     if (claims) out.push_back((*claims)[i]);
   }
@@ -342,12 +343,12 @@ Owners settle_pairs(const std::vector<std::int64_t>& indices, std::size_t first,
     answers[in.sources[s]].assign(answer.begin() + per_word(in.begin[s]), answer.begin() + per_word(in.begin[s + 1]));
   const Inbox back = exchange_words(answers, comm);
   Owners result;
-  result.owner.resize(indices.size() - first);
-  result.position.resize(indices.size() - first);
+  result.owner.resize(indices.size());
+  result.position.resize(indices.size());
   for (std::size_t s = 0; s < back.count(); ++s) {
     const std::vector<std::int64_t>& asked = pairs.at(back.sources[s]);
     for (std::size_t k = 0; k < back.size(s); k += 2) {
-      const auto i = static_cast<std::size_t>(asked[k / 2 * static_cast<std::size_t>(stride) + 1]) - first;
+      const auto i = static_cast<std::size_t>(asked[k / 2 * static_cast<std::size_t>(stride) + 1]);
       result.owner[i] = static_cast<int>(back.of(s)[k]);
       result.position[i] = static_cast<local_index_t>(back.of(s)[k + 1]);
     }
@@ -393,19 +394,16 @@ PrefixOwners holders_by_stretch(const std::vector<std::int64_t>& indices, std::i
 }
 
 Owners holders_by_rule(const std::vector<std::int64_t>& indices, const SharedIndexOwner& rule, MPI_Comm comm) {
-  const int P = size_of(comm), me = rank_of(comm);
+  const int me = rank_of(comm);
   std::vector<Problem> problems;
   return settle_pairs(
-      indices, 0, [P](std::int64_t g) { return static_cast<int>(spread(g) % static_cast<std::uint64_t>(P)); },
-      [&](std::int64_t g, const Holders& h) { return choose(&rule, g, h, me, problems); }, problems, comm);
+      indices, [&](std::int64_t g, const Holders& h) { return choose(&rule, g, h, me, problems); }, problems, comm);
 }
 
 Owners holders_by_claims(const std::vector<std::int64_t>& indices, const std::vector<int>& claims, MPI_Comm comm) {
-  const int P = size_of(comm);
   std::vector<Problem> problems;
   return settle_pairs(
-      indices, 0, [P](std::int64_t g) { return static_cast<int>(spread(g) % static_cast<std::uint64_t>(P)); },
-      [&](std::int64_t g, const Holders& h) { return confirm_claims(g, h, problems); }, problems, comm, &claims);
+      indices, [&](std::int64_t g, const Holders& h) { return confirm_claims(g, h, problems); }, problems, comm, &claims);
 }
 
 Owners owners_from_ranges(const std::int64_t* indices, std::size_t n, const std::vector<std::int64_t>& starts) {

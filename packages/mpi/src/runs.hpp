@@ -11,6 +11,7 @@
 
 #include <cstddef>
 #include <cstring>
+#include <map>
 #include <vector>
 
 namespace dapetra::mpi::detail {
@@ -73,6 +74,27 @@ struct RunList {
     ++count;
     append_element(runs, offset, item);
   }
+};
+
+// A RunList per peer, kept only for the peers named (never one per process
+// of the communicator). Consecutive elements mostly go to the same peer, so
+// the last one looked up is kept at hand.
+class RunsByPeer {
+ public:
+  explicit RunsByPeer(std::ptrdiff_t item) : item_(item) {}
+  RunList& operator[](int peer) {
+    if (last_ && last_peer_ == peer) return *last_;
+    last_peer_ = peer;
+    last_ = &by_peer_.try_emplace(peer, RunList{{}, 0, item_}).first->second;
+    return *last_;
+  }
+  std::map<int, RunList>& peers() { return by_peer_; }
+
+ private:
+  std::ptrdiff_t item_;
+  std::map<int, RunList> by_peer_;
+  int last_peer_ = -1;
+  RunList* last_ = nullptr;
 };
 
 // Copies `count` elements from `from_step` to `to_step` bytes apart: one

@@ -19,7 +19,7 @@
 /// 'u' axis, found once when the layout was built). With gathered records each
 /// process also works out what it sends by itself, replaying its neighbours'
 /// walks over their records, so building the plan sends no message at all;
-/// beside a scattered 'u' axis one all-to-all tells each owner what to send.
+/// beside a scattered 'u' axis one sparse exchange tells each owner what to send.
 /// Applying it sends one message per neighbour and direction. When the
 /// elements a neighbour gets (or fills) are one contiguous stretch of more
 /// than 16 bytes, the message is sent straight from the caller's buffer (or

@@ -19,7 +19,7 @@
 /// periodic fills a HaloPlan makes are not ghost relations here.
 ///
 /// Built once, collectively: the ghosts' global indices go to their owners in
-/// one all-to-all (none when no process holds a ghost). Memory: about 24
+/// one sparse exchange (none when no process holds a ghost). Memory: about 24
 /// bytes per held element plus 4 per copy of an owned one. Immutable.
 #pragma once
 
@@ -115,8 +115,8 @@ struct SubIndexMap {
 /// one range and the owners follow from the ranges. Modelled on DOLFINx's
 /// create_sub_index_map with owner changes allowed. A `keep` that is out of
 /// range or not ascending on any process throws the same ValidationError on
-/// every process. Cost: two all-to-alls of the kept ghosts' indices, a scan,
-/// and the new layout's creation.
+/// every process. Cost: four sparse exchanges of the kept ghosts' indices, a scan,
+/// a sum, and the new layout's creation (its owners named by their holders).
 /// @param parent the index map.
 /// @param keep the local elements to keep, each process its own.
 /// @return the new index map and where each of its elements sits in the parent.

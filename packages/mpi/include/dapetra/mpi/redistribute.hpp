@@ -13,7 +13,7 @@
 /// Each side lists what it sends and what it receives in increasing global
 /// index order, from the other layout's records: gathered by the layout, or,
 /// for a layout whose 'u' indices stayed on their processes, sent by one
-/// all-to-all to the processes that own them in the other layout (only when
+/// sparse exchange to the processes that own them in the other layout (only when
 /// both layouts kept their 'u' indices are they gathered to every process).
 /// Creation is then in proportion to each process's part of the array. Contiguous and evenly strided runs
 /// (blocks, cyclic patterns) are kept as runs, so a plan's size follows the
