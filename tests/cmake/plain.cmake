@@ -17,6 +17,11 @@ find_package(MPI REQUIRED COMPONENTS CXX)
 include(GoogleTest)
 include(${CMAKE_CURRENT_LIST_DIR}/verbs.cmake)
 set(DAPETRA_MPIEXEC ${MPIEXEC_EXECUTABLE} --allow-run-as-root --oversubscribe ${MPIEXEC_NUMPROC_FLAG})
+# Each test gets a temporary directory of its own (TMPDIR), so the mpiruns
+# that ctest -j starts together never share Open MPI's session directory:
+# Open MPI 4.1 creates /tmp/ompi.<host>.<uid> unguarded, and two launches
+# racing there fail one of them with "mkdir ... File exists" (seen in CI).
+set(DAPETRA_TEST_TMP ${PROJECT_BINARY_DIR}/tmp)
 
 function(dapetra_test_program name)
   cmake_parse_arguments(PARSE_ARGV 1 arg "" "" "${DAPETRA_TEST_PROGRAM_KEYWORDS}")
@@ -42,9 +47,9 @@ function(dapetra_test name)
   endif()
   list(APPEND arg_FAIL_REGEX ${DAPETRA_TEST_ALWAYS_FAIL_REGEX})
   set_tests_properties(${name} PROPERTIES FAIL_REGULAR_EXPRESSION "${arg_FAIL_REGEX}")
-  if(arg_ENV)
-    set_tests_properties(${name} PROPERTIES ENVIRONMENT "${arg_ENV}")
-  endif()
+  file(MAKE_DIRECTORY ${DAPETRA_TEST_TMP}/${name})
+  list(APPEND arg_ENV TMPDIR=${DAPETRA_TEST_TMP}/${name})
+  set_tests_properties(${name} PROPERTIES ENVIRONMENT "${arg_ENV}")
 endfunction()
 
 function(dapetra_gtest_program_tests program)
