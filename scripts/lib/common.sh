@@ -78,6 +78,12 @@ dapetra_build() {
     { tail -n 80 "$log"; return 1; }
 }
 
+# ccache hits across clones: paths under the clone are hashed relative to it
+# (CI builds a fresh clone in another folder, after a session's builds of the
+# same sources), and the Trilinos builds fit the cache beside one another.
+export CCACHE_BASEDIR=${CCACHE_BASEDIR:-$DAPETRA_ROOT} CCACHE_NOHASHDIR=${CCACHE_NOHASHDIR:-true}
+export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-20G}
+
 # OpenMPI refuses root without these; CI and developers run as root here.
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 
