@@ -49,7 +49,9 @@ using namespace dapetra::mpi;
 namespace {
 
 // Bytes this process has taken from the heap and not given back (glibc's
-// own count: small blocks in every arena, and blocks mapped on their own).
+// own count: small blocks in every arena, and blocks mapped on their own;
+// blocks freed into its per-thread cache still count as in use, so the
+// caller runs with GLIBC_TUNABLES=glibc.malloc.tcache_count=0).
 long long heap_in_use() {
 #ifdef DAPETRA_SCALE_HEAP
   const struct mallinfo2 info = mallinfo2();
