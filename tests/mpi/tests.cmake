@@ -43,3 +43,13 @@ dapetra_test_program(test_mpi_threads SOURCES mpi/test_threads.cpp LIBS Dapetra:
 foreach(np 2 3)
   dapetra_test(mpi_threads_np${np} NP ${np} COMMAND test_mpi_threads LABELS mpi TIMEOUT 300)
 endforeach()
+# The same message pattern in plain MPI, with no Dapetra in it
+# (threads_pattern.cpp): beside the test above, it tells a fault of
+# Dapetra's from one of the MPI library's (docs/packaging.md).
+find_package(Threads REQUIRED)
+set(mpi_only Threads::Threads)
+if(TARGET MPI::MPI_CXX)
+  list(APPEND mpi_only MPI::MPI_CXX)
+endif()
+dapetra_test_program(threads_pattern SOURCES mpi/threads_pattern.cpp LIBS ${mpi_only})
+dapetra_test(threads_pattern_np3 NP 3 COMMAND threads_pattern LABELS mpi TIMEOUT 120)
