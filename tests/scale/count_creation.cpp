@@ -42,6 +42,11 @@
 
 #include "dapetra/tpetra/tpetra.hpp"
 #endif
+#ifdef DAPETRA_SCALE_DEALII
+#include <deal.II/base/index_set.h>
+
+#include "dapetra/dealii/vector.hpp"
+#endif
 
 using namespace dapetra;
 using namespace dapetra::mpi;
@@ -156,6 +161,19 @@ Kept redistribute(const std::vector<Dim>& from, const std::vector<Dim>& to, cons
   return keep(source, target, plan);
 }
 
+#ifdef DAPETRA_SCALE_DEALII
+// deal.II's distributed vector over the nodes: this process's owned range, and the ring as ghosts.
+std::shared_ptr<dapetra::dealii::Vector> dealii_vector(const Nodes& nodes, global_index_t N, int r) {
+  const auto n = static_cast<::dealii::types::global_dof_index>(N);
+  ::dealii::IndexSet owned(n), ghosts(n);
+  owned.add_range(static_cast<::dealii::types::global_dof_index>(r * m * m),
+                  static_cast<::dealii::types::global_dof_index>((r + 1) * m * m));
+  for (std::size_t i = static_cast<std::size_t>(m * m); i < nodes.held.size(); ++i)
+    ghosts.add_index(static_cast<::dealii::types::global_dof_index>(nodes.held[i]));
+  return std::make_shared<dapetra::dealii::Vector>(owned, ghosts, MPI_COMM_WORLD);
+}
+#endif
+
 // Every kind, by name: what it creates (and keeps), given this process's place.
 std::map<std::string, std::function<Kept()>> kinds_of(int P, int r, const Nodes& nodes) {
   const Grid2 g = grid2(P, r);
@@ -218,6 +236,27 @@ std::map<std::string, std::function<Kept()>> kinds_of(int P, int r, const Nodes&
          const auto owned = Teuchos::rcp(new Map(invalid, Teuchos::ArrayView<const tpetra::GO>(held.data(), m * m), 0, comm));
          const auto all = Teuchos::rcp(new Map(invalid, Teuchos::ArrayView<const tpetra::GO>(held), 0, comm));
          return keep(owned, all, Teuchos::rcp(new Tpetra::Import<tpetra::LO, tpetra::GO, tpetra::Node>(owned, all)));
+       }},
+#endif
+#ifdef DAPETRA_SCALE_DEALII
+      // deal.II's own vector of the same nodes (its partitioner finds the
+      // ghosts' owners), shared with Dapetra: its layout, owners from
+      // deal.II's ranges, a halo plan and an update.
+      {"dealii_vector_u",
+       [=, &nodes] {
+         const auto v = dealii_vector(nodes, N, r);
+         const DistArray a = dapetra::dealii::vector_as_distarray(*v);
+         const auto layout = DistributedLayout::create(a, MPI_COMM_WORLD, dapetra::dealii::owners_of(*v));
+         const auto plan = HaloPlan::create(layout);
+         plan->update<double>(a);
+         return keep(v, layout, plan);
+       }},
+      // The baseline: the same vector and its update_ghost_values(), deal.II alone.
+      {"baseline_dealii_vector_u",
+       [=, &nodes] {
+         const auto v = dealii_vector(nodes, N, r);
+         v->update_ghost_values();
+         return keep(v);
        }},
 #endif
   };
