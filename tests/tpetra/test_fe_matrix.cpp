@@ -311,6 +311,37 @@ TEST(Faults, FEGraphCellOutsideTheLayoutFailsEveryRank) {
   }
 }
 
+// Another layout (alike in shape, of another creation) on one process at a
+// time: every process throws an error naming that rank (beside rank 0, the
+// reference), before any graph is built from maps that differ (the graph's
+// index map over the nodes agrees on its layout first).
+TEST(Faults, FEGraphGivenAnotherLayoutOnOneProcessFailsEveryRank) {
+  const auto comm = world();
+  const int P = comm->getSize(), r = comm->getRank();
+  if (P < 2) GTEST_SKIP() << "needs two processes to differ";
+  std::mt19937_64 rng(13);
+  const Problem3 p = draw(rng, P);
+  const Local l = local_part(p, r);
+  const std::vector<Dim> dims{Dim::unstructured(p.nodes, P, r, l.nodes, false)};
+  const auto layout = TpetraLayout::create(dims, comm), other = TpetraLayout::create(dims, comm);
+  for (int bad = 0; bad < P; ++bad) {
+    SCOPED_TRACE("another layout on rank " + std::to_string(bad));
+    bool threw = false, named = false;
+    try {
+      FEGraph::create(r == bad ? other : layout, l.cells, p.corners);
+    } catch (const ValidationError& e) {
+      threw = true;
+      for (const dapetra::Problem& q : e.problems()) named = named || (q.rank == bad && q.key == "layout");
+    }
+    EXPECT_TRUE(threw);
+    EXPECT_TRUE(named);
+    int everyone = 0, mine = threw ? 1 : 0;
+    MPI_Allreduce(&mine, &everyone, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    EXPECT_EQ(everyone, P);
+  }
+  EXPECT_NO_THROW(FEGraph::create(layout, l.cells, p.corners));
+}
+
 // Element matrices of the wrong shape (to add_element or lift_element), or a
 // cell number past the graph's, on one process: both skip them, and
 // end_assembly throws on every process; the matrix assembles again
