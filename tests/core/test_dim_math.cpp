@@ -17,7 +17,8 @@ global_index_t brute_cyclic_count(global_index_t size, global_index_t b, int P, 
 global_index_t floor_div(global_index_t a, global_index_t b) { return a / b - ((a % b != 0) && ((a < 0) != (b < 0))); }
 global_index_t floor_mod(global_index_t a, global_index_t b) { return a - floor_div(a, b) * b; }
 
-// ../shared/seeds/004, transcribed literally (floor division as in the text).
+// The closed-form block-cyclic count, n_r = floor((N-1-r b)/(b P)) b + b less
+// a short last block, transcribed literally (floor division as in its text).
 global_index_t seed004_count(global_index_t N, global_index_t b, int P, int r) {
   const global_index_t base = floor_div(N - 1 - r * b, b * P) * b + b;
   const bool last = r == floor_mod(floor_div(N - 1, b), P);

@@ -15,8 +15,8 @@ namespace dapetra {
 namespace {
 
 // A rule that can fire once per index (overlaps, duplicates) is reported at
-// most this many times, then summarised, so a bad 10^7-index layout gives a
-// readable list rather than millions of lines.
+// most max_listed_problems times (error.hpp), then summarised, so a bad
+// 10^7-index layout gives a readable list rather than millions of lines.
 
 std::string str(global_index_t v) { return std::to_string(v); }
 std::string pair_str(const std::array<global_index_t, 2>& p) {

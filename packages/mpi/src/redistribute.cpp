@@ -266,7 +266,7 @@ Records every_record(const DistributedLayout& layout) {
 // proportion to its part, where gathering every index everywhere and sorting
 // them is in proportion to the whole array (13.7 s of a 10^7-node mesh's
 // distribution on 4 processes went there). Collective over the layouts'
-// communicator; `other` must have its records (has_global_layout).
+// communicator; `other` must have its records (LayoutAccess::gathered).
 Records records_near(const DistributedLayout& scattered, const DistributedLayout& other) {
   const int a = scattered.scattered_axis();
   const Dim& mine = scattered.dim_data()[a];

@@ -108,11 +108,6 @@ Stretch settle_stretch(const Inbox& in, std::int64_t lo, std::size_t length, int
   return s;
 }
 
-// The owners of a stretch settled (settle_stretch) from pieces with
-// claims (held_owners): each index's owner is what its first holder names,
-// confirmed when every holder names the same and the named one holds it
-// (its own position is then `where`). Returns the problems of those that
-// do not (at most max_listed_problems).
 // The refusals of owners: of claimed ones (held_owners), written once for
 // both settling paths (settle_claims over stretches, confirm_claims by
 // pairs), and of a rule's choice, for both rule paths.
@@ -138,6 +133,11 @@ Problem owner_not_holding(std::int64_t g, int rank, int named) {
               ", which it does not hold"};
 }
 
+// The owners of a stretch settled (settle_stretch) from pieces with
+// claims (held_owners): each index's owner is what its first holder names,
+// confirmed when every holder names the same and the named one holds it
+// (its own position is then `where`). Returns the problems of those that
+// do not (at most max_listed_problems).
 std::vector<Problem> settle_claims(const Inbox& in, Stretch& s) {
   std::vector<Problem> problems;
   std::vector<std::pair<std::int64_t, int>> unheld;  // (index, owner named) where the owner named does not hold it

@@ -36,8 +36,8 @@ enum class PaddingKind { none, boundary, communication };
 /// @return the buffer's extent along its axis.
 global_index_t local_extent(const Dim& d);
 
-/// Number of global indices a 'c' process holds: the closed form of
-/// ../shared/seeds/004 for block-cyclic, written without the delta term:
+/// Number of global indices a 'c' process holds: the closed-form count of
+/// block-cyclic maps, n_r = floor((N-1-r b)/(b P)) b + b, without its delta term:
 /// ceil(size/b) blocks are dealt round-robin; rank r gets
 /// ceil((nblocks - r) / P) of them, and only the rank holding the last block
 /// (number nblocks-1, on rank (nblocks-1) mod P) loses b - (size mod b)

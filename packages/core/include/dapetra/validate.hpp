@@ -38,8 +38,8 @@ std::vector<Problem> check_dim(const Dim& d, int rank, int dim,
 /// Local rules for one process: each record, plus the buffer shape when known
 /// and the 32-bit local index limit on the whole buffer. The per-index rules
 /// of one 'u' axis (each index once here; in [0, size) in several dimensions)
-/// may be deferred: for a caller that proves them another way (the Tpetra
-/// adapter confirms a one_to_one claim from a fingerprint of all processes'
+/// may be deferred: for a caller that proves them another way (the mpi
+/// layer confirms a one_to_one claim from a fingerprint of all processes'
 /// indices, which implies them) and runs check_index_rules when its proof
 /// fails.
 /// @param dim_data a process's records.

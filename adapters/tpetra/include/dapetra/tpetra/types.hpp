@@ -5,7 +5,7 @@
 /// global ordinals `long long` (64-bit), the default node. Element types come
 /// in two sets: Tpetra objects (views, copies, producers) take double, int and
 /// long long, which Debian's Tpetra 13.2 instantiates, and float, which
-/// Dapetra instantiates itself (src/eti_float.cpp) (PEP-3118 'd', 'i', 'q',
+/// Dapetra instantiates itself (src/eti.cpp) (PEP-3118 'd', 'i', 'q',
 /// 'f'); complex cannot be instantiated on that build (its Teuchos lacks
 /// complex support). Communication plans (dapetra/mpi) also take complex.
 /// Anything else is refused at compile time with a message (see README).
