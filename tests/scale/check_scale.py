@@ -183,7 +183,8 @@ def main():
             print(f"{kind}: its heap grows with P, as known: {known}")
         if grows and not kind.startswith("baseline_"):
             failed.append(f"{kind} ({', '.join(grows)})")
-        print(f"{kind:30} {cells}  {'GROWS: ' + ', '.join(grows) if grows else 'flat'} "
+        verdict = "GROWS: " + ", ".join(grows) if grows else "flat, but its heap (known)" if known else "flat"
+        print(f"{kind:30} {cells}  {verdict} "
               f"({b['bytes'] / max(a['bytes'], 1):.2f}x bytes, {b['messages'] / max(a['messages'], 1):.2f}x messages "
               f"(limit {traffic:.2f}x), {b['kept_bytes'] / max(a['kept_bytes'], 1):.2f}x heap (limit {GROWTH}x) "
               f"from {small} to {large})")
