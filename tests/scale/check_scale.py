@@ -105,20 +105,21 @@ def count(program, mpiexec, np, kind, directory):
         most["messages"] = max(most["messages"], sum(d[0] for d in diff))
         most["bytes"] = max(most["bytes"], sum(d[1] for d in diff))
         most["peers"] = max(most["peers"], sum(1 for d in diff if d[0] > 0))
-    return dict(kind=kind, P=np, kept_bytes=kept_heap(program, mpiexec, np, kind), **most)
+    return dict(kind=kind, P=np, **most)
 
 
-def kept_heap(program, mpiexec, np, kind):
-    """The most heap any process's objects of the kind's second creation held,
-    in a run of its own: glibc's per-thread cache keeps freed blocks counted
-    in use and is turned off for it, which Open MPI 4.1's monitoring does not
-    survive (its coll component crashes in MPI_Finalize), so nothing is
-    monitored there."""
+def kept_heap(program, mpiexec, np, kinds):
+    """{kind: the most heap any process's objects of its second creation
+    held}, every kind in one run of its own: glibc's per-thread cache keeps
+    freed blocks counted in use and is turned off for it, which Open MPI
+    4.1's monitoring does not survive (its coll component crashes in
+    MPI_Finalize), so nothing is monitored there."""
     env = dict(os.environ, DAPETRA_SCALE_RUNS="2", GLIBC_TUNABLES="glibc.malloc.tcache_count=0")
-    done = launch(mpiexec, np, program, [kind], env, ["-x", "GLIBC_TUNABLES"])
+    done = launch(mpiexec, np, program, kinds, env, ["-x", "GLIBC_TUNABLES"])
     if done.returncode != 0:
-        sys.exit(done.stdout + done.stderr + f"count_creation {kind} failed at {np} processes")
-    return json.loads(done.stdout.strip().splitlines()[-1])["kept_bytes"]
+        sys.exit(done.stdout + done.stderr + f"count_creation failed at {np} processes")
+    rows = [json.loads(line) for line in done.stdout.splitlines() if line.startswith("{")]
+    return {row["kind"]: row["kept_bytes"] for row in rows}
 
 
 def open_mpi_major(mpiexec):
@@ -166,6 +167,9 @@ def main():
     kinds = args.kinds or listed_kinds(args.program, args.mpiexec)
     with tempfile.TemporaryDirectory() as d:
         counts = {np: {kind: count(args.program, args.mpiexec, np, kind, d) for kind in kinds} for np in args.np}
+    for np in args.np:
+        for kind, kept in kept_heap(args.program, args.mpiexec, np, kinds).items():
+            counts[np][kind]["kept_bytes"] = kept
     small, large = args.np[-2], args.np[-1]
     print("busiest process, per kind: messages / bytes / peers / most heap kept, at " +
           ", ".join(f"P={np}" for np in args.np))
