@@ -4,8 +4,8 @@
 # process), counted by Open MPI's message monitoring. It fails when a kind's
 # messages or bytes grow faster than log2 P (its reductions) from 16 to 64,
 # a cost in proportion to P growing 4x there against a limit of 1.8x, or
-# its heap more than 1.2x (tests/scale/check_scale.py; about 2.5 minutes on
-# 2 cores). scripts/scale runs the same check at other counts,
+# its heap more than 1.2x (tests/scale/check_scale.py; minutes on 2 cores:
+# 64 processes start for each kind). scripts/scale runs it at other counts,
 # tests/scale/simulate.py under SimGrid to thousands (docs/scaling.md).
 set(libs Dapetra::mpi)
 set(defines)
