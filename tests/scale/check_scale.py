@@ -143,7 +143,7 @@ def verdicts(kind, a, b, small, large):
         grows.append("bytes")
     if b["messages"] > traffic * a["messages"]:
         grows.append("messages")
-    if b["kept_bytes"] - allowance > GROWTH * max(a["kept_bytes"], 0):
+    if b["kept_bytes"] - allowance > GROWTH * a["kept_bytes"]:
         grows.append("heap")
     return grows, traffic
 
