@@ -65,6 +65,71 @@ TEST(AxisPartition, CyclicClosedForm) {
   EXPECT_EQ(a.num_owned(0) + a.num_owned(1) + a.num_owned(2), 11);
 }
 
+namespace {
+
+// An axis kept as a formula or as its boundaries answers every question as
+// the same axis with every grid rank's record kept.
+void expect_same_axis(const AxisPartition& kept_small, const std::vector<Dim>& every_record) {
+  const AxisPartition full(every_record);
+  ASSERT_EQ(kept_small.grid_size(), full.grid_size());
+  ASSERT_EQ(kept_small.size(), full.size());
+  ASSERT_EQ(kept_small.dist_type(), full.dist_type());
+  for (int c = 0; c < full.grid_size(); ++c) {
+    EXPECT_EQ(kept_small.dim(c), every_record[static_cast<std::size_t>(c)]) << "grid rank " << c;
+    EXPECT_EQ(kept_small.extent(c), local_extent(every_record[static_cast<std::size_t>(c)])) << "grid rank " << c;
+    EXPECT_EQ(kept_small.num_owned(c), full.num_owned(c)) << "grid rank " << c;
+    if (full.dist_type() == DistType::block) {
+      EXPECT_EQ(kept_small.owned_begin(c), full.owned_begin(c)) << "grid rank " << c;
+    }
+    for (global_index_t i = 0; i < full.extent(c); ++i) EXPECT_EQ(kept_small.is_owned(c, i), full.is_owned(c, i));
+  }
+  for (global_index_t g = -1; g <= full.size(); ++g) EXPECT_EQ(kept_small.owner(g), full.owner(g)) << "index " << g;
+}
+
+}  // namespace
+
+// Every even 'b' split (halo and periodic too, empty grid ranks among them)
+// and every 'c' axis, from any grid rank's record, against the records.
+TEST(AxisPartition, AFormulaAxisAnswersAsItsRecords) {
+  for (int P = 1; P <= 5; ++P)
+    for (global_index_t size = 0; size <= 3 * P + 1; ++size) {
+      for (global_index_t h = 0; h <= 2; ++h)
+        for (bool periodic : {false, true}) {
+          std::vector<Dim> dims;
+          for (int c = 0; c < P; ++c) dims.push_back(Dim::even_block(size, P, c, h, periodic));
+          SCOPED_TRACE("'b' size " + std::to_string(size) + " over " + std::to_string(P) + ", halo " + std::to_string(h));
+          for (int c = 0; c < P; ++c) expect_same_axis(AxisPartition::regular(dims[static_cast<std::size_t>(c)]), dims);
+        }
+      for (global_index_t b = 1; b <= 3; ++b) {
+        std::vector<Dim> dims;
+        for (int c = 0; c < P; ++c) dims.push_back(Dim::cyclic(size, P, c, b));
+        SCOPED_TRACE("'c' size " + std::to_string(size) + " over " + std::to_string(P) + ", block " + std::to_string(b));
+        expect_same_axis(AxisPartition::regular(dims.back()), dims);
+      }
+    }
+  // A record no formula gives: an uneven split, a 'u' axis.
+  EXPECT_THROW(AxisPartition::regular(Dim::block(10, 2, 0, 0, 3)), ValidationError);
+  EXPECT_THROW(AxisPartition::regular(Dim::unstructured(4, 2, 0, {0, 1})), ValidationError);
+}
+
+// An uneven 'b' split with one halo, kept as its boundaries.
+TEST(AxisPartition, ASplitAxisAnswersAsItsRecords) {
+  const std::vector<global_index_t> begins{0, 3, 3, 9, 10};  // owned counts 3, 0, 6, 1
+  for (global_index_t h : {0, 1})
+    for (bool periodic : {false, true}) {
+      std::vector<Dim> dims;
+      for (int c = 0; c < 4; ++c) {
+        const global_index_t lo = begins[static_cast<std::size_t>(c)], hi = begins[static_cast<std::size_t>(c) + 1];
+        dims.push_back(Dim::block(10, 4, c, c > 0 ? lo - h : lo, c < 3 ? hi + h : hi, {h, h}, periodic));
+      }
+      SCOPED_TRACE("halo " + std::to_string(h));
+      expect_same_axis(AxisPartition::block_split(dims[2], begins), dims);
+    }
+  EXPECT_THROW(AxisPartition::block_split(Dim::block(10, 2, 0, 0, 4), {0, 4}), ValidationError);      // too few
+  EXPECT_THROW(AxisPartition::block_split(Dim::block(10, 2, 0, 0, 4), {0, 5, 4}), ValidationError);   // falls, and short of size
+  EXPECT_THROW(AxisPartition::block_split(Dim::block(10, 2, 0, 0, 4), {1, 4, 10}), ValidationError);  // not from 0
+}
+
 TEST(AxisPartition, SharedUnstructuredIndicesGoToTheLowestHolderByDefault) {
   std::vector<Dim> dims{Dim::unstructured(5, 3, 0, {0, 1, 2}), Dim::unstructured(5, 3, 1, {2, 3, 1}),
                         Dim::unstructured(5, 3, 2, {4, 3})};

@@ -287,6 +287,36 @@ TEST(Faults, OneProcessDifferingBesideALoneUAxisIsRefusedEverywhere) {
   }
 }
 
+// 1-D layouts whose records follow from a formula (an even 'b' split, a
+// 'c' axis) or from where each owned range begins (any other split with one
+// halo), kept without any other process's record: every size, halo and
+// period against the serial layout built from every record, and refused on
+// every process where the serial check refuses them (a halo wider than a
+// neighbour's block, a periodic interior shorter than its edges).
+TEST(ClosedForm, EverySplitMatchesTheSerialLayoutOrIsRefusedAsSerially) {
+  const int P = world()->size();
+  const auto check = [&](const Records& records) {
+    if (check_layout(layout_of(records, P)).empty())
+      expect_matches_serial(records, DistributedLayoutOptions{});
+    else
+      expect_refused_everywhere_as_serially(records, DistributedLayoutOptions{});
+  };
+  for (global_index_t size = 0; size <= 2 * P + 2; ++size) {
+    for (global_index_t h = 0; h <= 2; ++h)
+      for (bool periodic : {false, true}) {
+        SCOPED_TRACE("size " + std::to_string(size) + ", halo " + std::to_string(h) + (periodic ? ", periodic" : ""));
+        check([&](int r) { return std::vector<Dim>{Dim::even_block(size, P, r, h, periodic)}; });
+        // The same halo over a split with the extra indices last, not first.
+        const auto begin = [&](int q) { return q * (size / P) + std::max<global_index_t>(0, q - (P - size % P)); };
+        check([&](int r) {
+          const global_index_t lo = begin(r), hi = begin(r + 1);
+          return std::vector<Dim>{Dim::block(size, P, r, r > 0 ? lo - h : lo, r < P - 1 ? hi + h : hi, {h, h}, periodic)};
+        });
+      }
+    for (global_index_t b = 1; b <= 2; ++b) check([&](int r) { return std::vector<Dim>{Dim::cyclic(size, P, r, b)}; });
+  }
+}
+
 // An uneven 'b' split with one halo width gathers only where each owned
 // range begins; a gap or an overlap there is refused on every process as
 // the serial check refuses it, with the fault on each process in turn.

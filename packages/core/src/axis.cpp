@@ -13,7 +13,8 @@ static ValidationError axis_error(const std::string& message) {
   return ValidationError({Problem{-1, -1, "", "", "records of one axis are consistent", message}});
 }
 
-AxisPartition::AxisPartition(std::vector<Dim> dims, SharedIndexOwner rule) : dims_(std::move(dims)) {
+AxisPartition::AxisPartition(std::vector<Dim> dims, SharedIndexOwner rule)
+    : grid_size_(static_cast<int>(dims.size())), dims_(std::move(dims)) {
   if (dims_.empty()) throw axis_error("AxisPartition needs the record of at least one grid rank");
   const int P = grid_size();
   for (int k = 0; k < P; ++k)
@@ -74,10 +75,89 @@ AxisPartition::AxisPartition(std::vector<Dim> dims, SharedIndexOwner rule) : dim
   }
 }
 
+namespace {
+
+// Where grid rank r's owned range begins in Dim::even_block's split of `size` over P.
+global_index_t even_begin(global_index_t size, int P, global_index_t r) {
+  const global_index_t base = size / P, extra = size % P;
+  return r * base + std::min(r, extra);
+}
+
+// The grid rank owning g in that split (0 <= g < size).
+int even_owner(global_index_t size, int P, global_index_t g) {
+  const global_index_t base = size / P, extra = size % P, wide = extra * (base + 1);
+  return static_cast<int>(g < wide ? g / (base + 1) : extra + (g - wide) / base);
+}
+
+// The record Dim::even_block or Dim::cyclic gives grid rank c of `record`'s axis.
+Dim formula_record(const Dim& record, int c) {
+  if (record.dist_type == DistType::cyclic)
+    return Dim::cyclic(record.size, record.proc_grid_size, c, record.block_size);
+  return Dim::even_block(record.size, record.proc_grid_size, c, record.padding[1], record.periodic);
+}
+
+}  // namespace
+
+AxisPartition::AxisPartition(Form form, Dim record, int grid_size) : form_(form), grid_size_(grid_size) {
+  dims_.push_back(std::move(record));
+}
+
+AxisPartition AxisPartition::regular(const Dim& record) {
+  const int P = record.proc_grid_size, c = record.proc_grid_rank;
+  if (record.dist_type == DistType::unstructured || P < 1 || c < 0 || c >= P || record.size < 0 ||
+      (record.dist_type == DistType::cyclic && record.block_size < 1) || formula_record(record, c) != record)
+    throw axis_error("record " + describe(record) + " is not an even 'b' split's or a 'c' axis's");
+  return AxisPartition(Form::formula, formula_record(record, 0), P);
+}
+
+AxisPartition AxisPartition::block_split(const Dim& record, std::vector<global_index_t> owned_begins) {
+  const int P = record.proc_grid_size;
+  bool rising = record.dist_type == DistType::block && P >= 1 &&
+                owned_begins.size() == static_cast<std::size_t>(P) + 1 && owned_begins.front() == 0 &&
+                owned_begins.back() == record.size;
+  for (std::size_t k = 1; rising && k < owned_begins.size(); ++k) rising = owned_begins[k - 1] <= owned_begins[k];
+  if (!rising)
+    throw axis_error("a 'b' axis of size " + std::to_string(record.size) + " over " + std::to_string(P) +
+                     " grid ranks is split at grid_size + 1 rising boundaries from 0 to size");
+  const global_index_t h = record.padding[1], hi = owned_begins[1];
+  AxisPartition axis(Form::split, Dim::block(record.size, P, 0, 0, P > 1 ? hi + h : hi, {h, h}, record.periodic), P);
+  axis.block_bounds_ = std::move(owned_begins);
+  return axis;
+}
+
+const Dim& AxisPartition::record_of(int c, Dim& scratch) const {
+  switch (form_) {
+    case Form::every_record: return dims_[static_cast<std::size_t>(c)];
+    case Form::formula: scratch = formula_record(dims_.front(), c); return scratch;
+    case Form::split: {
+      const Dim& d = dims_.front();
+      const global_index_t h = d.padding[1], lo = block_bounds_[c], hi = block_bounds_[c + 1];
+      scratch = Dim::block(d.size, grid_size_, c, c > 0 ? lo - h : lo, c < grid_size_ - 1 ? hi + h : hi, {h, h}, d.periodic);
+      return scratch;
+    }
+  }
+  return dims_.front();
+}
+
+Dim AxisPartition::dim(int grid_rank) const {
+  Dim scratch;
+  return record_of(grid_rank, scratch);
+}
+
+global_index_t AxisPartition::extent(int grid_rank) const {
+  Dim scratch;
+  return local_extent(record_of(grid_rank, scratch));
+}
+
+global_index_t AxisPartition::owned_begin(int grid_rank) const {
+  return form_ == Form::formula ? even_begin(size(), grid_size_, grid_rank) : block_bounds_[grid_rank];
+}
+
 int AxisPartition::owner(global_index_t g) const {
   switch (dist_type()) {
     case DistType::block: {
       if (g < 0 || g >= size()) return -1;
+      if (form_ == Form::formula) return even_owner(size(), grid_size_, g);
       const auto it = std::upper_bound(block_bounds_.begin(), block_bounds_.end(), g);
       return static_cast<int>(it - block_bounds_.begin()) - 1;
     }
@@ -95,17 +175,18 @@ int AxisPartition::owner(global_index_t g) const {
 
 global_index_t AxisPartition::num_owned(int k) const {
   switch (dist_type()) {
-    case DistType::block: return block_bounds_[k + 1] - block_bounds_[k];
-    case DistType::cyclic: return local_extent(dims_[k]);
+    case DistType::block: return owned_begin(k + 1) - owned_begin(k);
+    case DistType::cyclic: return extent(k);
     case DistType::unstructured: return u_num_owned_[k];
   }
   return 0;
 }
 
 bool AxisPartition::is_owned(int k, global_index_t i) const {
+  Dim scratch;
   switch (dist_type()) {
-    case DistType::block: return owned_local_range(dims_[k]).contains(static_cast<local_index_t>(i));
-    case DistType::cyclic: return i >= 0 && i < local_extent(dims_[k]);
+    case DistType::block: return owned_local_range(record_of(k, scratch)).contains(static_cast<local_index_t>(i));
+    case DistType::cyclic: return i >= 0 && i < extent(k);
     case DistType::unstructured: return u_owned_[k][static_cast<std::size_t>(i)];
   }
   return false;

@@ -103,14 +103,30 @@ std::optional<std::int64_t> cut_fingerprint(const PackedRank& mine, const std::v
 
 namespace {
 
+// Whether a distributed 'b' axis with halo h on every inner side, whose
+// grid ranks own `fewest` indices at the least, passes the axis rules
+// (check_axis) whatever its split: each communication padding is at most the
+// neighbour's owned count, and a periodic axis's interior is at least each
+// edge's padding. (The owned ranges of the formulas' records are adjacent,
+// from 0 to size, by construction.) Then the axis is kept as a formula or as
+// its boundaries, and no grid rank's record is built.
+bool block_rules_hold(const Dim& d, global_index_t fewest) {
+  const global_index_t h = d.padding[0];
+  return h <= fewest && (!d.periodic || d.size - 2 * h >= h);
+}
+
 // Every grid rank's records of each axis, checked as a gather would check
-// them: the same verdict on every process, from the same records.
+// them: the same verdict on every process, from the same records. An axis
+// that passes its rules for sure is kept as its formula, in O(1) (or its
+// boundaries), without building any other grid rank's record.
 class CheckedAxes {
  public:
   CheckedAxes(const std::vector<Dim>& dims, int rank, const SharedIndexOwner& rule)
       : grid_(ProcessGrid::of(dims)), rank_(rank), rule_(rule) {}
   const ProcessGrid& grid() const { return grid_; }
-  // Axis a's records, record_of(c) for each grid rank c.
+  // An axis known to pass its rules.
+  void add_checked(AxisPartition axis) { axes_.push_back(std::move(axis)); }
+  // Axis a's records, record_of(c) for each grid rank c, checked.
   template <class RecordOf>
   void add(int a, int grid_size, RecordOf&& record_of) {
     std::vector<Dim> records;
@@ -139,6 +155,21 @@ class CheckedAxes {
   std::vector<AxisPartition> axes_;
   std::vector<Problem> problems_;
 };
+
+// A regular axis (regular_record's), kept as its formula when it passes its
+// rules for sure; otherwise every grid rank's record, `record_of(c)`, built
+// and checked (the way to the exception, or a rare halo as wide as a block).
+template <class RecordOf>
+void add_formula_axis(CheckedAxes& checked, const std::vector<Dim>& dims, int a, RecordOf&& record_of) {
+  const Dim& d = dims[a];
+  const int P = d.proc_grid_size;
+  const bool formula = P > 1 && regular_record(d, d.proc_grid_rank) == d &&
+                       (d.dist_type == DistType::cyclic || block_rules_hold(d, d.size / P));
+  if (formula)
+    checked.add_checked(AxisPartition::regular(d));
+  else
+    checked.add(a, P, record_of);
+}
 
 }  // namespace
 
@@ -173,7 +204,13 @@ std::unique_ptr<GlobalLayout> cut_layout(const std::vector<Dim>& dims, int rank,
       return cut ? block_between(d, c, at[c], std::max(at[c], at[c + 1])) : *regular_record(d, c);
     };
     matches = matches && record_of(d.proc_grid_rank) == d;
-    checked.add(a, d.proc_grid_size, record_of);
+    if (!matches) break;  // (no layout: the vote below sends every process to the full gather)
+    global_index_t fewest = d.size;
+    for (int c = 0; cut && c < d.proc_grid_size; ++c) fewest = std::min(fewest, at[c + 1] - at[c]);
+    if (cut && at.front() == 0 && block_rules_hold(d, fewest))  // (then the boundaries rise from 0 to size)
+      checked.add_checked(AxisPartition::block_split(d, std::move(at)));
+    else
+      add_formula_axis(checked, dims, a, record_of);
   }
   // Whether every process's records are those built: one more reduction
   // (a process whose record is not its split's sends all to the full gather).
@@ -189,7 +226,7 @@ std::unique_ptr<GlobalLayout> cut_layout(const std::vector<Dim>& dims, int rank,
 std::unique_ptr<GlobalLayout> closed_form_layout(const std::vector<Dim>& dims, int rank, const SharedIndexOwner& rule) {
   CheckedAxes checked(dims, rank, rule);
   for (int a = 0; a < static_cast<int>(dims.size()); ++a)
-    checked.add(a, dims[a].proc_grid_size, [&](int c) { return *regular_record(dims[a], c); });
+    add_formula_axis(checked, dims, a, [&](int c) { return *regular_record(dims[a], c); });
   return checked.layout();
 }
 

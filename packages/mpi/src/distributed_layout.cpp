@@ -307,19 +307,15 @@ void LayoutBuilder::count_owned(DistributedLayout& self) {
   bool all_owned = true;
   for (int a = 0; a < ndim && all_owned; ++a) {
     const AxisPartition& axis = g.axis(a);
-    for (int c = 0; c < axis.grid_size() && all_owned; ++c) {
-      const Dim& d = axis.dim(c);
-      if (d.dist_type == DistType::block) {
-        all_owned = owned_local_range(d).size() == local_extent(d);
-      } else if (d.dist_type == DistType::unstructured) {
-        for (global_index_t i = 0; i < local_extent(d) && all_owned; ++i) all_owned = axis.is_owned(c, i);
-      }
-    }
+    if (axis.dist_type() == DistType::cyclic) continue;  // a 'c' grid rank owns all it holds
+    for (int c = 0; c < axis.grid_size() && all_owned; ++c) all_owned = axis.num_owned(c) == axis.extent(c);
   }
   self.every_element_owned_ = all_owned;
   if (ndim == 1 && self.dim_data_[0].dist_type == DistType::unstructured)
-    for (int c = 0; c < g.axis(0).grid_size(); ++c)
-      for (global_index_t i : g.axis(0).dim(c).indices) self.lowest_index_ = std::min(self.lowest_index_, i);
+    for (int c = 0; c < g.axis(0).grid_size(); ++c) {
+      const Dim d = g.axis(0).dim(c);
+      for (global_index_t i : d.indices) self.lowest_index_ = std::min(self.lowest_index_, i);
+    }
 }
 
 }  // namespace detail

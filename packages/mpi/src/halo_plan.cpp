@@ -182,7 +182,7 @@ using detail::StridedRun;
 // Every process whose coordinate on each axis is a candidate (but this
 // one) gets what its walk over its records visits of this process's owned
 // elements: the product of the axes' lists, in that process's memory order.
-void add_sends_to_candidates(const DistributedLayout& layout, const std::vector<std::vector<AxisSends>>& along,
+void add_sends_to_candidates(const DistributedLayout& layout, const std::vector<std::map<int, AxisSends>>& along,
                              const std::vector<std::vector<int>>& candidates, detail::RunsByPeer& sends) {
   const int ndim = static_cast<int>(candidates.size()), me = layout.rank();
   for (int a = 0; a < ndim; ++a)
@@ -194,7 +194,7 @@ void add_sends_to_candidates(const DistributedLayout& layout, const std::vector<
     const int q = layout.grid().rank_of(c);
     if (q != me) {
       std::vector<const AxisSends*> levels;  // q's axes from slowest to fastest in memory
-      for (int a : layout.memory_order_of(q)) levels.push_back(&along[a][static_cast<std::size_t>(c[a])]);
+      for (int a : layout.memory_order_of(q)) levels.push_back(&along[a].at(c[a]));
       RunList& out = sends[q];
       const auto walk = [&](auto&& recurse, std::size_t level, std::ptrdiff_t offset) -> void {
         const auto& offs = levels[level]->my_offset;
@@ -215,6 +215,31 @@ void add_sends_to_candidates(const DistributedLayout& layout, const std::vector<
   }
 }
 
+// The grid coordinates along an axis, other than `mine`, whose filled
+// positions this coordinate may own: none along 'c' (nothing is filled);
+// along 'b' the neighbours (communication padding is at most a neighbour's
+// owned count: validate.hpp) and, on a periodic axis, the two edges, whose
+// boundary padding is filled from the opposite end: at most four, whatever
+// the grid's extent; along a gathered 'u' axis every other coordinate.
+std::vector<int> coordinates_that_may_fill_from(const AxisPartition& axis, int mine) {
+  const int n = axis.grid_size();
+  std::vector<int> out;
+  switch (axis.dist_type()) {
+    case DistType::cyclic: break;
+    case DistType::block:
+      out = {mine - 1, mine + 1};
+      if (axis.dim(0).periodic) out.insert(out.end(), {0, n - 1});
+      break;
+    case DistType::unstructured:
+      for (int c = 0; c < n; ++c) out.push_back(c);
+      break;
+  }
+  out.erase(std::remove_if(out.begin(), out.end(), [&](int c) { return c < 0 || c >= n || c == mine; }), out.end());
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
+
 void sends_in_closed_form(const DistributedLayout& layout, detail::RunsByPeer& sends) {
   const GlobalLayout& global = detail::LayoutAccess::global(layout);
   const int ndim = static_cast<int>(layout.dim_data().size());
@@ -222,16 +247,17 @@ void sends_in_closed_form(const DistributedLayout& layout, detail::RunsByPeer& s
 
   // Per axis and grid coordinate c along it: the positions of a process at c
   // whose value this process owns, as offsets into this buffer (empty if none).
-  std::vector<std::vector<AxisSends>> along(static_cast<std::size_t>(ndim));
+  std::vector<std::map<int, AxisSends>> along(static_cast<std::size_t>(ndim));
   std::vector<std::vector<int>> candidates(static_cast<std::size_t>(ndim));  // coordinates with any
   std::vector<std::optional<IndexLookup>> lookups(static_cast<std::size_t>(ndim));  // 'u' only; formulas otherwise
   const auto list_sends = [&](int a, int c) {
     const AxisPartition& axis = global.axis(a);
     const Dim& my_dim = layout.dim_data()[a];
     const auto my_stride = static_cast<std::ptrdiff_t>(layout.local_strides()[a]);
-    const AxisPlan ax = plan_axis(layout, a, axis.dim(c), false);
+    const Dim their_dim = axis.dim(c);  // (the plan points to it)
+    const AxisPlan ax = plan_axis(layout, a, their_dim, false);
     if (my_dim.dist_type == DistType::unstructured && !lookups[a]) lookups[a].emplace(my_dim);
-    std::vector<std::ptrdiff_t>& out = along[a][static_cast<std::size_t>(c)].my_offset;
+    std::vector<std::ptrdiff_t>& out = along[a][c].my_offset;
     const bool same_record = c == my_coords[a];  // then a kept position is the same position here
     out.reserve(static_cast<std::size_t>(same_record ? ax.extent : 0));
     for (global_index_t p = 0; p < ax.extent; ++p) {
@@ -252,10 +278,8 @@ void sends_in_closed_form(const DistributedLayout& layout, detail::RunsByPeer& s
   std::vector<char> foreign(static_cast<std::size_t>(ndim), 0);
   for (int a = 0; a < ndim; ++a) {
     const AxisPartition& axis = global.axis(a);
-    along[a].resize(static_cast<std::size_t>(axis.grid_size()));
-    for (int c = 0; c < axis.grid_size(); ++c) {
-      const Dim& d = axis.dim(c);
-      if (c == my_coords[a] || d.dist_type == DistType::cyclic) continue;
+    for (int c : coordinates_that_may_fill_from(axis, my_coords[a])) {
+      const Dim d = axis.dim(c);
       const AxisPlan ranges = plan_axis_ranges(layout, a, d, false);
       bool any = false;
       ranges.for_each_filled([&](global_index_t p) { any = any || axis.owner(ranges.source(p)) == my_coords[a]; });

@@ -1,12 +1,15 @@
 /// \file
 /// dapetra/axis.hpp: one axis of a distributed array, seen from every process.
 ///
-/// An AxisPartition gathers the records of all grid ranks along one axis and
+/// An AxisPartition knows the records of all grid ranks along one axis and
 /// answers the questions one record cannot: which grid rank owns a global index
 /// and which of a process's positions it owns. Owners come from closed forms
-/// for 'c', from a binary search over block boundaries for 'b', and from a
-/// table built once for 'u'. Build it once and query it many times; it is
-/// immutable and cheap to share.
+/// for 'c' and an even 'b' split, from a binary search over block boundaries
+/// for any other 'b' split, and from a table built once for 'u'. An axis whose
+/// records follow from one (an even 'b' split, a 'c' axis) keeps that one
+/// record, and a 'b' axis split at given boundaries keeps those boundaries:
+/// their memory does not grow with the number of processes. Build it once and
+/// query it many times; it is immutable and cheap to share.
 #pragma once
 
 #include <functional>
@@ -39,16 +42,40 @@ class AxisPartition {
   /// @param rule the owner of a 'u' index held by several grid ranks.
   explicit AxisPartition(std::vector<Dim> dims, SharedIndexOwner rule = lowest_holder);
 
+  /// @name Axes whose records follow from one (memory O(1))
+  /// @{
+  /// An even 'b' split (Dim::even_block) or a 'c' axis (Dim::cyclic), from
+  /// any one grid rank's record. Throws ValidationError when `record` is not
+  /// what those factories give for its grid rank. The caller checks the
+  /// axis's collective rules (check_axis) when it must.
+  /// @param record one grid rank's record along the axis.
+  /// @return the axis.
+  static AxisPartition regular(const Dim& record);
+  /// A 'b' axis split at `owned_begins` with the same halo on every inner
+  /// side: grid rank r owns [owned_begins[r], owned_begins[r+1]) and holds
+  /// record's halo beyond it (boundary padding at the grid's ends, as
+  /// Dim::even_block lays it out). Keeps the grid_size()+1 boundaries.
+  /// @param record one grid rank's record along the axis (its size, grid size, halo and periodic are used).
+  /// @param owned_begins grid_size()+1 non-decreasing boundaries, from 0 to size.
+  /// @return the axis.
+  static AxisPartition block_split(const Dim& record, std::vector<global_index_t> owned_begins);
+  /// @}
+
   /// @return the axis' dist_type.
   DistType dist_type() const { return dims_.front().dist_type; }
   /// @return the axis' global length.
   global_index_t size() const { return dims_.front().size; }
   /// @return grid ranks along the axis.
-  int grid_size() const { return static_cast<int>(dims_.size()); }
-  /// The record of one grid rank.
+  int grid_size() const { return grid_size_; }
+  /// The record of one grid rank, a copy (built from the formula where the
+  /// axis keeps one record; O(indices) for 'u').
   /// @param grid_rank a grid rank along the axis.
   /// @return its record.
-  const Dim& dim(int grid_rank) const { return dims_[grid_rank]; }
+  Dim dim(int grid_rank) const;
+  /// Length of one grid rank's buffer along the axis (its record's local_extent), without a copy.
+  /// @param grid_rank a grid rank along the axis.
+  /// @return its extent.
+  global_index_t extent(int grid_rank) const;
 
   /// Grid rank owning global index g, or -1 if no process holds g.
   /// @param g a global index along the axis.
@@ -69,11 +96,18 @@ class AxisPartition {
   /// The 'b' boundaries: grid rank r owns [owned_begin(r), owned_begin(r+1)).
   /// @param grid_rank a grid rank along a 'b' axis.
   /// @return the first index it owns.
-  global_index_t owned_begin(int grid_rank) const { return block_bounds_[grid_rank]; }
+  global_index_t owned_begin(int grid_rank) const;
 
  private:
-  std::vector<Dim> dims_;
-  std::vector<global_index_t> block_bounds_;  ///< 'b': grid_size()+1 owned boundaries
+  /// How the records are known: each one kept, one and a formula, or one and the 'b' boundaries.
+  enum class Form { every_record, formula, split };
+  AxisPartition(Form form, Dim record, int grid_size);
+  /// Grid rank c's record: the kept one, or built into `scratch`.
+  const Dim& record_of(int c, Dim& scratch) const;
+  Form form_ = Form::every_record;
+  int grid_size_ = 0;
+  std::vector<Dim> dims_;                     ///< every grid rank's record, or only grid rank 0's (formula, split)
+  std::vector<global_index_t> block_bounds_;  ///< 'b' (every record, split): grid_size()+1 owned boundaries
   /// 'u': sorted distinct indices and the owner of each.
   std::vector<global_index_t> u_index_;
   std::vector<int> u_owner_;
