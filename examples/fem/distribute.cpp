@@ -3,13 +3,13 @@
 #include <algorithm>
 #include <cmath>
 #include <memory>
-#include <numeric>
 
 #include "dapetra/distarray.hpp"
 #include "dapetra/mpi/agree.hpp"
 #include "dapetra/mpi/halo.hpp"
 #include "dapetra/mpi/distributed_layout.hpp"
 #include "dapetra/mpi/redistribute.hpp"
+#include "dapetra/mpi/sparse_exchange.hpp"
 
 namespace fem {
 namespace {
@@ -38,25 +38,16 @@ DistArray table_view(std::vector<T>& values, const Dim& rows_dim, int width) {
 }
 
 // The numbers of the cells each process is to receive: every process sends
-// each part the numbers of its block's cells for that part (one all-to-all
-// of counts, one of numbers). Sorted: the order of the cells in the part.
+// each part it has cells for their numbers, by the sparse exchange (no
+// process learns who sends until the numbers arrive; nothing the size of the
+// communicator). Sorted: the order of the cells in the part.
 std::vector<global_index_t> cells_received(const MeshBlock& block, const std::vector<int>& cell_part, MPI_Comm comm) {
-  const Ranks r(comm);
-  std::vector<int> send_counts(static_cast<std::size_t>(r.size), 0), recv_counts(send_counts.size(), 0);
-  for (int p : cell_part) ++send_counts[static_cast<std::size_t>(p)];
-  MPI_Alltoall(send_counts.data(), 1, MPI_INT, recv_counts.data(), 1, MPI_INT, comm);
-  std::vector<int> send_at(send_counts.size(), 0), recv_at(recv_counts.size(), 0);
-  std::partial_sum(send_counts.begin(), send_counts.end() - 1, send_at.begin() + 1);
-  std::partial_sum(recv_counts.begin(), recv_counts.end() - 1, recv_at.begin() + 1);
-  std::vector<long long> send(cell_part.size());
-  std::vector<int> next = send_at;
-  for (std::size_t c = 0; c < cell_part.size(); ++c)
-    send[static_cast<std::size_t>(next[static_cast<std::size_t>(cell_part[c])]++)] = block.first_cell + static_cast<long long>(c);
-  std::vector<long long> received(static_cast<std::size_t>(recv_at.back() + recv_counts.back()));
-  MPI_Alltoallv(send.data(), send_counts.data(), send_at.data(), MPI_LONG_LONG, received.data(), recv_counts.data(),
-                recv_at.data(), MPI_LONG_LONG, comm);
-  std::sort(received.begin(), received.end());
-  return {received.begin(), received.end()};
+  dapetra::mpi::Outbox to_part;
+  for (std::size_t c = 0; c < cell_part.size(); ++c) to_part[cell_part[c]].push_back(block.first_cell + static_cast<std::int64_t>(c));
+  const dapetra::mpi::Inbox received = dapetra::mpi::exchange_words(to_part, comm);
+  std::vector<global_index_t> cells(received.words.begin(), received.words.end());
+  std::sort(cells.begin(), cells.end());
+  return cells;
 }
 
 // The part numbers must be ranks, and every part must get a cell.

@@ -165,7 +165,9 @@ TEST(Soak, CreatingPlansAnewKeepsMemoryFlat) {
     wrong += block_mismatches(b, k);
   };
   const long long growth = largest_growth("creation", rounds(10000), 200, one_round);
-  if (memory_checked()) EXPECT_LT(growth, growth_bound);
+  if (memory_checked()) {
+    EXPECT_LT(growth, growth_bound);
+  }
   EXPECT_EQ(wrong, 0) << "rank " << r << ": entries unlike the round's values";
 }
 
@@ -189,6 +191,8 @@ TEST(Soak, RedistributingKeepsMemoryFlat) {
       for (int c = 0; c < components; ++c) wrong += v[components * i + c] != value(k, held[i], c);
   };
   const long long growth = largest_growth("redistribution", rounds(200000), 1000, one_round);
-  if (memory_checked()) EXPECT_LT(growth, growth_bound);
+  if (memory_checked()) {
+    EXPECT_LT(growth, growth_bound);
+  }
   EXPECT_EQ(wrong, 0) << "rank " << r << ": entries unlike the round's values";
 }

@@ -3,7 +3,7 @@ find_package(nlohmann_json 3.9 REQUIRED)
 set(spec_data DAPETRA_SPEC_DATA="${DAPETRA_TESTS_DIR}/data/spec_chapter2.json")
 set(sources mpi/mpi_main.cpp mpi/test_halo.cpp mpi/test_halo_properties.cpp mpi/test_redistribute.cpp
             mpi/test_faults.cpp mpi/test_layout.cpp mpi/test_index_map.cpp mpi/test_owned_ranges.cpp
-            mpi/test_held_owners.cpp)
+            mpi/test_held_owners.cpp mpi/test_sparse_exchange.cpp)
 set(libs Dapetra::mpi GTest::gtest nlohmann_json::nlohmann_json)
 if(TARGET Dapetra::eigen)
   list(APPEND sources mpi/test_eigen_plans.cpp)

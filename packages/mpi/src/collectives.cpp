@@ -137,6 +137,13 @@ void Ballot::cast(MPI_Comm comm) {
   std::copy(words.begin() + 1 + static_cast<std::ptrdiff_t>(low_.size()), words.end(), sums_.begin());
 }
 
+}  // namespace dapetra::mpi::detail
+
+namespace dapetra::mpi {
+
+using detail::rank_of;
+using detail::throw_if_too_large_for_mpi;
+
 std::size_t Inbox::index_of(int p) const {
   const auto it = std::lower_bound(sources.begin(), sources.end(), p);
   return it == sources.end() || *it != p ? count() : static_cast<std::size_t>(it - sources.begin());
@@ -236,4 +243,4 @@ Inbox exchange_words(const Outbox& out, MPI_Comm comm) {
   return in;
 }
 
-}  // namespace dapetra::mpi::detail
+}  // namespace dapetra::mpi

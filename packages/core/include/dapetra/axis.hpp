@@ -42,10 +42,8 @@ class AxisPartition {
   /// @param rule the owner of a 'u' index held by several grid ranks.
   explicit AxisPartition(std::vector<Dim> dims, SharedIndexOwner rule = lowest_holder);
 
-  /// @name Axes whose records follow from one (memory O(1))
-  /// @{
   /// An even 'b' split (Dim::even_block) or a 'c' axis (Dim::cyclic), from
-  /// any one grid rank's record. Throws ValidationError when `record` is not
+  /// any one grid rank's record, kept in O(1) memory. Throws ValidationError when `record` is not
   /// what those factories give for its grid rank. The caller checks the
   /// axis's collective rules (check_axis) when it must.
   /// @param record one grid rank's record along the axis.
@@ -59,7 +57,6 @@ class AxisPartition {
   /// @param owned_begins grid_size()+1 non-decreasing boundaries, from 0 to size.
   /// @return the axis.
   static AxisPartition block_split(const Dim& record, std::vector<global_index_t> owned_begins);
-  /// @}
 
   /// @return the axis' dist_type.
   DistType dist_type() const { return dims_.front().dist_type; }

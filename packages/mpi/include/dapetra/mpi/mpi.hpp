@@ -2,7 +2,8 @@
 /// dapetra/mpi/mpi.hpp: the whole communication layer in one include.
 ///
 /// Layouts over an MPI communicator, halo exchange and assembly, and
-/// redistribution between any two DAP distributions; MPI only, no Trilinos.
+/// redistribution between any two DAP distributions, and the sparse exchange
+/// they are built on; MPI only, no Trilinos.
 #pragma once
 
 #include "dapetra/mpi/agree.hpp"
@@ -11,3 +12,4 @@
 #include "dapetra/mpi/distributed_layout.hpp"
 #include "dapetra/mpi/redistribute.hpp"
 #include "dapetra/mpi/scalar.hpp"
+#include "dapetra/mpi/sparse_exchange.hpp"
