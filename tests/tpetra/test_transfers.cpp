@@ -59,10 +59,11 @@ OwnedPart owned_part(const TpetraLayout& layout, const Teuchos::RCP<MV>& buffer)
 void expect_same(const std::vector<Dim>& dims, const std::string& label,
                  const std::function<double(global_index_t, bool)>& fill,
                  const std::function<void(const mpi::HaloPlan&, const DistArray&)>& ours,
-                 const std::function<void(const HaloTransfer&, const TpetraLayout&, const Teuchos::RCP<MV>&)>& theirs) {
+                 const std::function<void(const HaloTransfer&, const TpetraLayout&, const Teuchos::RCP<MV>&)>& theirs,
+                 const TpetraLayoutOptions& options) {
   const auto comm = world();
   DistArray a = owning_array<double>(dims), b = owning_array<double>(dims);
-  const auto layout = TpetraLayout::create(a, comm);
+  const auto layout = TpetraLayout::create(a, comm, options);
   const auto plan = mpi::HaloPlan::create(layout->distribution());
   const auto transfer = HaloTransfer::create(*layout);
   const auto flat = dapetra::testing::global_flat_indices(dims);
@@ -90,7 +91,7 @@ void expect_same(const std::vector<Dim>& dims, const std::string& label,
 
 // Every comparison of a HaloTransfer with a HaloPlan on one layout. Values
 // are small integers and halves, so sums are exact in any order.
-void check_halo(const std::vector<Dim>& dims, const std::string& label) {
+void check_halo(const std::vector<Dim>& dims, const std::string& label, const TpetraLayoutOptions& options = {}) {
   const int rank = world()->getRank();
   // Ghost update: owners' values reach every copy; a ghost's old value is garbage.
   expect_same(
@@ -99,7 +100,8 @@ void check_halo(const std::vector<Dim>& dims, const std::string& label) {
       [](const HaloTransfer& t, const TpetraLayout& l, const Teuchos::RCP<MV>& buffer) {
         const OwnedPart owned = owned_part(l, buffer);
         buffer->doImport(*owned.vector, *t.import, Tpetra::INSERT);
-      });
+      },
+      options);
   // Assembly, each mode. ADD: every copy contributes rank + 1 and the global
   // index, so a sum names its contributors.
   const auto assemble_with = [&](mpi::CombineMode ours, Tpetra::CombineMode theirs, const char* name,
@@ -111,7 +113,8 @@ void check_halo(const std::vector<Dim>& dims, const std::string& label) {
           const OwnedPart owned = owned_part(l, buffer);
           owned.vector->doExport(*buffer, *t.exporter, theirs);
           owned.put_back();
-        });
+        },
+        options);
   };
   assemble_with(mpi::CombineMode::add, Tpetra::ADD, "ADD",
                 [rank](global_index_t g, bool) { return static_cast<double>(g) + static_cast<double>(rank + 1) * 1024; });
@@ -149,6 +152,42 @@ TEST(HaloTransfer, AgreesWithHaloPlanOnRandomLayouts) {
   for (int trial = 0; trial < 60; ++trial) {
     const LayoutRecords layout = draws.next();
     check_halo(without_periodicity(layout.ranks[comm->getRank()].dim_data), "trial " + std::to_string(trial));
+  }
+}
+
+// A 1-D 'u' array (the finite-element case) knows its ghosts' owners, and
+// its Import is given them instead of asking Tpetra's directory: with owners
+// by the default rule, by ranges and as claimed by their holders, each
+// process holding its range then one ghost on each side (the right one owned
+// by the right neighbour, which the default rule does not choose).
+TEST(HaloTransfer, AOneDimensionalUArrayGivesTheImportItsGhostsOwners) {
+  const auto comm = world();
+  const int P = comm->getSize(), r = comm->getRank();
+  const global_index_t n = 4 * P + 1;
+  const auto begin = [&](int q) -> global_index_t { return q == P ? n : 4 * q; };
+  std::vector<global_index_t> held;
+  std::vector<int> owners;
+  for (global_index_t g = begin(r); g < begin(r + 1); ++g) {
+    held.push_back(g);
+    owners.push_back(r);
+  }
+  if (r + 1 < P) {
+    held.push_back(begin(r + 1));
+    owners.push_back(r + 1);
+  }
+  if (r > 0) {
+    held.push_back(begin(r) - 1);
+    owners.push_back(r - 1);
+  }
+  std::vector<global_index_t> boundaries;
+  for (int q = 0; q <= P; ++q) boundaries.push_back(begin(q));
+  const std::vector<Dim> dims{Dim::unstructured(n, P, r, held, false)};
+  for (const auto& [how, name] : {std::pair{mpi::Ownership(), "the default rule"},
+                                  std::pair{mpi::Ownership::from_ranges(boundaries), "ranges"},
+                                  std::pair{mpi::Ownership::from_held_owners(owners), "claimed owners"}}) {
+    TpetraLayoutOptions options;
+    options.distribution.ownership = how;
+    check_halo(dims, std::string("owners by ") + name, options);
   }
 }
 

@@ -46,12 +46,41 @@ std::vector<Problem> pair_problems(const TpetraLayout& from, const TpetraLayout&
   return problems;
 }
 
+// Whether the layout knows the owner of every element it holds: a 1-D 'u'
+// array settled without gathering. The same verdict on every process (the
+// kind of layout was agreed at its creation), as it must be: the two Import
+// constructors below differ in their collectives.
+bool owners_known(const TpetraLayout& layout) {
+  const mpi::DistributedLayout& dl = *layout.distribution();
+  return dl.dim_data().size() == 1 && dl.scattered_axis() == 0 && mpi::adapter::gathered_records(dl) == nullptr;
+}
+
+// The owner of each element the Import receives: buffer_map's elements that
+// owned_map lacks, in buffer_map's order, as Tpetra lists them. The buffer
+// map of such a layout is its held indices in buffer order (build_maps).
+Teuchos::Array<int> owners_of_remote(const TpetraLayout& layout) {
+  const std::vector<int> owners = mpi::adapter::owners_of_held(*layout.distribution());
+  const Map& owned = *layout.owned_map();
+  const Map& buffer = *layout.buffer_map();
+  Teuchos::Array<int> remote;
+  for (std::size_t i = 0; i < owners.size(); ++i)
+    if (!owned.isNodeGlobalElement(buffer.getGlobalElement(static_cast<LO>(i)))) remote.push_back(owners[i]);
+  return remote;
+}
+
 }  // namespace
 
 HaloTransfer HaloTransfer::create(const TpetraLayout& layout) {
   mpi::adapter::agree_on_layouts({layout.distribution().get()}, "HaloTransfer::create");
   HaloTransfer t;
-  t.import = Teuchos::rcp(new Import(layout.owned_map(), layout.buffer_map()));
+  // Where the layout knows every ghost's owner, Tpetra's Import is given
+  // them and skips its directory's look-up.
+  if (owners_known(layout)) {
+    Teuchos::Array<int> remote = owners_of_remote(layout);
+    t.import = Teuchos::rcp(new Import(layout.owned_map(), layout.buffer_map(), remote, Teuchos::null));
+  } else {
+    t.import = Teuchos::rcp(new Import(layout.owned_map(), layout.buffer_map()));
+  }
   t.exporter = Teuchos::rcp(new Export(*t.import));
   return t;
 }

@@ -339,6 +339,15 @@ global_index_t lowest_index(const DistributedLayout& layout) { return detail::La
 
 const GlobalLayout* gathered_records(const DistributedLayout& layout) { return detail::LayoutAccess::gathered(layout); }
 
+std::vector<int> owners_of_held(const DistributedLayout& layout) {
+  const int a = layout.scattered_axis();
+  if (a < 0 || detail::LayoutAccess::gathered(layout)) return {};
+  const auto& owners = detail::LayoutAccess::scattered(layout);
+  std::vector<int> out(static_cast<std::size_t>(layout.local_shape()[static_cast<std::size_t>(a)]));
+  for (std::size_t p = 0; p < out.size(); ++p) out[p] = owners.owner_of(static_cast<global_index_t>(p), layout.rank());
+  return out;
+}
+
 void agree_on_layouts(const std::vector<const DistributedLayout*>& layouts, const char* call) {
   const MPI_Comm comm = layouts.front()->comm();
   std::int64_t mine = 0x4c41594f;  // "LAYO"

@@ -50,7 +50,8 @@ struct HaloTransfer {
   Teuchos::RCP<const Export> exporter;
 
   /// Collective over layout.comm(): one reduction (every process passed a layout of one creation), one Import
-  /// (Tpetra finds the ghosts' owners through its directory) and its reverse Export (no messages).
+  /// and its reverse Export (no messages). A 1-D 'u' array's layout knows its ghosts' owners and gives them
+  /// to the Import, which then skips its directory's look-up; for others Tpetra's directory finds them.
   /// @param layout the layout.
   /// @return the Import and Export.
   static HaloTransfer create(const TpetraLayout& layout);

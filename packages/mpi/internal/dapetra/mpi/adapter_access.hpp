@@ -25,6 +25,12 @@ namespace dapetra::mpi::adapter {
 // (which may hold negative indices); 0 for every other layout.
 global_index_t lowest_index(const DistributedLayout& layout);
 
+// The rank owning each position this process holds along the layout's
+// 'u' axis, when that axis was settled without gathering (its only
+// distributed axis, scattered_axis() >= 0, and no records gathered); empty
+// otherwise. Known since creation: no communication.
+std::vector<int> owners_of_held(const DistributedLayout& layout);
+
 // Every process's records, analysed, when the layout gathered them (all
 // layouts but those whose only distributed axis is 'u'); nullptr otherwise.
 const GlobalLayout* gathered_records(const DistributedLayout& layout);
