@@ -102,12 +102,21 @@ AxisPartition::AxisPartition(Form form, Dim record, int grid_size) : form_(form)
   dims_.push_back(std::move(record));
 }
 
+// Grid rank c's record of a 'b' axis split at `begins` with `d`'s halo on every inner side.
+Dim split_record(const Dim& d, const std::vector<global_index_t>& begins, int c) {
+  const int P = d.proc_grid_size;
+  const global_index_t h = d.padding[1], lo = begins[static_cast<std::size_t>(c)], hi = begins[static_cast<std::size_t>(c) + 1];
+  return Dim::block(d.size, P, c, c > 0 ? lo - h : lo, c < P - 1 ? hi + h : hi, {h, h}, d.periodic);
+}
+
+// (The compact forms keep the caller's own record: the questions asked most,
+// position by position, are about the caller's own grid rank, answered from it.)
 AxisPartition AxisPartition::regular(const Dim& record) {
   const int P = record.proc_grid_size, c = record.proc_grid_rank;
   if (record.dist_type == DistType::unstructured || P < 1 || c < 0 || c >= P || record.size < 0 ||
       (record.dist_type == DistType::cyclic && record.block_size < 1) || formula_record(record, c) != record)
     throw axis_error("record " + describe(record) + " is not an even 'b' split's or a 'c' axis's");
-  return AxisPartition(Form::formula, formula_record(record, 0), P);
+  return AxisPartition(Form::formula, record, P);
 }
 
 AxisPartition AxisPartition::block_split(const Dim& record, std::vector<global_index_t> owned_begins) {
@@ -119,24 +128,19 @@ AxisPartition AxisPartition::block_split(const Dim& record, std::vector<global_i
   if (!rising)
     throw axis_error("a 'b' axis of size " + std::to_string(record.size) + " over " + std::to_string(P) +
                      " grid ranks is split at grid_size + 1 rising boundaries from 0 to size");
-  const global_index_t h = record.padding[1], hi = owned_begins[1];
-  AxisPartition axis(Form::split, Dim::block(record.size, P, 0, 0, P > 1 ? hi + h : hi, {h, h}, record.periodic), P);
+  const int c = record.proc_grid_rank;
+  if (c < 0 || c >= P || split_record(record, owned_begins, c) != record)
+    throw axis_error("record " + describe(record) + " is not its grid rank's of the split given");
+  AxisPartition axis(Form::split, record, P);
   axis.block_bounds_ = std::move(owned_begins);
   return axis;
 }
 
 const Dim& AxisPartition::record_of(int c, Dim& scratch) const {
-  switch (form_) {
-    case Form::every_record: return dims_[static_cast<std::size_t>(c)];
-    case Form::formula: scratch = formula_record(dims_.front(), c); return scratch;
-    case Form::split: {
-      const Dim& d = dims_.front();
-      const global_index_t h = d.padding[1], lo = block_bounds_[c], hi = block_bounds_[c + 1];
-      scratch = Dim::block(d.size, grid_size_, c, c > 0 ? lo - h : lo, c < grid_size_ - 1 ? hi + h : hi, {h, h}, d.periodic);
-      return scratch;
-    }
-  }
-  return dims_.front();
+  if (form_ == Form::every_record) return dims_[static_cast<std::size_t>(c)];
+  if (c == dims_.front().proc_grid_rank) return dims_.front();  // the one kept
+  scratch = form_ == Form::formula ? formula_record(dims_.front(), c) : split_record(dims_.front(), block_bounds_, c);
+  return scratch;
 }
 
 Dim AxisPartition::dim(int grid_rank) const {
@@ -145,8 +149,16 @@ Dim AxisPartition::dim(int grid_rank) const {
 }
 
 global_index_t AxisPartition::extent(int grid_rank) const {
-  Dim scratch;
-  return local_extent(record_of(grid_rank, scratch));
+  if (form_ == Form::every_record) return local_extent(dims_[static_cast<std::size_t>(grid_rank)]);
+  if (grid_rank == dims_.front().proc_grid_rank) return local_extent(dims_.front());
+  const Dim& d = dims_.front();
+  if (d.dist_type == DistType::cyclic) {  // the indices g < size with (g / b) % P == grid_rank
+    const global_index_t cycle = d.block_size * grid_size_;
+    return d.size / cycle * d.block_size + std::clamp<global_index_t>(d.size % cycle - grid_rank * d.block_size, 0, d.block_size);
+  }
+  // 'b': the owned range, and the halo on each inner side (as record_of lays it out).
+  const global_index_t h = d.padding[1];
+  return owned_begin(grid_rank + 1) - owned_begin(grid_rank) + (grid_rank > 0 ? h : 0) + (grid_rank < grid_size_ - 1 ? h : 0);
 }
 
 global_index_t AxisPartition::owned_begin(int grid_rank) const {
@@ -183,9 +195,15 @@ global_index_t AxisPartition::num_owned(int k) const {
 }
 
 bool AxisPartition::is_owned(int k, global_index_t i) const {
-  Dim scratch;
   switch (dist_type()) {
-    case DistType::block: return owned_local_range(record_of(k, scratch)).contains(static_cast<local_index_t>(i));
+    case DistType::block: {
+      if (form_ == Form::every_record || k == dims_.front().proc_grid_rank)
+        return owned_local_range(form_ == Form::every_record ? dims_[static_cast<std::size_t>(k)] : dims_.front())
+            .contains(static_cast<local_index_t>(i));
+      // Position i holds global index first + i, the record's start (record_of); owned when in k's range.
+      const global_index_t lo = owned_begin(k), first = k > 0 ? lo - dims_.front().padding[1] : lo;
+      return i >= 0 && first + i >= lo && first + i < owned_begin(k + 1);
+    }
     case DistType::cyclic: return i >= 0 && i < extent(k);
     case DistType::unstructured: return u_owned_[k][static_cast<std::size_t>(i)];
   }

@@ -103,7 +103,7 @@ class AxisPartition {
   const Dim& record_of(int c, Dim& scratch) const;
   Form form_ = Form::every_record;
   int grid_size_ = 0;
-  std::vector<Dim> dims_;                     ///< every grid rank's record, or only grid rank 0's (formula, split)
+  std::vector<Dim> dims_;                     ///< every grid rank's record, or only the caller's own (formula, split)
   std::vector<global_index_t> block_bounds_;  ///< 'b' (every record, split): grid_size()+1 owned boundaries
   /// 'u': sorted distinct indices and the owner of each.
   std::vector<global_index_t> u_index_;
