@@ -96,17 +96,17 @@ Dim formula_record(const Dim& record, int c) {
   return Dim::even_block(record.size, record.proc_grid_size, c, record.padding[1], record.periodic);
 }
 
-}  // namespace
-
-AxisPartition::AxisPartition(Form form, Dim record, int grid_size) : form_(form), grid_size_(grid_size) {
-  dims_.push_back(std::move(record));
-}
-
 // Grid rank c's record of a 'b' axis split at `begins` with `d`'s halo on every inner side.
 Dim split_record(const Dim& d, const std::vector<global_index_t>& begins, int c) {
   const int P = d.proc_grid_size;
   const global_index_t h = d.padding[1], lo = begins[static_cast<std::size_t>(c)], hi = begins[static_cast<std::size_t>(c) + 1];
   return Dim::block(d.size, P, c, c > 0 ? lo - h : lo, c < P - 1 ? hi + h : hi, {h, h}, d.periodic);
+}
+
+}  // namespace
+
+AxisPartition::AxisPartition(Form form, Dim record, int grid_size) : form_(form), grid_size_(grid_size) {
+  dims_.push_back(std::move(record));
 }
 
 // (The compact forms keep the caller's own record: the questions asked most,
