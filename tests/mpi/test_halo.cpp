@@ -227,6 +227,30 @@ TEST(Heat, ThreeDimensionsTwentySevenPointPeriodic) { run_heat({8, 7, 6}, true, 
 
 // Unequal widths per boundary, corners included: every padding element gets
 // its owner's value; owned and boundary elements keep theirs.
+// A periodic axis whose first grid rank owns nothing but its edge padding:
+// the second grid rank's copy of an edge index is filled from the opposite
+// end too, by a process that is neither its neighbour nor an edge (the plan
+// finds those senders by walking in from each end; with neighbours and edges
+// alone this update waited forever). Size 37 over 4, owned [0,2) [2,7)
+// [7,35) [35,37), edge widths 2 and 1: the copy of index 1 on grid rank 1
+// comes from 35, on grid rank 3; index 36 on grid rank 3 from 2, on grid rank 1.
+TEST(Halo, CopiesOfAPeriodicEdgeAwayFromTheEdgeAreFilledFromTheOppositeEnd) {
+  if (world()->size() != 4) GTEST_SKIP() << "the layout is one of 4 processes";
+  const int r = world()->rank();
+  const std::array<Dim, 4> records{Dim::block(37, 4, 0, 0, 3, {2, 1}, true), Dim::block(37, 4, 1, 1, 8, {1, 1}, true),
+                                   Dim::block(37, 4, 2, 6, 36, {1, 1}, true), Dim::block(37, 4, 3, 34, 37, {1, 1}, true)};
+  const Dim& mine = records[static_cast<std::size_t>(r)];
+  DistArray a = owning_array<double>({mine});
+  const auto layout = DistributedLayout::create(a, world());
+  const auto value = [](global_index_t g) { return 10.0 * static_cast<double>(g) + 1; };
+  const auto source = [](global_index_t g) { return g < 2 ? g + 34 : g >= 36 ? g - 34 : g; };  // period 37 - 2 - 1
+  double* v = data_as<double>(a);
+  for (global_index_t i = 0; i < local_extent(mine); ++i) v[i] = layout->is_owned(0, i) ? value(mine.start + i) : -1.0;
+  HaloPlan::create(layout)->update<double>(a);
+  for (global_index_t i = 0; i < local_extent(mine); ++i)
+    EXPECT_EQ(v[i], value(source(mine.start + i))) << "rank " << r << ", global index " << mine.start + i;
+}
+
 TEST(Halo, UnequalWidthsFillEveryPaddingElementAndNothingElse) {
   const auto comm = world();
   const std::vector<global_index_t> sizes{17, 15};

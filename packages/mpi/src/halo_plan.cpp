@@ -218,18 +218,25 @@ void add_sends_to_candidates(const DistributedLayout& layout, const std::vector<
 // The grid coordinates along an axis, other than `mine`, whose filled
 // positions this coordinate may own: none along 'c' (nothing is filled);
 // along 'b' the neighbours (communication padding is at most a neighbour's
-// owned count: validate.hpp) and, on a periodic axis, the two edges, whose
-// boundary padding is filled from the opposite end: at most four, whatever
-// the grid's extent; along a gathered 'u' axis every other coordinate.
+// owned count: validate.hpp) and, on a periodic axis, every coordinate that
+// holds a copy of an edge's padding (filled from the opposite end, wherever
+// the copy sits: the edges, and their neighbours where an edge owns little),
+// found by walking in from each end while the held range reaches the edge;
+// along a gathered 'u' axis every other coordinate.
 std::vector<int> coordinates_that_may_fill_from(const AxisPartition& axis, int mine) {
   const int n = axis.grid_size();
   std::vector<int> out;
   switch (axis.dist_type()) {
     case DistType::cyclic: break;
-    case DistType::block:
+    case DistType::block: {
       out = {mine - 1, mine + 1};
-      if (axis.dim(0).periodic) out.insert(out.end(), {0, n - 1});
+      const Dim first = axis.dim(0);
+      if (!first.periodic) break;
+      const global_index_t low_edge = first.padding[0], high_edge = first.size - axis.dim(n - 1).padding[1];
+      for (int c = 0; c < n && axis.dim(c).start < low_edge; ++c) out.push_back(c);
+      for (int c = n - 1; c >= 0 && axis.dim(c).stop > high_edge; --c) out.push_back(c);
       break;
+    }
     case DistType::unstructured:
       for (int c = 0; c < n; ++c) out.push_back(c);
       break;
