@@ -290,16 +290,35 @@ TEST(Faults, OneProcessDifferingBesideALoneUAxisIsRefusedEverywhere) {
 // 1-D layouts whose records follow from a formula (an even 'b' split, a
 // 'c' axis) or from where each owned range begins (any other split with one
 // halo), kept without any other process's record: every size, halo and
-// period against the serial layout built from every record, and refused on
-// every process where the serial check refuses them (a halo wider than a
-// neighbour's block, a periodic interior shorter than its edges).
+// period against the serial layout built from every record, with a halo
+// update filling every position, and refused on every process where the
+// serial check refuses them (a halo wider than a neighbour's block, a
+// periodic interior shorter than its edges).
 TEST(ClosedForm, EverySplitMatchesTheSerialLayoutOrIsRefusedAsSerially) {
-  const int P = world()->size();
+  const int P = world()->size(), me = world()->rank();
+  // A halo update then gives every position the value of the index it
+  // stands for: its own, or on a periodic axis, for a copy of an edge's
+  // padding wherever it sits, the index a period away (Domi's rule).
+  const auto expect_update_fills = [&](const Records& records) {
+    const Dim d = records(me)[0], first = records(0)[0], last = records(P - 1)[0];
+    const global_index_t low = first.padding[0], high = d.size - last.padding[1], period = high - low;
+    const auto stands_for = [&](global_index_t g) { return !d.periodic ? g : g < low ? g + period : g >= high ? g - period : g; };
+    DistArray a = owning_array<double>({d});
+    const auto layout = DistributedLayout::create(a, world());
+    double* v = data_as<double>(a);
+    for (global_index_t i = 0; i < local_extent(d); ++i)
+      v[i] = layout->is_owned(0, i) ? static_cast<double>(global_index(d, i)) : -1.0;
+    HaloPlan::create(layout)->update<double>(a);
+    for (global_index_t i = 0; i < local_extent(d); ++i)
+      EXPECT_EQ(v[i], static_cast<double>(stands_for(global_index(d, i)))) << "position " << i;
+  };
   const auto check = [&](const Records& records) {
-    if (check_layout(layout_of(records, P)).empty())
+    if (check_layout(layout_of(records, P)).empty()) {
       expect_matches_serial(records, DistributedLayoutOptions{});
-    else
+      expect_update_fills(records);
+    } else {
       expect_refused_everywhere_as_serially(records, DistributedLayoutOptions{});
+    }
   };
   for (global_index_t size = 0; size <= 2 * P + 2; ++size) {
     for (global_index_t h = 0; h <= 2; ++h)
