@@ -8,6 +8,7 @@
 #include <map>
 #include <set>
 
+#include "dapetra/error.hpp"
 #include "dapetra/mpi/sparse_exchange.hpp"
 #include "mpi_test_util.hpp"
 
@@ -77,4 +78,30 @@ TEST(SparseExchange, AProcessNamingNobodyStillReceives) {
   } else {
     EXPECT_EQ(in.count(), 0U);
   }
+}
+
+// One process names a destination outside the communicator, each process in
+// turn: nobody waits, and every process raises the same error naming it
+// (the good messages still arrive first, so no message is left behind).
+TEST(Faults, ADestinationOutsideTheCommunicatorIsRefusedOnEveryProcess) {
+  const auto comm = world();
+  const int P = comm->size(), me = comm->rank();
+  for (int bad = 0; bad < P; ++bad) {
+    SCOPED_TRACE("the fault on rank " + std::to_string(bad));
+    Outbox out;
+    out[(me + 1) % P] = {me};
+    if (me == bad) out[bad % 2 == 0 ? P : -1] = {7};
+    int rank_named = -2;
+    try {
+      exchange_words(out, comm);
+    } catch (const dapetra::ValidationError& e) {
+      rank_named = e.problems().front().rank;
+    }
+    EXPECT_EQ(rank_named, bad);
+  }
+  Outbox fine;
+  fine[(me + 1) % P] = {me};
+  const Inbox in = exchange_words(fine, comm);  // the communicator is still usable
+  ASSERT_EQ(in.count(), 1U);
+  EXPECT_EQ(*in.of(0), (me + P - 1) % P);
 }

@@ -142,6 +142,7 @@ void Ballot::cast(MPI_Comm comm) {
 namespace dapetra::mpi {
 
 using detail::rank_of;
+using detail::size_of;
 using detail::throw_if_too_large_for_mpi;
 
 std::size_t Inbox::index_of(int p) const {
@@ -192,22 +193,33 @@ Inbox exchange_words(const Outbox& out, MPI_Comm comm) {
   const int me = rank_of(comm);
   const int tag = next_exchange_tag(comm);
   std::vector<std::pair<int, std::vector<std::int64_t>>> got;
-  int fits = 1;
+  // This process's verdict, combined by the reduction below (the lowest
+  // code, then the lowest rank): 0 a destination outside the communicator,
+  // 1 a message too large for MPI's int counts, 2 all well. Nothing faulty
+  // is sent, so every process still completes the exchange, then throws.
+  enum : int { bad_destination = 0, too_large = 1, fine = 2 };
+  struct {
+    int code, rank;
+  } mine{fine, me}, all{fine, me};
   std::vector<MPI_Request> sends;
   for (const auto& [dest, words] : out) {
     if (words.empty()) continue;
+    if (dest < 0 || dest >= size_of(comm)) {
+      mine.code = bad_destination;
+      continue;
+    }
     if (dest == me) {
       got.emplace_back(me, words);
       continue;
     }
     if (words.size() > static_cast<std::size_t>(std::numeric_limits<int>::max())) {
-      fits = 0;
+      mine.code = std::min<int>(mine.code, too_large);
       continue;
     }
     sends.emplace_back();
     MPI_Issend(words.data(), static_cast<int>(words.size()), MPI_INT64_T, dest, tag, comm, &sends.back());
   }
-  int all_fit = 0, sent = 0, done = 0;
+  int sent = 0, done = 0;
   MPI_Request everyone = MPI_REQUEST_NULL;
   while (!done) {
     int arrived = 0;
@@ -223,13 +235,17 @@ Inbox exchange_words(const Outbox& out, MPI_Comm comm) {
     if (!sent) {
       MPI_Testall(static_cast<int>(sends.size()), sends.data(), &sent, MPI_STATUSES_IGNORE);
       // Every message of this process is matched: join the reduction.
-      if (sent) MPI_Iallreduce(&fits, &all_fit, 1, MPI_INT, MPI_MIN, comm, &everyone);
+      if (sent) MPI_Iallreduce(&mine, &all, 1, MPI_2INT, MPI_MINLOC, comm, &everyone);
     } else {
       MPI_Test(&everyone, &done, MPI_STATUS_IGNORE);
     }
   }
-  if (!all_fit) throw_if_too_large_for_mpi(static_cast<long long>(std::numeric_limits<int>::max()) + 1,
-                                           "the words one process sends to another");
+  if (all.code == bad_destination)
+    throw ValidationError({Problem{all.rank, -1, "destination", "", "every destination is a rank of the communicator",
+                                   "rank " + std::to_string(all.rank) + " named a destination outside 0.." +
+                                       std::to_string(size_of(comm) - 1)}});
+  if (all.code == too_large) throw_if_too_large_for_mpi(static_cast<long long>(std::numeric_limits<int>::max()) + 1,
+                                                        "the words one process sends to another");
   std::sort(got.begin(), got.end(), [](const auto& x, const auto& y) { return x.first < y.first; });
   Inbox in;
   std::size_t total = 0;

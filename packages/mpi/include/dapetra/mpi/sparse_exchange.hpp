@@ -48,12 +48,12 @@ struct Inbox {
 };
 
 /// Collective over `comm`: every process sends out[q] to each q it names and
-/// receives what was sent to it. Synchronous sends, receives of whatever
-/// arrives, and a nonblocking reduction entered once this process's sends
-/// are matched, which completes when everyone's are. Cost per process: its
-/// own messages plus one reduction of one word (O(log P) messages); nothing
-/// the size of the communicator. A message longer than MPI's int counts is
-/// refused on every process alike (ValidationError), never truncated.
+/// receives what was sent to it: synchronous sends, receives of whatever
+/// arrives, and a nonblocking reduction of two words entered once this
+/// process's sends are matched. Cost per process: its own messages and that
+/// reduction (O(log P) messages); nothing the size of the communicator. A
+/// destination outside `comm`, or a message longer than MPI's int counts, is
+/// refused on every process alike (ValidationError; a bad destination names its rank).
 /// Every process of `comm` calls it, in the same order as its other
 /// collectives on `comm`, from one thread at a time; its messages use tags
 /// 32000 and 32001 of `comm`, which a code's own messages there should not.
