@@ -3,13 +3,16 @@
 # Sourced, not run.
 
 DAPETRA_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
-# The plain build: build/, or build/newest/ for the second stack (inside its
-# chroot, where DAPETRA_STACK=newest; scripts/lib/newest.sh).
+# The plain build: build/, or build/<stack>/ for the other stacks (inside
+# their chroots, where DAPETRA_STACK=newest or trilinos17; scripts/lib/stacks.sh).
 DAPETRA_PLAIN_BUILD=$DAPETRA_ROOT/build${DAPETRA_STACK:+/$DAPETRA_STACK}
 DAPETRA_BUILD=${DAPETRA_BUILD:-$DAPETRA_PLAIN_BUILD}
 
-# Everything the build, tests and adapters use: the same names on both stacks
-# (Debian 12, and sid in the chroot of scripts/lib/newest.sh).
+source "$DAPETRA_ROOT/scripts/lib/stacks.sh"
+
+# Everything the build, tests and adapters use: the same names on every stack
+# (Debian 12, and the chroots of scripts/lib/stacks.sh), but for the
+# trilinos17 stack's (below).
 # Debian's Tpetra CMake config also needs Kokkos, KokkosKernels and Epetra.
 DAPETRA_PACKAGES=(
   build-essential cmake ccache pkg-config
@@ -41,6 +44,24 @@ DAPETRA_PACKAGES=(
   doxygen graphviz python3-matplotlib
 )
 
+# Trilinos 17 has no Epetra-based package, and Debian's deal.II is built on
+# Trilinos 16.1 (its -dev package needs all of 16.1's), so neither is there.
+# Debian built 17.0 with GO = int: the library must build there with no
+# conversion warning, so they are errors on that stack.
+DAPETRA_STACK_CMAKE_ARGS=()
+if [ "${DAPETRA_STACK:-}" = trilinos17 ]; then
+  _kept=()
+  for p in "${DAPETRA_PACKAGES[@]}"; do
+    case " ${DAPETRA_EPETRA_PACKAGES[*]/#/libtrilinos-} libdeal.ii " in
+      *" ${p%-dev} "*) ;;
+      *) _kept+=("$p") ;;
+    esac
+  done
+  DAPETRA_PACKAGES=("${_kept[@]}")
+  unset _kept
+  DAPETRA_STACK_CMAKE_ARGS=(-DDAPETRA_ENABLE_DEALII=OFF -DDAPETRA_WARNINGS_AS_ERRORS=ON)
+fi
+
 # Debian's interpreter, whose python3-* packages the Python package needs
 # (a python3 earlier on PATH, such as a pyenv shim, would not see them).
 DAPETRA_PYTHON=${DAPETRA_PYTHON:-/usr/bin/python3}
@@ -50,12 +71,18 @@ dapetra_install_deps() {
   for p in "${DAPETRA_PACKAGES[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
   done
-  [ ${#missing[@]} -eq 0 ] && return 0
-  echo "== installing: ${missing[*]}"
-  local sudo=""
-  [ "$(id -u)" -ne 0 ] && sudo="sudo"
-  $sudo apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+  if [ ${#missing[@]} -gt 0 ]; then
+    echo "== installing: ${missing[*]}"
+    local sudo=""
+    [ "$(id -u)" -ne 0 ] && sudo="sudo"
+    $sudo apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+  fi
+  if [ "${DAPETRA_STACK:-}" = trilinos17 ]; then  # the pin must have given 17.0, not sid's 16.1
+    local tpetra
+    tpetra=$(dpkg-query -W -f='${Version}' libtrilinos-tpetra-dev)
+    [[ "$tpetra" == 17.* ]] || { echo "the trilinos17 stack has Tpetra $tpetra" >&2; return 1; }
+  fi
 }
 
 # dapetra_configure [extra cmake -D options...]
@@ -64,7 +91,7 @@ dapetra_configure() {
   local log="$DAPETRA_BUILD/configure.log"
   echo "== configuring ${DAPETRA_BUILD#$DAPETRA_ROOT/}/"
   cmake -S "$DAPETRA_ROOT" -B "$DAPETRA_BUILD" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-    -DPython3_EXECUTABLE="$DAPETRA_PYTHON" "$@" >"$log" 2>&1 ||
+    -DPython3_EXECUTABLE="$DAPETRA_PYTHON" "${DAPETRA_STACK_CMAKE_ARGS[@]}" "$@" >"$log" 2>&1 ||
     { cat "$log"; return 1; }
 }
 
@@ -87,4 +114,3 @@ export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-20G}
 # OpenMPI refuses root without these; CI and developers run as root here.
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 
-source "$DAPETRA_ROOT/scripts/lib/newest.sh"

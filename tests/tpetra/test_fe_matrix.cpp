@@ -110,11 +110,11 @@ std::vector<std::map<GO, double>> serial_rows(const Problem3& p, bool constrain 
       for (int b = 0; b < w; ++b) {
         const global_index_t r = unknown(c, a), s = unknown(c, b);
         const bool out = constrain && (p.constrained(r) || p.constrained(s));
-        rows[static_cast<std::size_t>(r)][s] += out ? 0.0 : k[static_cast<std::size_t>(a * w + b)];
+        rows[static_cast<std::size_t>(r)][static_cast<GO>(s)] += out ? 0.0 : k[static_cast<std::size_t>(a * w + b)];
       }
   }
   for (global_index_t g = 0; g < p.nodes * p.bs && constrain; ++g)
-    if (p.constrained(g) && !rows[static_cast<std::size_t>(g)].empty()) rows[static_cast<std::size_t>(g)][g] = 1.0;
+    if (p.constrained(g) && !rows[static_cast<std::size_t>(g)].empty()) rows[static_cast<std::size_t>(g)][static_cast<GO>(g)] = 1.0;
   return rows;
 }
 

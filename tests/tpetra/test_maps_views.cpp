@@ -6,9 +6,11 @@
 #include <Tpetra_Vector.hpp>
 #include <algorithm>
 #include <cmath>
+#include <fstream>
 #include <limits>
 #include <numeric>
 #include <random>
+#include <string>
 
 #include "../core/random_layout.hpp"
 #include "dapetra/mpi/adapter_access.hpp"  // white box: the gathered records
@@ -390,6 +392,65 @@ TEST(Maps, ZeroDimensionalAndEmptyArrays) {
   if (P == 1) {
     const auto scalar = TpetraLayout::create(std::vector<Dim>{}, comm);
     EXPECT_EQ(scalar->owned_map()->getGlobalNumElements(), 1u);
+  }
+}
+
+// This process's resident memory and its peak since the last reset, in bytes
+// (Linux: /proc/self/status; writing 5 to /proc/self/clear_refs resets the peak).
+std::size_t status_kib(const std::string& field) {
+  std::ifstream in("/proc/self/status");
+  for (std::string line; std::getline(in, line);)
+    if (line.rfind(field + ":", 0) == 0) return std::stoul(line.substr(field.size() + 1));
+  return 0;
+}
+bool reset_peak_resident() { return static_cast<bool>(std::ofstream("/proc/self/clear_refs") << "5"); }
+
+// An array one element past what a 32-bit global ordinal can number, 2^31 + 1
+// elements (GIDs 0 to 2^31), on a GO = int build (Debian's Trilinos 17.0) is
+// refused from its shape alone, on every process, before a map or anything
+// else in proportion to the array is made: the creation's peak resident
+// memory stays under 64 MiB while a process's share is 2^29 elements or
+// more. (On one process its local extent is past the 32-bit local index
+// first.) On a 64-bit build (Debian's 13.2 and 16.1) the same array is a
+// layout like any other at 2 processes or more, also made in O(1) memory.
+TEST(Faults, AnArrayPastTheGlobalOrdinalIsRefusedOnEveryProcessBeforeAnyAllocation) {
+  const auto comm = world();
+  const int P = comm->getSize(), r = comm->getRank();
+  const global_index_t two31 = global_index_t{1} << 31;
+  const bool go_is_32_bit = sizeof(GO) == 4;
+  const std::vector<Dim> past{Dim::even_block(two31 + 1, P, r)};
+  const bool can_reset = reset_peak_resident();
+  const std::size_t before_kib = status_kib("VmRSS");
+  int refused = 0;
+  try {
+    const auto layout = TpetraLayout::create(past, comm);
+    EXPECT_FALSE(go_is_32_bit) << "an array past the 32-bit global ordinal was accepted";
+    EXPECT_EQ(layout->owned_map()->getMaxAllGlobalIndex(), static_cast<GO>(two31));
+  } catch (const ValidationError& e) {
+    refused = 1;
+    EXPECT_TRUE(go_is_32_bit || P == 1) << e.what();
+    ASSERT_FALSE(e.problems().empty());
+    EXPECT_EQ(e.problems().front().key, "size") << e.what();
+    EXPECT_NE(std::string(e.what()).find(P == 1 ? "local index" : "global ordinal"), std::string::npos) << e.what();
+  }
+  int everywhere = 0, somewhere = 0;
+  Teuchos::reduceAll<int, int>(*comm, Teuchos::REDUCE_MIN, refused, Teuchos::outArg(everywhere));
+  Teuchos::reduceAll<int, int>(*comm, Teuchos::REDUCE_MAX, refused, Teuchos::outArg(somewhere));
+  EXPECT_EQ(everywhere, somewhere) << "refused on some processes only";
+  if (can_reset) {
+    EXPECT_LT(status_kib("VmHWM") - std::min(before_kib, status_kib("VmHWM")), 64u * 1024)
+        << "the creation allocated in proportion to the array";
+  }
+  // The largest array every build numbers is accepted everywhere, with GIDs
+  // up to 2^31 - 1 (and a local extent within 32 bits on one process).
+  const global_index_t largest = P == 1 ? two31 - 1 : two31;
+  reset_peak_resident();
+  const std::size_t before_ok_kib = status_kib("VmRSS");
+  const auto fits = TpetraLayout::create(std::vector<Dim>{Dim::even_block(largest, P, r)}, comm);
+  EXPECT_EQ(fits->owned_map()->getGlobalNumElements(), static_cast<Tpetra::global_size_t>(largest));
+  EXPECT_EQ(fits->owned_map()->getMaxAllGlobalIndex(), static_cast<GO>(largest - 1));
+  if (can_reset) {
+    EXPECT_LT(status_kib("VmHWM") - std::min(before_ok_kib, status_kib("VmHWM")), 64u * 1024);
   }
 }
 

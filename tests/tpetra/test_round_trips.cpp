@@ -109,7 +109,7 @@ std::vector<Teuchos::RCP<const Map>> sample_maps(const Teuchos::RCP<const Comm>&
                                       static_cast<std::size_t>(r == 0 ? 0 : 3 * r + 1), 1, comm)));  // uneven, empty rank 0, base 1
   for (GO b : {1, 3}) {  // (block-)cyclic
     std::vector<GO> gids;
-    for (global_index_t i = 0; i < cyclic_count(29, b, P, r); ++i) gids.push_back(cyclic_global_index(i, b, P, r));
+    for (global_index_t i = 0; i < cyclic_count(29, b, P, r); ++i) gids.push_back(static_cast<GO>(cyclic_global_index(i, b, P, r)));
     maps.push_back(Teuchos::rcp(new Map(29, Teuchos::ArrayView<const GO>(gids), 0, comm)));
   }
   std::vector<GO> perm(40);  // random one-to-one, then overlapping

@@ -21,6 +21,11 @@
 namespace dapetra::tpetra {
 namespace {
 
+// A global index that came back in a sparse exchange's 64-bit words: one
+// this process or a neighbour sent as a GO, so it fits GO (32-bit on Debian's
+// Trilinos 17.0, where Tpetra layouts refuse arrays past it).
+GO word_to_go(std::int64_t word) { return static_cast<GO>(word); }
+
 // A row-wise list (CSR): row r's items are items[begin[r], begin[r + 1]).
 template <class T>
 struct Rows {
@@ -208,7 +213,7 @@ struct FEGraphBuilder {
       if (owner[r] == rank) owned_columns.begin[owned_row(gid[r]) + 1] += 1 + static_cast<std::size_t>(pattern.last(r) - pattern.first(r));
     const std::vector<std::int64_t>& got = received.words;
     for (std::size_t k = 0; k < got.size(); k += 2 + static_cast<std::size_t>(got[k + 1]))
-      owned_columns.begin[owned_row(got[k]) + 1] += static_cast<std::size_t>(got[k + 1]);
+      owned_columns.begin[owned_row(word_to_go(got[k])) + 1] += static_cast<std::size_t>(got[k + 1]);
     std::partial_sum(owned_columns.begin.begin(), owned_columns.begin.end(), owned_columns.begin.begin());
     owned_columns.items.resize(owned_columns.begin.back());
     std::vector<std::size_t> at(owned_columns.begin.begin(), owned_columns.begin.end() - 1);
@@ -220,8 +225,8 @@ struct FEGraphBuilder {
           owned_columns.items[to++] = gid[static_cast<std::size_t>(*c)];
       }
     for (std::size_t k = 0; k < got.size(); k += 2 + static_cast<std::size_t>(got[k + 1])) {
-      std::size_t& to = at[owned_row(got[k])];
-      for (std::int64_t j = 0; j < got[k + 1]; ++j) owned_columns.items[to++] = got[k + 2 + static_cast<std::size_t>(j)];
+      std::size_t& to = at[owned_row(word_to_go(got[k]))];
+      for (std::int64_t j = 0; j < got[k + 1]; ++j) owned_columns.items[to++] = word_to_go(got[k + 2 + static_cast<std::size_t>(j)]);
     }
     sort_unique_rows(owned_columns);
   }
@@ -311,11 +316,11 @@ struct FEGraphBuilder {
       const std::int64_t* got = received.of(s);
       auto& to = answers[received.sources[s]];
       for (std::size_t k = 0; k < received.size(s);) {
-        const std::size_t R = owned_node_row(got[k]);
+        const std::size_t R = owned_node_row(word_to_go(got[k]));
         const std::size_t n = static_cast<std::size_t>(got[k + 1]);
         for (std::size_t i = 0; i < bs; ++i)
           for (std::size_t j = 0; j < n; ++j) {
-            const std::size_t at = entry_base(R, owned_node_entry(R, column_map->getLocalElement(got[k + 2 + j]))) + i * row_stride(R);
+            const std::size_t at = entry_base(R, owned_node_entry(R, column_map->getLocalElement(word_to_go(got[k + 2 + j])))) + i * row_stride(R);
             for (std::size_t c = 0; c < bs; ++c) to.push_back(offset + static_cast<global_index_t>(at + c));
           }
         k += 2 + n;

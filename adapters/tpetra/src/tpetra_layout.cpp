@@ -177,6 +177,15 @@ void MapBuilder::linearise() {
                                    "the global element count fits Tpetra's global ordinal (" +
                                        std::to_string(8 * sizeof(GO)) + "-bit in this Trilinos build)",
                                    "the array is too large for this Trilinos"}});
+  // A 1-D 'u' array's negative indices are its GIDs too (the lowest, at
+  // most 0, is the same on every process): base + lowest >= GO's least,
+  // written so that nothing overflows.
+  const global_index_t lowest = one_d_unstructured ? mpi::adapter::lowest_index(dl) : 0;
+  if (static_cast<global_index_t>(self.index_base_) < static_cast<global_index_t>(std::numeric_limits<GO>::min()) - lowest)
+    throw ValidationError({Problem{-1, 0, "indices", std::to_string(lowest),
+                                   "every index fits Tpetra's global ordinal (" + std::to_string(8 * sizeof(GO)) +
+                                       "-bit in this Trilinos build)",
+                                   "an index is too far below zero for this Trilinos"}});
   for (int a = 0, i = 0; a < ndim; ++a)
     if (a != self.column_axis_) flat_stride[a] = one_d_unstructured ? 1 : self.map_strides_[i++];
 }
@@ -390,7 +399,8 @@ void MapBuilder::build_maps() {
   const GO base = self.index_base_;
   // A 1-D 'u' array may hold negative indices; Tpetra wants the map's index
   // base at or below every GID.
-  const GO map_base = one_d_unstructured ? std::min<GO>(base, base + mpi::adapter::lowest_index(dl)) : base;
+  const GO lowest = static_cast<GO>(mpi::adapter::lowest_index(dl));  // fits: linearise() checked
+  const GO map_base = one_d_unstructured ? std::min<GO>(base, base + lowest) : base;
   const auto global_count = static_cast<Tpetra::global_size_t>(num_global);
   const bool gathered = mpi::adapter::gathered_records(dl) != nullptr;
   if (one_d_unstructured && !gathered) {  // the indices as they are: the buffer map
