@@ -2,7 +2,7 @@
 /// dapetra/tpetra/types.hpp: the Tpetra types Dapetra's adapter speaks.
 ///
 /// Tpetra's defaults: local ordinals `int` (Dapetra's 32-bit local index),
-/// global ordinals `long long` (64-bit), the default node. Element types come
+/// global ordinals as built (64-bit; `int` in Debian's 17.0). Element types come
 /// in two sets: Tpetra objects (views, copies, producers) take double, int and
 /// long long, which Debian's Tpetra 13.2 instantiates, and float, which
 /// Dapetra instantiates itself (src/eti.cpp) (PEP-3118 'd', 'i', 'q',
@@ -23,7 +23,7 @@ namespace dapetra::tpetra {
 
 /// Tpetra's local ordinal (Dapetra's 32-bit local index).
 using LO = Tpetra::Details::DefaultTypes::local_ordinal_type;
-/// Tpetra's global ordinal (64-bit).
+/// Tpetra's global ordinal: `long long`, or `int` where Trilinos was built so.
 using GO = Tpetra::Details::DefaultTypes::global_ordinal_type;
 /// Tpetra's default node.
 using Node = Tpetra::Details::DefaultTypes::node_type;
