@@ -1,0 +1,301 @@
+/// \file
+/// dapetra/tpetra/block_system.hpp: saddle-point systems, one Tpetra matrix
+/// whose fields are named by index lists, solved with a block preconditioner.
+///
+/// Stokes, mixed elasticity and other multi-field problems give one matrix
+/// K = [[A, B^T], [B, -C]] over several fields (velocity and pressure, say),
+/// numbered together as the assembling code numbers them (DOLFINx's blocked
+/// assembly, deal.II's block-wise renumbering, or interleaved). A single AMG
+/// does not solve K. A block preconditioner does: MueLu on the first field's
+/// block A, and for the second field an approximation of the Schur
+/// complement that the caller gives as a matrix P's block (for Stokes, the
+/// pressure mass matrix), as PETSc's fieldsplit and Teko do:
+///   - block diagonal diag(A, S), symmetric positive definite: for MINRES;
+///   - block upper triangular [[A, B^T], [0, -S]]: for GMRES.
+/// FieldSplit is the plan (the fields, each with its own contiguous map),
+/// built once; BlockPreconditioner applies; solve_block_system() is the one
+/// call. Header-only, like solver.hpp (Belos, Ifpack2 and MueLu linked where
+/// it is included).
+#pragma once
+
+#include <Tpetra_CrsMatrix.hpp>
+#include <Tpetra_Import.hpp>
+#include <Tpetra_Operator.hpp>
+#include <mpi.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "dapetra/error.hpp"
+#include "dapetra/mpi/agree.hpp"
+#include "dapetra/tpetra/comm.hpp"
+#include "dapetra/tpetra/solver.hpp"
+
+namespace dapetra::tpetra {
+
+/// The fields of one matrix's rows: which of this process's owned rows
+/// belong to which field (PETSc's index sets, Teko's block ids), and each
+/// field's own map, its rows numbered contiguously process after process in
+/// the order given. Immutable once built; O(rows owned) per process.
+class FieldSplit {
+ public:
+  /// Collective over the map's communicator: two reductions, one agreement,
+  /// and a contiguous Tpetra Map per field (a scan each). Every owned row must be in exactly one field, and every
+  /// process must name the same number of fields; otherwise every process
+  /// throws the same ValidationError (key "fields", the rank and the row).
+  /// @param rows the matrix's row map (its domain and range map too).
+  /// @param owned_rows_of_field for each field, this process's rows in it, as
+  ///   local indices of `rows`, in the order the field's map numbers them.
+  FieldSplit(Teuchos::RCP<const Map> rows, std::vector<std::vector<LO>> owned_rows_of_field)
+      : rows_(std::move(rows)), local_rows_(std::move(owned_rows_of_field)) {
+    const int rank = rows_->getComm()->getRank();
+    std::vector<Problem> problems;
+    const std::size_t n = compat::local_num_elements(*rows_);
+    field_of_row_.assign(n, -1);
+    for (std::size_t f = 0; f < local_rows_.size(); ++f)
+      for (const LO r : local_rows_[f]) {
+        if (r < 0 || static_cast<std::size_t>(r) >= n || field_of_row_[static_cast<std::size_t>(r)] != -1) {
+          problems.push_back(Problem::of(rank, "fields", std::to_string(r),
+                                         "each owned row is in exactly one field", "row named twice or not owned"));
+          break;
+        }
+        field_of_row_[static_cast<std::size_t>(r)] = static_cast<int>(f);
+      }
+    for (std::size_t r = 0; r < n && problems.empty(); ++r)
+      if (field_of_row_[r] == -1)
+        problems.push_back(Problem::of(rank, "fields", std::to_string(r), "each owned row is in exactly one field",
+                                       "row in no field"));
+    const MPI_Comm comm = mpi_comm_of(*rows_->getComm());
+    // The number of fields, the same everywhere: its least and its largest.
+    int count[2] = {static_cast<int>(local_rows_.size()), -static_cast<int>(local_rows_.size())}, least[2];
+    MPI_Allreduce(count, least, 2, MPI_INT, MPI_MIN, comm);
+    if (least[0] != -least[1])
+      problems.push_back(Problem::of(rank, "fields", std::to_string(local_rows_.size()),
+                                     "every process names the same number of fields",
+                                     "between " + std::to_string(least[0]) + " and " + std::to_string(-least[1])));
+    mpi::agree(problems, comm);
+    std::vector<std::int64_t> mine, total(local_rows_.size());
+    for (const auto& list : local_rows_) mine.push_back(static_cast<std::int64_t>(list.size()));
+    MPI_Allreduce(mine.data(), total.data(), static_cast<int>(mine.size()), MPI_INT64_T, MPI_SUM, comm);
+    for (std::size_t f = 0; f < local_rows_.size(); ++f)
+      maps_.push_back(Teuchos::rcp(
+          new Map(static_cast<Tpetra::global_size_t>(total[f]), local_rows_[f].size(), 0, rows_->getComm())));
+  }
+
+  /// The number of fields.
+  std::size_t num_fields() const { return local_rows_.size(); }
+  /// Field f's map: its rows numbered contiguously, process after process.
+  const Teuchos::RCP<const Map>& field_map(std::size_t f) const { return maps_.at(f); }
+  /// The matrix's row map.
+  const Teuchos::RCP<const Map>& row_map() const { return rows_; }
+  /// Field f's rows on this process, local indices of row_map().
+  const std::vector<LO>& owned_rows(std::size_t f) const { return local_rows_.at(f); }
+
+  /// Collective over the map's communicator: one Import of two integers per
+  /// column. The block of `k` with rows in field f and columns in field g,
+  /// as a new matrix on the fields' maps (rows: field_map(f); domain:
+  /// field_map(g)). Copies the entries.
+  /// @param k a fill-complete matrix whose row, domain and range maps are row_map().
+  Teuchos::RCP<CrsMatrix> copy_block_to_new_matrix(const CrsMatrix& k, std::size_t f, std::size_t g) const {
+    // Each column's field and number in its field, brought from its owner.
+    Tpetra::MultiVector<GO, LO, GO, Node> mine(rows_, 2), cols(k.getColMap(), 2);
+    {
+      auto v = mine.getLocalViewHost(Tpetra::Access::OverwriteAll);
+      for (std::size_t h = 0; h < local_rows_.size(); ++h)
+        for (std::size_t i = 0; i < local_rows_[h].size(); ++i) {
+          const auto r = static_cast<std::size_t>(local_rows_[h][i]);
+          v(r, 0) = static_cast<GO>(h);
+          v(r, 1) = maps_[h]->getGlobalElement(static_cast<LO>(i));
+        }
+    }
+    cols.doImport(mine, Tpetra::Import<LO, GO, Node>(rows_, k.getColMap()), Tpetra::INSERT);
+    auto c = cols.getLocalViewHost(Tpetra::Access::ReadOnly);
+    // The block's rows (CSR, global columns in field g's numbering), then the matrix.
+    std::vector<std::size_t> begin{0};
+    std::vector<GO> columns;
+    std::vector<double> values;
+    std::size_t widest = 0;
+    for (const LO row : local_rows_.at(f)) {
+      typename CrsMatrix::local_inds_host_view_type ind;
+      typename CrsMatrix::values_host_view_type val;
+      k.getLocalRowView(row, ind, val);
+      for (std::size_t e = 0; e < ind.extent(0); ++e) {
+        const auto col = static_cast<std::size_t>(ind(e));
+        if (c(col, 0) != static_cast<GO>(g)) continue;
+        columns.push_back(c(col, 1));
+        values.push_back(static_cast<double>(val(e)));
+      }
+      begin.push_back(columns.size());
+      widest = std::max(widest, begin.back() - begin[begin.size() - 2]);
+    }
+    auto out = Teuchos::rcp(new CrsMatrix(maps_.at(f), widest));
+    for (std::size_t i = 0; i + 1 < begin.size(); ++i) {
+      const auto n = static_cast<Teuchos::ArrayView<const GO>::size_type>(begin[i + 1] - begin[i]);
+      out->insertGlobalValues(maps_[f]->getGlobalElement(static_cast<LO>(i)),
+                              Teuchos::ArrayView<const GO>(columns.data() + begin[i], n),
+                              Teuchos::ArrayView<const double>(values.data() + begin[i], n));
+    }
+    out->fillComplete(maps_.at(g), maps_.at(f));
+    return out;
+  }
+
+  /// Local: field f's rows of x (on row_map()) into y (on field_map(f)),
+  /// every column. Copies.
+  void copy_field_to(const MultiVector<double>& x, std::size_t f, MultiVector<double>& y) const {
+    auto from = x.getLocalViewHost(Tpetra::Access::ReadOnly);
+    auto to = y.getLocalViewHost(Tpetra::Access::OverwriteAll);
+    const auto& list = local_rows_.at(f);
+    for (std::size_t j = 0; j < x.getNumVectors(); ++j)
+      for (std::size_t i = 0; i < list.size(); ++i) to(i, j) = from(static_cast<std::size_t>(list[i]), j);
+  }
+
+  /// Local: y (on field_map(f)) into field f's rows of x (on row_map()),
+  /// every column; other rows untouched. Copies.
+  void copy_field_from(const MultiVector<double>& y, std::size_t f, MultiVector<double>& x) const {
+    auto from = y.getLocalViewHost(Tpetra::Access::ReadOnly);
+    auto to = x.getLocalViewHost(Tpetra::Access::ReadWrite);
+    const auto& list = local_rows_.at(f);
+    for (std::size_t j = 0; j < x.getNumVectors(); ++j)
+      for (std::size_t i = 0; i < list.size(); ++i) to(static_cast<std::size_t>(list[i]), j) = from(i, j);
+  }
+
+ private:
+  Teuchos::RCP<const Map> rows_;
+  std::vector<std::vector<LO>> local_rows_;
+  std::vector<int> field_of_row_;
+  std::vector<Teuchos::RCP<const Map>> maps_;
+};
+
+/// Which block preconditioner.
+enum class BlockKind {
+  /// diag(A^-1, S^-1): symmetric positive definite when both inner ones
+  /// are, so MINRES may use it.
+  diagonal,
+  /// [[A, B^T], [0, -S]]^-1: S^-1 first, then A^-1 (x_u - B^T y_p); for
+  /// GMRES. Exact inner inverses would make GMRES converge in two steps.
+  upper_triangular,
+};
+
+/// How the block preconditioner inverts its two blocks; every process must
+/// pass the same.
+struct BlockOptions {
+  /// diagonal (MINRES) or upper_triangular (GMRES).
+  BlockKind kind = BlockKind::diagonal;
+  /// The first field's block A: a make_preconditioner() name ("MueLu" by
+  /// default: one V-cycle per application) and its parameters.
+  std::string first = "MueLu";
+  /// Overrides of the first preconditioner's parameters.
+  Teuchos::ParameterList first_parameters;
+  /// MueLu's unknowns per node on the first field (a velocity's components,
+  /// interleaved), and its near-nullspace on field_map(0) (null: constants).
+  int first_equations_per_node = 1;
+  /// MueLu's near-nullspace on the first field's map (null: a constant per equation).
+  Teuchos::RCP<MultiVector<double>> first_near_nullspace;
+  /// The Schur approximation S (P's second block, e.g. the pressure mass
+  /// matrix): a make_preconditioner() name. Jacobi sweeps by default, which
+  /// suit a mass matrix.
+  std::string second = "RELAXATION";
+  /// Overrides of the second preconditioner's parameters.
+  Teuchos::ParameterList second_parameters = jacobi_sweeps(3);
+
+  /// Ifpack2 RELAXATION parameters for n Jacobi sweeps.
+  static Teuchos::ParameterList jacobi_sweeps(int n) {
+    Teuchos::ParameterList p;
+    p.set("relaxation: type", "Jacobi");
+    p.set("relaxation: sweeps", n);
+    return p;
+  }
+};
+
+/// A block preconditioner for a two-field matrix K (FieldSplit with two
+/// fields): a Tpetra operator on K's row map. Set up once (collective:
+/// MueLu's and the second preconditioner's set-up, and the block copies);
+/// apply() is collective too, as any Tpetra operator's.
+class BlockPreconditioner : public Operator {
+ public:
+  /// Collective. Copies A from `p`'s first block and S from its second (and
+  /// B^T from k's off-diagonal block for the upper triangular kind).
+  /// @param fields the two fields.
+  /// @param k the system matrix (read only for B^T).
+  /// @param p the preconditioning matrix: A in its first block, S in its
+  ///   second; often k itself with S in place of -C (DOLFINx's demo builds
+  ///   it so), or k for A alone.
+  /// @param options the kind and the inner preconditioners.
+  BlockPreconditioner(const FieldSplit& fields, const CrsMatrix& k, const CrsMatrix& p, const BlockOptions& options)
+      : fields_(fields), kind_(options.kind) {
+    if (fields.num_fields() != 2) throw std::invalid_argument("dapetra::tpetra::BlockPreconditioner: two fields");
+    a_ = fields.copy_block_to_new_matrix(p, 0, 0);
+    s_ = fields.copy_block_to_new_matrix(p, 1, 1);
+    if (kind_ == BlockKind::upper_triangular) bt_ = fields.copy_block_to_new_matrix(k, 0, 1);
+    a_inverse_ = make_preconditioner(a_, options.first, options.first_parameters, options.first_equations_per_node,
+                                     options.first_near_nullspace);
+    s_inverse_ = make_preconditioner(s_, options.second, options.second_parameters);
+  }
+
+  Teuchos::RCP<const Map> getDomainMap() const override { return fields_.row_map(); }
+  Teuchos::RCP<const Map> getRangeMap() const override { return fields_.row_map(); }
+
+  /// Y = beta Y + alpha P^-1 X (mode must be NO_TRANS; the diagonal kind is
+  /// symmetric when its inner ones are).
+  void apply(const MultiVector<double>& x, MultiVector<double>& y, Teuchos::ETransp mode = Teuchos::NO_TRANS,
+             double alpha = 1.0, double beta = 0.0) const override {
+    if (mode != Teuchos::NO_TRANS && kind_ != BlockKind::diagonal)
+      throw std::invalid_argument("dapetra::tpetra::BlockPreconditioner: the upper triangular kind has no transpose");
+    const std::size_t k = x.getNumVectors();
+    MultiVector<double> xu(fields_.field_map(0), k), xp(fields_.field_map(1), k);
+    MultiVector<double> yu(fields_.field_map(0), k), yp(fields_.field_map(1), k);
+    fields_.copy_field_to(x, 0, xu);
+    fields_.copy_field_to(x, 1, xp);
+    s_inverse_->apply(xp, yp);
+    if (kind_ == BlockKind::upper_triangular) {
+      yp.scale(-1.0);                            // y_p = -S^-1 x_p
+      bt_->apply(yp, xu, Teuchos::NO_TRANS, -1.0, 1.0);  // x_u - B^T y_p
+    }
+    a_inverse_->apply(xu, yu);
+    MultiVector<double> z(fields_.row_map(), k);
+    fields_.copy_field_from(yu, 0, z);
+    fields_.copy_field_from(yp, 1, z);
+    y.update(alpha, z, beta);
+  }
+
+  /// The first field's block A, as copied (on field_map(0)).
+  const Teuchos::RCP<CrsMatrix>& first_block() const { return a_; }
+  /// The Schur approximation S, as copied (on field_map(1)).
+  const Teuchos::RCP<CrsMatrix>& second_block() const { return s_; }
+
+ private:
+  FieldSplit fields_;  // (a copy: the caller's may go)
+  BlockKind kind_;
+  Teuchos::RCP<CrsMatrix> a_, s_, bt_;
+  Teuchos::RCP<Operator> a_inverse_, s_inverse_;
+};
+
+/// Collective over k's communicator. Solves k x = b in place on x (every
+/// column; x's values the initial guess) with Belos and a block
+/// preconditioner: MINRES with the diagonal kind, GMRES with the upper
+/// triangular one (both preconditioned on the left, as solve_with() does:
+/// GMRES then measures the preconditioned residual; the returned one is the
+/// true one, recomputed).
+/// @param fields the two fields of k's rows.
+/// @param k the system matrix, [[A, B^T], [B, -C]] in the fields' terms.
+/// @param p the preconditioning matrix (see BlockPreconditioner).
+/// @param x the solution, on k's row map (a view of a DAP array, say).
+/// @param b the right-hand side, on k's row map.
+/// @param block the block preconditioner's kind and inner preconditioners.
+/// @param options the tolerance and iteration limit (method and
+///   preconditioner fields not read: the kind decides).
+/// @return iterations, the recomputed relative residual |b - k x| / |b|, and
+///   whether Belos converged.
+inline SolveResult solve_block_system(const FieldSplit& fields, const Teuchos::RCP<CrsMatrix>& k, const CrsMatrix& p,
+                                      const Teuchos::RCP<MultiVector<double>>& x,
+                                      const Teuchos::RCP<MultiVector<double>>& b, const BlockOptions& block,
+                                      const SolverOptions& options = {}) {
+  auto prec = Teuchos::rcp(new BlockPreconditioner(fields, *k, p, block));
+  SolverOptions o = options;
+  o.method = block.kind == BlockKind::diagonal ? "MINRES" : "GMRES";
+  return solve_with(k, x, b, prec, o);
+}
+
+}  // namespace dapetra::tpetra
