@@ -25,6 +25,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -84,8 +85,44 @@ class FieldSplit {
           new Map(static_cast<Tpetra::global_size_t>(total[f]), local_rows_[f].size(), 0, rows_->getComm())));
   }
 
+  /// Collective, as the constructor. The fields in blocks, as DOLFINx's
+  /// blocked assembly and deal.II's block-wise numbering give them: on each
+  /// process, field 0's owned rows first, then field 1's, and so on.
+  /// @param rows the matrix's row map.
+  /// @param owned_counts this process's number of rows in each field (they
+  ///   add up to its owned rows).
+  static FieldSplit in_blocks(Teuchos::RCP<const Map> rows, const std::vector<std::size_t>& owned_counts) {
+    std::vector<std::vector<LO>> lists;
+    LO next = 0;
+    for (const std::size_t n : owned_counts) {
+      lists.emplace_back(n);
+      for (LO& r : lists.back()) r = next++;
+    }
+    return FieldSplit(std::move(rows), std::move(lists));
+  }
+
   /// The number of fields.
   std::size_t num_fields() const { return local_rows_.size(); }
+
+  /// Local. Whether field f's rows on this process are consecutive rows in
+  /// order (as in_blocks() makes them), so that field_view() can view them.
+  bool is_contiguous(std::size_t f) const {
+    const auto& list = local_rows_.at(f);
+    for (std::size_t i = 1; i < list.size(); ++i)
+      if (list[i] != list[i - 1] + 1) return false;
+    return true;
+  }
+
+  /// Local, no copy: field f's rows of x (on row_map()) as a MultiVector on
+  /// field_map(f) over x's memory; writes to either are seen in both. Throws
+  /// std::invalid_argument where the field's rows are not contiguous here.
+  Teuchos::RCP<MultiVector<double>> field_view(MultiVector<double>& x, std::size_t f) const {
+    if (!is_contiguous(f))
+      throw std::invalid_argument("dapetra::tpetra::FieldSplit::field_view: field " + std::to_string(f) +
+                                  "'s rows are not contiguous on this process (copy_field_to copies them)");
+    const auto& list = local_rows_.at(f);
+    return x.offsetViewNonConst(maps_.at(f), list.empty() ? 0 : static_cast<std::size_t>(list.front()));
+  }
   /// Field f's map: its rows numbered contiguously, process after process.
   const Teuchos::RCP<const Map>& field_map(std::size_t f) const { return maps_.at(f); }
   /// The matrix's row map.
