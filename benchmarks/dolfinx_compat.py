@@ -26,3 +26,26 @@ def petsc_vector(function):
     0.8, .x.petsc_vec from 0.8 on."""
     x = function.x
     return x.petsc_vec if hasattr(x, "petsc_vec") else function.vector
+
+
+def assemble_block_system(a, a_p, L, bcs):
+    """K, P and b of a two-field problem as one PETSc Mat each and one Vec,
+    every process's rows in blocks (its first field's, then its second's):
+    assemble_matrix_block / assemble_vector_block until 0.9, assemble_matrix
+    and assemble_vector with kind="mpi" (lifting and BCs by block) from 0.10."""
+    from petsc4py import PETSc
+    import dolfinx.fem.petsc as fp
+    if hasattr(fp, "assemble_matrix_block"):
+        K = fp.assemble_matrix_block(a, bcs=bcs)
+        P = fp.assemble_matrix_block(a_p, bcs=bcs)
+        b = fp.assemble_vector_block(L, a, bcs=bcs)
+    else:
+        K = fp.assemble_matrix(a, bcs=bcs, kind="mpi")
+        P = fp.assemble_matrix(a_p, bcs=bcs, kind="mpi")
+        b = fp.assemble_vector(L, kind="mpi")
+        fp.apply_lifting(b, a, bcs=fem.bcs_by_block(fem.extract_function_spaces(a, 1), bcs))
+        b.ghostUpdate(addv=PETSc.InsertMode.ADD, mode=PETSc.ScatterMode.REVERSE)
+        fp.set_bc(b, fem.bcs_by_block(fem.extract_function_spaces(L), bcs))
+    K.assemble()
+    P.assemble()
+    return K, P, b

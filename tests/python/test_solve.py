@@ -270,3 +270,23 @@ def test_a_wrong_csr_on_one_process_raises_on_every_process(comm):
                 dapetra.solve(A, b, x, column_axis=axis if here else 0)
             assert [(p["key"], p["rule"]) for p in e.value.problems] == [
                 ("column_axis", "every process names the same column axis")], e.value.problems
+
+
+@pytest.mark.skipif(not hasattr(dapetra, "solve_block"), reason="built without MueLu")
+def test_a_block_solve_with_wrong_arguments_on_one_process_raises_on_every_process(comm):
+    """solve_block's fields, kind and parameters, each wrong on one process in
+    turn: every process raises, naming that process and the key."""
+    A, b, x, rec = laplacian_system(comm, 6)
+    owned = rec["stop"] - rec["start"]
+    half = owned // 2
+    for bad in range(comm.size):
+        here = comm.rank == bad
+        for kwargs, key in (({"fields": [half, owned] if here else [half, owned - half]}, "fields"),
+                            ({"fields": [owned] if here else [half, owned - half]}, "fields"),
+                            ({"fields": [half, owned - half], "kind": "lower" if here else "diagonal"}, "kind"),
+                            ({"fields": [half, owned - half],
+                              "second_parameters": {"relaxation: sweeps": object()} if here else None},
+                             "relaxation: sweeps")):
+            with pytest.raises(dapetra.ValidationError) as e:
+                dapetra.solve_block(A, A, b, x, **kwargs)
+            assert (e.value.problems[0]["rank"], e.value.problems[0]["key"]) == (bad, key), e.value.problems

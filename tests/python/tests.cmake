@@ -55,3 +55,16 @@ if(TARGET dapetra-fem)
                LABELS python TIMEOUT 600 ENV ${DAPETRA_PYTHON_ENV})
   set_tests_properties(python_fem_elasticity_example PROPERTIES PROCESSORS 3)
 endif()
+# Taylor-Hood Stokes assembled by DOLFINx, solved through dapetra.solve_block
+# (MINRES + block diagonal, GMRES + block upper triangular) against PETSc's
+# field split on the same matrices. Not under the sanitizers: DOLFINx
+# compiles its forms with the C compiler, which would run under the preloaded
+# ASan runtime. One at a time: both would compile the same forms into one cache.
+if(TARGET Dapetra::tpetra AND NOT DAPETRA_SANITIZE)
+  foreach(np 2 3)
+    dapetra_test(python_stokes_dolfinx_np${np} NP ${np}
+                 COMMAND ${Python3_EXECUTABLE} ${DAPETRA_ROOT}/examples/python/stokes_dolfinx.py --check
+                 LABELS python TIMEOUT 300 ENV ${DAPETRA_PYTHON_ENV})
+    set_tests_properties(python_stokes_dolfinx_np${np} PROPERTIES RESOURCE_LOCK dolfinx_jit)
+  endforeach()
+endif()

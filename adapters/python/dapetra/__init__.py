@@ -30,3 +30,8 @@ if hasattr(_dapetra, "solve"):
     from ._dapetra import CrsMatrix, describe_preconditioner, has_muelu, rigid_body_modes, solve
 
     __all__ += ["CrsMatrix", "solve", "describe_preconditioner", "has_muelu", "rigid_body_modes"]
+
+if hasattr(_dapetra, "solve_block"):  # saddle-point systems (built with MueLu)
+    from ._dapetra import solve_block
+
+    __all__ += ["solve_block"]

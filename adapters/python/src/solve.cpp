@@ -17,6 +17,7 @@
 
 #include "bindings.hpp"
 #include "dapetra/mpi/agree.hpp"
+#include "dapetra/tpetra/block_system.hpp"
 #include "dapetra/tpetra/compat_belos.hpp"
 #include "dapetra/tpetra/crs_matrix.hpp"
 #include "dapetra/tpetra/solver.hpp"
@@ -341,6 +342,78 @@ py::tuple solve(const CrsMatrix& a, const py::object& b_obj, const py::object& x
   return py::make_tuple(iterations, worst);
 }
 
+#ifdef DAPETRA_PYTHON_MUELU
+// `fields` as FieldSplit's lists: two counts (fields in blocks) or two
+// arrays of local rows; a wrong one is this process's problem.
+std::vector<std::vector<LO>> field_rows(const py::object& fields, std::size_t owned, int rank,
+                                        std::vector<Problem>& problems) {
+  std::vector<std::vector<LO>> rows;
+  const auto wrong = [&](const std::string& why) {
+    problems.push_back(Problem::of(rank, "fields", brief(fields),
+                                   "two fields: two counts (in blocks) or two arrays of owned local rows", why));
+    return std::vector<std::vector<LO>>(2);
+  };
+  if (!py::isinstance<py::sequence>(fields) || py::len(fields) != 2) return wrong("not a sequence of two");
+  LO next = 0;
+  for (const py::handle item : fields) {
+    if (py::isinstance<py::int_>(item)) {
+      const long long count = item.cast<long long>();
+      if (count < 0 || static_cast<std::size_t>(next) + static_cast<std::size_t>(count) > owned)
+        return wrong("counts past the owned rows");
+      rows.emplace_back(static_cast<std::size_t>(count));
+      for (LO& r : rows.back()) r = next++;
+      continue;
+    }
+    const auto list = py::array_t<long long, py::array::c_style | py::array::forcecast>::ensure(item);
+    if (!list || list.ndim() != 1) return wrong("an item neither a count nor a 1-D array of ints");
+    rows.emplace_back();
+    for (py::ssize_t i = 0; i < list.size(); ++i) rows.back().push_back(static_cast<LO>(list.data()[i]));
+  }
+  return rows;
+}
+
+// Saddle-point systems: FieldSplit, BlockPreconditioner and
+// solve_block_system (dapetra/tpetra/block_system.hpp) on two matrices
+// made like the ones solve() takes.
+py::tuple solve_block(const CrsMatrix& k, const CrsMatrix& p, const py::object& b_obj, const py::object& x_obj,
+                      const py::object& fields, const std::string& kind, int equations_per_node, double tolerance,
+                      int max_iterations, const py::object& first_parameters, const std::string& second,
+                      const py::object& second_parameters) {
+  const int rank = k.layout->distribution()->rank();
+  std::vector<Problem> problems;
+  if (kind != "diagonal" && kind != "upper")
+    problems.push_back({rank, -1, "kind", kind, "kind is 'diagonal' (MINRES) or 'upper' (GMRES)", "an unknown kind"});
+  if (equations_per_node < 1)
+    problems.push_back(Problem::of(rank, "equations_per_node", std::to_string(equations_per_node), "a positive int", ""));
+  const std::size_t owned = tpetra::compat::local_num_elements(*k.matrix->getRowMap());
+  auto rows = field_rows(fields, owned, rank, problems);
+  const Teuchos::ParameterList first_overrides = parameters_from(first_parameters, rank, problems);
+  const Teuchos::ParameterList second_overrides = parameters_from(second_parameters, rank, problems);
+  if (!p.matrix->getRowMap()->isSameAs(*k.matrix->getRowMap()))  // collective
+    problems.push_back(Problem::of(rank, "P", "", "P has K's rows", "another row map"));
+  const auto [bv, xv] = owned_views(k, b_obj, x_obj, std::move(problems));  // agrees
+  py::gil_scoped_release release;
+  const tpetra::FieldSplit split(k.matrix->getRowMap(), std::move(rows));  // collective; agrees on its own rules
+  tpetra::BlockOptions block;
+  block.kind = kind == "diagonal" ? tpetra::BlockKind::diagonal : tpetra::BlockKind::upper_triangular;
+  block.first_equations_per_node = equations_per_node;
+  block.first_parameters.setParameters(first_overrides);
+  block.second = second;
+  if (second != "RELAXATION") block.second_parameters = Teuchos::ParameterList();  // (the default's Jacobi sweeps)
+  block.second_parameters.setParameters(second_overrides);
+  Teuchos::RCP<OP> prec;
+  mpi::agree_on(k.layout->distribution()->comm(),
+                [&] { prec = Teuchos::rcp(new tpetra::BlockPreconditioner(split, *k.matrix, *p.matrix, block)); });
+  tpetra::SolverOptions how;
+  how.method = block.kind == tpetra::BlockKind::diagonal ? "MINRES" : "GMRES";
+  how.tolerance = tolerance;
+  how.max_iterations = max_iterations;
+  const tpetra::SolveResult done = tpetra::solve_with(k.matrix, xv, bv, prec, how);
+  py::gil_scoped_acquire gil;
+  return py::make_tuple(done.iterations, done.relative_residual);
+}
+#endif
+
 // What the preconditioner `solve` would build reports of itself: its own
 // description() (Ifpack2's names its type and settings), and for MueLu the
 // levels of the hierarchy it built. Collective.
@@ -448,6 +521,28 @@ near-nullspace: coordinates= (owned nodes x dim) builds the rigid-body
 modes (3 in 2-D, 6 in 3-D) and sets MueLu's number of equations to dim;
 near_nullspace= (owned unknowns x modes) gives any modes, with
 equations_per_node= their unknowns per node. Used by MueLu only.)");
+#ifdef DAPETRA_PYTHON_MUELU
+  m.def("solve_block", &solve_block, py::arg("K"), py::arg("P"), py::arg("b"), py::arg("x"), py::arg("fields"),
+        py::arg("kind") = "diagonal", py::arg("equations_per_node") = 1, py::arg("tolerance") = 1e-10,
+        py::arg("max_iterations") = 1000, py::arg("first_parameters") = py::none(),
+        py::arg("second") = "RELAXATION", py::arg("second_parameters") = py::none(),
+        R"(Solves a saddle-point system K x = b, K = [[A, B^T], [B, -C]], with a
+block preconditioner (collective), in place on x's owned part.
+
+K and P are CrsMatrix objects with the same rows; P holds A in its first
+field's block and the Schur approximation S in its second's (for Stokes,
+the pressure mass matrix; DOLFINx's Stokes demo assembles it so). fields:
+two counts (this process's rows in blocks: the first field's, then the
+second's, as DOLFINx's blocked assembly numbers them) or two arrays of
+owned local rows. kind 'diagonal': MINRES with diag(A^-1, S^-1); 'upper':
+GMRES with [[A, B^T], [0, -S]]^-1. A^-1 is one MueLu V-cycle
+(equations_per_node: a velocity's components, interleaved;
+first_parameters: overrides of MueLu's, which drops connections under 2 %
+by default), S^-1 the preconditioner `second` names (an Ifpack2 name or
+'MueLu'; by default three Jacobi sweeps damped by 0.67;
+second_parameters: overrides). Returns (iterations, |b - K x| / |b|
+recomputed).)");
+#endif
   m.def("rigid_body_modes", &rigid_body_modes, py::arg("coordinates"),
         R"(The rigid-body modes of nodes at `coordinates` (nodes x dim, dim 2 or 3),
 as solve(..., coordinates=) builds them for MueLu: a new array of unknowns

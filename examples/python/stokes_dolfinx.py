@@ -1,0 +1,153 @@
+"""Stokes (Taylor-Hood P2-P1) assembled by DOLFINx, solved by Tpetra through
+Dapetra with a block preconditioner, and by PETSc as DOLFINx's Stokes demo
+solves it, on the same matrices.
+
+The unit square, no-slip walls, a rotational body force f = (0.5 - y,
+x - 0.5), the pressure fixed at the corner (0, 0). DOLFINx assembles K =
+[[A, B^T], [B, 0]], the preconditioning matrix P = [[A, 0], [0, Mp]] (Mp
+the pressure mass matrix) and b, each process's rows in blocks (its
+velocity unknowns, then its pressures). Dapetra hands K and P to Tpetra
+(CrsMatrix.from_csr) and solve_block runs MINRES with diag(A^-1, Mp^-1)
+and GMRES with the block upper triangular preconditioner: one MueLu V-cycle
+on A (2 equations per node), 3 Jacobi sweeps on Mp. PETSc runs MINRES with
+an additive field split: GAMG on A (block size 2), Jacobi on Mp.
+
+    mpirun -n 2 python3 examples/python/stokes_dolfinx.py [--n 8 16 32] [--check]
+
+--check exits non-zero unless, at every size, both of Dapetra's solves and
+PETSc's converge (|b - K x| / |b| < 1e-10), their solutions agree within
+1e-6, Dapetra's solves take no more iterations than PETSc's, and the last
+refinement adds at most 25 % + 5 to them. Both run to 1e-11: Dapetra's the
+true residual, PETSc's MINRES its preconditioned one.
+"""
+import argparse
+import os
+import sys
+
+import numpy as np
+import ufl
+from dolfinx import fem, mesh
+from mpi4py import MPI
+from petsc4py import PETSc
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "benchmarks"))
+import dapetra  # noqa: E402
+from dolfinx_compat import assemble_block_system, lagrange_space, vector_lagrange_space  # noqa: E402
+
+comm = MPI.COMM_WORLD
+TOL = 1e-11  # Dapetra's: |b - K x| / |b|; PETSc's MINRES: its preconditioned residual
+
+
+class Stokes:
+    """The system on an n x n triangle mesh."""
+
+    def __init__(self, n):
+        msh = mesh.create_unit_square(comm, n, n, mesh.CellType.triangle)
+        V, Q = vector_lagrange_space(msh, 2, degree=2), lagrange_space(msh, 1)
+        u, v = ufl.TrialFunction(V), ufl.TestFunction(V)
+        p, q = ufl.TrialFunction(Q), ufl.TestFunction(Q)
+        dx = ufl.dx
+        zero = fem.Constant(msh, PETSc.ScalarType(0.0))
+        a = fem.form([[ufl.inner(ufl.grad(u), ufl.grad(v)) * dx, -ufl.inner(p, ufl.div(v)) * dx],
+                      [-ufl.inner(ufl.div(u), q) * dx, zero * p * q * dx]])
+        a_p = fem.form([[ufl.inner(ufl.grad(u), ufl.grad(v)) * dx, None], [None, ufl.inner(p, q) * dx]])
+        x = ufl.SpatialCoordinate(msh)
+        L = fem.form([ufl.inner(ufl.as_vector((0.5 - x[1], x[0] - 0.5)), v) * dx, zero * q * dx])
+        fdim = msh.topology.dim - 1
+        walls = mesh.locate_entities_boundary(msh, fdim, lambda x: np.full(x.shape[1], True))
+        noslip = fem.dirichletbc(np.zeros(2, dtype=PETSc.ScalarType), fem.locate_dofs_topological(V, fdim, walls), V)
+        corner = fem.locate_dofs_geometrical(Q, lambda x: np.isclose(x[0], 0.0) & np.isclose(x[1], 0.0))
+        pinned = fem.dirichletbc(PETSc.ScalarType(0.0), corner, Q)
+        self.K, self.P, self.b = assemble_block_system(a, a_p, L, [noslip, pinned])
+        self.velocity = V.dofmap.index_map.size_local * V.dofmap.index_map_bs
+        self.pressure = Q.dofmap.index_map.size_local
+        self.lo, self.hi = self.K.getOwnershipRange()
+        self.size = self.K.getSize()[0]
+        assert self.hi - self.lo == self.velocity + self.pressure
+
+    def protocol(self, values):
+        """A DAP dict over this process's owned rows (PETSc's memory)."""
+        return {"__version__": "0.10.0", "buffer": values,
+                "dim_data": ({"dist_type": "b", "size": self.size, "proc_grid_size": comm.size,
+                              "proc_grid_rank": comm.rank, "start": self.lo, "stop": self.hi},)}
+
+    def residual(self, x):
+        r = self.b.duplicate()
+        self.K.mult(x, r)
+        r.aypx(-1.0, self.b)
+        return r.norm() / self.b.norm()
+
+
+def solve_dapetra(s, kind):
+    like = s.protocol(np.zeros(s.hi - s.lo))
+    K = dapetra.CrsMatrix.from_csr(like, *s.K.getValuesCSR(), first_row=s.lo, comm=comm)
+    P = dapetra.CrsMatrix.from_csr(like, *s.P.getValuesCSR(), first_row=s.lo, comm=comm)
+    x = s.b.duplicate()
+    x.set(0.0)
+    iterations, _ = dapetra.solve_block(K, P, s.protocol(s.b.array), s.protocol(x.array),
+                                        fields=[s.velocity, s.pressure], kind=kind, equations_per_node=2,
+                                        tolerance=TOL, max_iterations=2000)
+    return x, iterations
+
+
+def solve_petsc(s):
+    ksp = PETSc.KSP().create(comm)
+    ksp.setOperators(s.K, s.P)
+    ksp.setType("minres")
+    ksp.setTolerances(rtol=TOL, max_it=2000)
+    pc = ksp.getPC()
+    pc.setType("fieldsplit")
+    pc.setFieldSplitType(PETSc.PC.CompositeType.ADDITIVE)
+    velocity = PETSc.IS().createStride(s.velocity, s.lo, 1, comm=comm)
+    velocity.setBlockSize(2)
+    pressure = PETSc.IS().createStride(s.pressure, s.lo + s.velocity, 1, comm=comm)
+    pc.setFieldSplitIS(("u", velocity), ("p", pressure))
+    ksp.setUp()
+    ksp_u, ksp_p = pc.getFieldSplitSubKSP()
+    ksp_u.setType("preonly")
+    ksp_u.getPC().setType("gamg")
+    ksp_p.setType("preonly")
+    ksp_p.getPC().setType("jacobi")
+    x = s.b.duplicate()
+    x.set(0.0)
+    ksp.solve(s.b, x)
+    return x, ksp.getIterationNumber(), ksp.getConvergedReason() > 0
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--n", type=int, nargs="+", default=[8, 16, 32])
+    parser.add_argument("--check", action="store_true")
+    args = parser.parse_args()
+    ok = True
+    counts = {"diagonal": [], "upper": [], "petsc": []}
+    if comm.rank == 0:
+        print(f"{'cells':>6} {'unknowns':>9} {'MINRES+diag':>12} {'GMRES+upper':>12} {'PETSc MINRES':>13} "
+              f"{'|x - x_petsc| / |x_petsc|':>26}")
+    for n in args.n:
+        s = Stokes(n)
+        x_petsc, petsc_iterations, petsc_converged = solve_petsc(s)
+        differences = []
+        counts["petsc"].append(petsc_iterations)
+        for kind in ("diagonal", "upper"):
+            x, iterations = solve_dapetra(s, kind)
+            counts[kind].append(iterations)
+            differences.append((x - x_petsc).norm() / x_petsc.norm())
+            ok &= s.residual(x) < 10 * TOL and iterations <= petsc_iterations
+        ok &= petsc_converged and s.residual(x_petsc) < 10 * TOL and max(differences) < 1e-6
+        if comm.rank == 0:
+            print(f"{n:>6} {s.size:>9} {counts['diagonal'][-1]:>12} {counts['upper'][-1]:>12} {petsc_iterations:>13} "
+                  f"{max(differences):>26.2e}", flush=True)
+    for kind in ("diagonal", "upper"):
+        its = counts[kind]
+        if len(its) >= 2 and its[-1] > its[-2] * 1.25 + 5:
+            ok = False
+            if comm.rank == 0:
+                print(f"{kind}: iterations still grow: {its}")
+    if comm.rank == 0:
+        print("agree with PETSc, in no more iterations, levelling off" if ok else "FAILED")
+    return 0 if ok or not args.check else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
