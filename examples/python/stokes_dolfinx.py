@@ -59,6 +59,9 @@ class Stokes:
         corner = fem.locate_dofs_geometrical(Q, lambda x: np.isclose(x[0], 0.0) & np.isclose(x[1], 0.0))
         pinned = fem.dirichletbc(PETSc.ScalarType(0.0), corner, Q)
         self.K, self.P, self.b = assemble_block_system(a, a_p, L, [noslip, pinned])
+        # DOLFINx 0.11's blocked matrices need these alive: PETSc's sub-matrix
+        # of one whose forms and spaces were freed crashed (0.5.2's do not).
+        self.keep_alive = (msh, V, Q, a, a_p, L, noslip, pinned)
         self.velocity = V.dofmap.index_map.size_local * V.dofmap.index_map_bs
         self.pressure = Q.dofmap.index_map.size_local
         self.lo, self.hi = self.K.getOwnershipRange()
