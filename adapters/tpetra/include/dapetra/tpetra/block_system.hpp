@@ -91,6 +91,7 @@ class FieldSplit {
   /// @param rows the matrix's row map.
   /// @param owned_counts this process's number of rows in each field (they
   ///   add up to its owned rows).
+  /// @return the fields.
   static FieldSplit in_blocks(Teuchos::RCP<const Map> rows, const std::vector<std::size_t>& owned_counts) {
     std::vector<std::vector<LO>> lists;
     LO next = 0;
@@ -101,11 +102,13 @@ class FieldSplit {
     return FieldSplit(std::move(rows), std::move(lists));
   }
 
-  /// The number of fields.
+  /// @return the number of fields.
   std::size_t num_fields() const { return local_rows_.size(); }
 
   /// Local. Whether field f's rows on this process are consecutive rows in
   /// order (as in_blocks() makes them), so that field_view() can view them.
+  /// @param f the field.
+  /// @return whether they are.
   bool is_contiguous(std::size_t f) const {
     const auto& list = local_rows_.at(f);
     for (std::size_t i = 1; i < list.size(); ++i)
@@ -116,6 +119,9 @@ class FieldSplit {
   /// Local, no copy: field f's rows of x (on row_map()) as a MultiVector on
   /// field_map(f) over x's memory; writes to either are seen in both. Throws
   /// std::invalid_argument where the field's rows are not contiguous here.
+  /// @param x a vector on row_map().
+  /// @param f the field.
+  /// @return the view.
   Teuchos::RCP<MultiVector<double>> field_view(MultiVector<double>& x, std::size_t f) const {
     if (!is_contiguous(f))
       throw std::invalid_argument("dapetra::tpetra::FieldSplit::field_view: field " + std::to_string(f) +
@@ -123,11 +129,13 @@ class FieldSplit {
     const auto& list = local_rows_.at(f);
     return x.offsetViewNonConst(maps_.at(f), list.empty() ? 0 : static_cast<std::size_t>(list.front()));
   }
-  /// Field f's map: its rows numbered contiguously, process after process.
+  /// @param f the field.
+  /// @return field f's map: its rows numbered contiguously, process after process.
   const Teuchos::RCP<const Map>& field_map(std::size_t f) const { return maps_.at(f); }
-  /// The matrix's row map.
+  /// @return the matrix's row map.
   const Teuchos::RCP<const Map>& row_map() const { return rows_; }
-  /// Field f's rows on this process, local indices of row_map().
+  /// @param f the field.
+  /// @return field f's rows on this process, local indices of row_map().
   const std::vector<LO>& owned_rows(std::size_t f) const { return local_rows_.at(f); }
 
   /// Collective over the map's communicator: one Import of two integers per
@@ -135,6 +143,9 @@ class FieldSplit {
   /// as a new matrix on the fields' maps (rows: field_map(f); domain:
   /// field_map(g)). Copies the entries.
   /// @param k a fill-complete matrix whose row, domain and range maps are row_map().
+  /// @param f the rows' field.
+  /// @param g the columns' field.
+  /// @return the block, a new fill-complete matrix.
   Teuchos::RCP<CrsMatrix> copy_block_to_new_matrix(const CrsMatrix& k, std::size_t f, std::size_t g) const {
     // Each column's field and number in its field, brought from its owner.
     Tpetra::MultiVector<GO, LO, GO, Node> mine(rows_, 2), cols(k.getColMap(), 2);
@@ -180,6 +191,9 @@ class FieldSplit {
 
   /// Local: field f's rows of x (on row_map()) into y (on field_map(f)),
   /// every column. Copies.
+  /// @param x a vector on row_map().
+  /// @param f the field.
+  /// @param y a vector on field_map(f), with x's number of columns.
   void copy_field_to(const MultiVector<double>& x, std::size_t f, MultiVector<double>& y) const {
     auto from = x.getLocalViewHost(Tpetra::Access::ReadOnly);
     auto to = y.getLocalViewHost(Tpetra::Access::OverwriteAll);
@@ -190,6 +204,9 @@ class FieldSplit {
 
   /// Local: y (on field_map(f)) into field f's rows of x (on row_map()),
   /// every column; other rows untouched. Copies.
+  /// @param y a vector on field_map(f).
+  /// @param f the field.
+  /// @param x a vector on row_map(), with y's number of columns.
   void copy_field_from(const MultiVector<double>& y, std::size_t f, MultiVector<double>& x) const {
     auto from = y.getLocalViewHost(Tpetra::Access::ReadOnly);
     auto to = x.getLocalViewHost(Tpetra::Access::ReadWrite);
@@ -242,7 +259,9 @@ struct BlockOptions {
   /// another preconditioner).
   Teuchos::ParameterList second_parameters = damped_jacobi_sweeps(3, 0.67);
 
-  /// Ifpack2 RELAXATION parameters for n Jacobi sweeps damped by omega.
+  /// @param n the sweeps.
+  /// @param omega the damping factor.
+  /// @return Ifpack2 RELAXATION parameters for n Jacobi sweeps damped by omega.
   static Teuchos::ParameterList damped_jacobi_sweeps(int n, double omega) {
     Teuchos::ParameterList p;
     p.set("relaxation: type", "Jacobi");
@@ -251,7 +270,8 @@ struct BlockOptions {
     return p;
   }
 
-  /// MueLu parameters that drop connections weaker than `tolerance` when aggregating.
+  /// @param tolerance the relative strength below which a connection is dropped.
+  /// @return MueLu parameters that drop connections weaker than `tolerance` when aggregating.
   static Teuchos::ParameterList weak_connections_dropped(double tolerance) {
     Teuchos::ParameterList p;
     p.set("aggregation: drop tol", tolerance);
@@ -284,11 +304,20 @@ class BlockPreconditioner : public Operator {
     s_inverse_ = make_preconditioner(s_, options.second, options.second_parameters);
   }
 
+  /// @return the system's row map.
   Teuchos::RCP<const Map> getDomainMap() const override { return fields_.row_map(); }
+  /// @return the system's row map.
   Teuchos::RCP<const Map> getRangeMap() const override { return fields_.row_map(); }
 
-  /// Y = beta Y + alpha P^-1 X (mode must be NO_TRANS; the diagonal kind is
-  /// symmetric when its inner ones are).
+  /// Collective, as any Tpetra operator's apply: MueLu's V-cycle, the second
+  /// preconditioner and (upper triangular) one matrix-vector product, on
+  /// field-sized vectors it allocates.
+  /// @param x the vectors to precondition, on the row map.
+  /// @param y y = beta y + alpha P^-1 x, on the row map.
+  /// @param mode NO_TRANS (or, for the diagonal kind, which is symmetric
+  ///   when its inner preconditioners are, TRANS).
+  /// @param alpha the scale of P^-1 x.
+  /// @param beta the scale of y's values.
   void apply(const MultiVector<double>& x, MultiVector<double>& y, Teuchos::ETransp mode = Teuchos::NO_TRANS,
              double alpha = 1.0, double beta = 0.0) const override {
     if (mode != Teuchos::NO_TRANS && kind_ != BlockKind::diagonal)
@@ -310,9 +339,9 @@ class BlockPreconditioner : public Operator {
     y.update(alpha, z, beta);
   }
 
-  /// The first field's block A, as copied (on field_map(0)).
+  /// @return the first field's block A, as copied (on field_map(0)).
   const Teuchos::RCP<CrsMatrix>& first_block() const { return a_; }
-  /// The Schur approximation S, as copied (on field_map(1)).
+  /// @return the Schur approximation S, as copied (on field_map(1)).
   const Teuchos::RCP<CrsMatrix>& second_block() const { return s_; }
 
  private:
