@@ -283,6 +283,8 @@ def test_a_block_solve_with_wrong_arguments_on_one_process_raises_on_every_proce
         here = comm.rank == bad
         for kwargs, key in (({"fields": [half, owned] if here else [half, owned - half]}, "fields"),
                             ({"fields": [owned] if here else [half, owned - half]}, "fields"),
+                            ({"fields": [np.arange(half), np.arange(half, owned) + (2**32 if here else 0)]},
+                             "fields"),
                             ({"fields": [half, owned - half], "kind": "lower" if here else "diagonal"}, "kind"),
                             ({"fields": [half, owned - half],
                               "second_parameters": {"relaxation: sweeps": object()} if here else None},

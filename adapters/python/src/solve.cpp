@@ -367,7 +367,11 @@ std::vector<std::vector<LO>> field_rows(const py::object& fields, std::size_t ow
     const auto list = py::array_t<long long, py::array::c_style | py::array::forcecast>::ensure(item);
     if (!list || list.ndim() != 1) return wrong("an item neither a count nor a 1-D array of ints");
     rows.emplace_back();
-    for (py::ssize_t i = 0; i < list.size(); ++i) rows.back().push_back(static_cast<LO>(list.data()[i]));
+    for (py::ssize_t i = 0; i < list.size(); ++i) {
+      const long long row = list.data()[i];
+      if (row < 0 || static_cast<unsigned long long>(row) >= owned) return wrong("a row outside the owned rows");
+      rows.back().push_back(static_cast<LO>(row));
+    }
   }
   return rows;
 }
