@@ -2,7 +2,7 @@
 set(sources dealii/dealii_main.cpp dealii/test_vector.cpp)
 set(libs Dapetra::dealii GTest::gtest)
 if(TARGET Dapetra::tpetra)  # deal.II's vectors as Tpetra's, its assembly into Tpetra
-  list(APPEND sources dealii/test_vector_tpetra.cpp dealii/test_tpetra_matrix.cpp)
+  list(APPEND sources dealii/test_vector_tpetra.cpp dealii/test_tpetra_matrix.cpp dealii/test_block_matrix.cpp)
   list(APPEND libs Dapetra::tpetra)
 endif()
 dapetra_test_program(test_dealii SOURCES ${sources} LIBS ${libs})
@@ -12,5 +12,14 @@ dapetra_mpi_tests(test_dealii dealii "Faults.*")
 if(TARGET dapetra-step40)
   foreach(np 1 3)
     dapetra_test(dealii_step40_np${np} NP ${np} COMMAND dapetra-step40 --compare --initial 4 --cycles 3 LABELS mpi TIMEOUT 300)
+  endforeach()
+endif()
+# deal.II's step-55 (Taylor-Hood Stokes) through Dapetra's block system
+# against deal.II's own Trilinos and PETSc solves, four cycles: the program
+# fails when a solution differs by more than 1e-8 or the errors fall slower
+# than Taylor-Hood's rates.
+if(TARGET dapetra-step55)
+  foreach(np 1 3)
+    dapetra_test(dealii_step55_np${np} NP ${np} COMMAND dapetra-step55 --compare --cycles 4 --tol 1e-12 LABELS mpi TIMEOUT 300)
   endforeach()
 endif()

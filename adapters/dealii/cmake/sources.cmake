@@ -5,4 +5,5 @@ set(DAPETRA_DEALII_SOURCES
   src/vector.cpp)
 # With the Tpetra adapter (dapetra/dealii/tpetra_matrix.hpp).
 set(DAPETRA_DEALII_TPETRA_SOURCES
-  src/tpetra_matrix.cpp)
+  src/tpetra_matrix.cpp
+  src/constraints.cpp)

@@ -4,7 +4,9 @@
 #include <Tpetra_FECrsGraph.hpp>
 #include <Tpetra_FECrsMatrix.hpp>
 #include <Tpetra_Map.hpp>
+#include <Tpetra_MultiVector.hpp>
 #include <algorithm>
+#include <stdexcept>
 #include <string>
 
 #include "dapetra/mpi/agree.hpp"
@@ -18,6 +20,133 @@ using tpetra::LO;
 using tpetra::Map;
 using FEGraph = Tpetra::FECrsGraph<LO, GO, tpetra::Node>;
 using FEMatrix = Tpetra::FECrsMatrix<double, LO, GO, tpetra::Node>;
+
+namespace {
+
+// The structure a process adds to, by global index: its owned rows first
+// (in the order the row map numbers them), then the rows owned elsewhere,
+// each row's columns in `columns` from `begin[i]` to `begin[i + 1]`.
+struct Structure {
+  std::vector<GO> rows;
+  std::size_t owned = 0;
+  bool owned_contiguous = false;  // the owned rows are one range (Tpetra's contiguous map then)
+  std::vector<std::size_t> begin{0};
+  std::vector<GO> columns;
+
+  void add_row(GO row) {
+    rows.push_back(row);
+    begin.push_back(columns.size());
+  }
+  // Ends the last row added: its columns are those pushed since.
+  void close_row() { begin.back() = columns.size(); }
+};
+
+// Calls visit(r) for every row the pattern holds (its row index set, or
+// every row when it holds them all).
+template <class Visit>
+void for_each_held_row(const ::dealii::DynamicSparsityPattern& pattern, Visit&& visit) {
+  const ::dealii::IndexSet& rows = pattern.row_index_set();
+  if (rows.size() == 0)
+    for (::dealii::types::global_dof_index r = 0; r < pattern.n_rows(); ++r) visit(r);
+  else
+    for (const auto r : rows) visit(r);
+}
+
+// Pushes row r's columns of `pattern`, shifted by `offset`, onto `out`.
+void push_columns(const ::dealii::DynamicSparsityPattern& pattern, ::dealii::types::global_dof_index r, GO offset,
+                  std::vector<GO>& out) {
+  for (auto e = pattern.begin(r); e != pattern.end(r); ++e) out.push_back(offset + static_cast<GO>(e->column()));
+}
+
+Structure structure_of(const ::dealii::IndexSet& owned, const ::dealii::DynamicSparsityPattern& pattern) {
+  Structure s;
+  const auto add = [&](::dealii::types::global_dof_index r) {
+    s.add_row(static_cast<GO>(r));
+    push_columns(pattern, r, 0, s.columns);
+    s.close_row();
+  };
+  for (const auto r : owned) add(r);
+  s.owned = s.rows.size();
+  s.owned_contiguous = true;  // (boundaries_of() has checked it)
+  for_each_held_row(pattern, [&](::dealii::types::global_dof_index r) {
+    if (!owned.is_element(r) && pattern.row_length(r) > 0) add(r);
+  });
+  return s;
+}
+
+// The block form: block after block, rows and columns shifted by their blocks' starts.
+Structure structure_of(const std::vector<::dealii::IndexSet>& owned, const ::dealii::BlockDynamicSparsityPattern& pattern) {
+  Structure s;
+  const auto& starts = pattern.get_row_indices();
+  const auto add = [&](unsigned b, ::dealii::types::global_dof_index r) {
+    s.add_row(static_cast<GO>(starts.block_start(b) + r));
+    for (unsigned c = 0; c < pattern.n_block_cols(); ++c)
+      push_columns(pattern.block(b, c), r, static_cast<GO>(starts.block_start(c)), s.columns);
+    s.close_row();
+  };
+  for (unsigned b = 0; b < pattern.n_block_rows(); ++b)
+    for (const auto r : owned[b]) add(b, r);
+  s.owned = s.rows.size();
+  for (unsigned b = 0; b < pattern.n_block_rows(); ++b)
+    for_each_held_row(pattern.block(b, 0), [&](::dealii::types::global_dof_index r) {
+      if (owned[b].is_element(r)) return;
+      std::size_t length = 0;
+      for (unsigned c = 0; c < pattern.n_block_cols(); ++c) length += pattern.block(b, c).row_length(r);
+      if (length > 0) add(b, r);
+    });
+  return s;
+}
+
+// Collective: the graph of `s`, its rows owned elsewhere summed onto their owners, fill complete.
+Teuchos::RCP<FEGraph> graph_of(const Structure& s, Tpetra::global_size_t size,
+                               const Teuchos::RCP<const Teuchos::Comm<int>>& comm) {
+  const auto invalid = Teuchos::OrdinalTraits<Tpetra::global_size_t>::invalid();
+  auto owned_map = s.owned_contiguous
+                       ? Teuchos::rcp(new Map(size, s.owned, 0, comm))
+                       : Teuchos::rcp(new Map(size, Teuchos::ArrayView<const GO>(s.rows.data(), s.owned), 0, comm));
+  auto all_map = Teuchos::rcp(new Map(invalid, Teuchos::ArrayView<const GO>(s.rows), 0, comm));
+  Kokkos::DualView<std::size_t*, FEGraph::device_type> lengths("row lengths", s.rows.size());
+  auto host = lengths.view_host();
+  for (std::size_t i = 0; i < s.rows.size(); ++i) host(i) = s.begin[i + 1] - s.begin[i];
+  lengths.modify_host();
+  lengths.sync_device();
+  auto graph = Teuchos::rcp(new FEGraph(owned_map, all_map, lengths));
+  graph->beginAssembly();
+  for (std::size_t i = 0; i < s.rows.size(); ++i)
+    graph->insertGlobalIndices(s.rows[i], static_cast<LO>(s.begin[i + 1] - s.begin[i]), s.columns.data() + s.begin[i]);
+  graph->endAssembly();  // collective: shared rows' structure to their owners, fill complete
+  return graph;
+}
+
+// Collective: the same number of blocks on every process, square blocks,
+// owned sets of the blocks' sizes; otherwise the same ValidationError everywhere.
+void check_blocks(const std::vector<::dealii::IndexSet>& owned, const ::dealii::BlockDynamicSparsityPattern& pattern,
+                  MPI_Comm comm, int rank) {
+  int count[2] = {static_cast<int>(owned.size()), -static_cast<int>(owned.size())}, least[2];
+  MPI_Allreduce(count, least, 2, MPI_INT, MPI_MIN, comm);
+  mpi::agree_on(comm, [&] {
+    const auto fault = [&](const std::string& value, const std::string& rule, const std::string& message) {
+      throw ValidationError({Problem::of(rank, "blocks", value, rule, message)});
+    };
+    if (least[0] != -least[1] && static_cast<int>(owned.size()) != least[0])  // (the processes above the least)
+      fault(std::to_string(owned.size()), "every process names the same number of blocks",
+            "between " + std::to_string(least[0]) + " and " + std::to_string(-least[1]));
+    if (owned.size() != pattern.n_block_rows() || owned.size() != pattern.n_block_cols())
+      fault(std::to_string(owned.size()),
+            "one owned set per block of the pattern (" + std::to_string(pattern.n_block_rows()) + " x " +
+                std::to_string(pattern.n_block_cols()) + ")",
+            "the owned sets and the pattern's blocks differ");
+    for (unsigned b = 0; b < owned.size(); ++b) {
+      const auto rows = pattern.get_row_indices().block_size(b), columns = pattern.get_column_indices().block_size(b);
+      if (rows != columns || owned[b].size() != rows)
+        fault("block " + std::to_string(b) + ": " + std::to_string(owned[b].size()) + " owned-set size, " +
+                  std::to_string(rows) + " x " + std::to_string(columns),
+              "square diagonal blocks, each of its owned set's size", "block " + std::to_string(b) + " does not fit");
+    }
+  });
+}
+
+}  // namespace
 
 struct TpetraSparseMatrix::Impl {
   MPI_Comm comm = MPI_COMM_NULL;
@@ -33,12 +162,23 @@ struct TpetraSparseMatrix::Impl {
   const std::size_t* row_begin = nullptr;
   const LO* row_columns = nullptr;
   double* values = nullptr;
+  std::vector<std::size_t> owned_per_block;
   std::vector<Problem> faults;        // add()'s, reported by compress()
   std::size_t more_faults = 0;        // beyond the first one kept
 
   void fault(const std::string& key, std::size_t value, const std::string& rule, const std::string& message) {
     if (faults.empty()) faults.push_back(Problem::of(rank, key, std::to_string(value), rule, message));
     else ++more_faults;
+  }
+
+  // Collective: the matrix over `s`, open for assembly.
+  void start(const Structure& s, std::size_t size, std::vector<std::size_t> counts) {
+    const auto graph = graph_of(s, size, Teuchos::rcp(new Teuchos::MpiComm<int>(comm)));
+    owned_rows = static_cast<LO>(s.owned);
+    owned_per_block = std::move(counts);
+    matrix = Teuchos::rcp(new FEMatrix(graph));
+    matrix->beginAssembly();
+    take_arrays();
   }
 
   // The active (owned-plus-shared) matrix's arrays, for add().
@@ -76,51 +216,6 @@ struct TpetraSparseMatrix::Impl {
   }
 };
 
-namespace {
-
-// The pattern's rows this process adds to, other than its owned ones.
-std::vector<GO> shared_rows(const ::dealii::IndexSet& owned, const ::dealii::DynamicSparsityPattern& pattern) {
-  std::vector<GO> out;
-  const ::dealii::IndexSet& rows = pattern.row_index_set();
-  const auto add_if_shared = [&](::dealii::types::global_dof_index r) {
-    if (!owned.is_element(r) && pattern.row_length(r) > 0) out.push_back(static_cast<GO>(r));
-  };
-  if (rows.size() == 0)  // the pattern holds every row
-    for (::dealii::types::global_dof_index r = 0; r < pattern.n_rows(); ++r) add_if_shared(r);
-  else
-    for (const auto r : rows) add_if_shared(r);
-  return out;
-}
-
-Teuchos::RCP<FEGraph> graph_of(const ::dealii::IndexSet& owned, const ::dealii::DynamicSparsityPattern& pattern,
-                               const Teuchos::RCP<const Teuchos::Comm<int>>& comm) {
-  const auto invalid = Teuchos::OrdinalTraits<Tpetra::global_size_t>::invalid();
-  auto owned_map = Teuchos::rcp(new Map(pattern.n_rows(), owned.n_elements(), 0, comm));
-  std::vector<GO> rows;
-  for (const auto r : owned) rows.push_back(static_cast<GO>(r));
-  const std::vector<GO> shared = shared_rows(owned, pattern);
-  rows.insert(rows.end(), shared.begin(), shared.end());
-  auto all_map = Teuchos::rcp(new Map(invalid, Teuchos::ArrayView<const GO>(rows), 0, comm));
-  Kokkos::DualView<std::size_t*, FEGraph::device_type> lengths("row lengths", rows.size());
-  auto host = lengths.view_host();
-  for (std::size_t i = 0; i < rows.size(); ++i) host(i) = pattern.row_length(static_cast<::dealii::types::global_dof_index>(rows[i]));
-  lengths.modify_host();
-  lengths.sync_device();
-  auto graph = Teuchos::rcp(new FEGraph(owned_map, all_map, lengths));
-  graph->beginAssembly();
-  std::vector<GO> columns;
-  for (const GO r : rows) {
-    columns.clear();
-    for (auto e = pattern.begin(static_cast<::dealii::types::global_dof_index>(r)); e != pattern.end(static_cast<::dealii::types::global_dof_index>(r)); ++e)
-      columns.push_back(static_cast<GO>(e->column()));
-    graph->insertGlobalIndices(r, static_cast<LO>(columns.size()), columns.data());
-  }
-  graph->endAssembly();  // collective: shared rows' structure to their owners, fill complete
-  return graph;
-}
-
-}  // namespace
-
 TpetraSparseMatrix::TpetraSparseMatrix(const ::dealii::IndexSet& owned, const ::dealii::DynamicSparsityPattern& pattern,
                                        MPI_Comm comm)
     : impl_(std::make_unique<Impl>()), size_(pattern.n_rows()) {
@@ -133,12 +228,21 @@ TpetraSparseMatrix::TpetraSparseMatrix(const ::dealii::IndexSet& owned, const ::
                                          "the pattern and the rows differ")});
   });
   boundaries_of(owned, comm);  // collective: the owned sets tile the rows in rank order, or every process throws
-  const auto teuchos_comm = Teuchos::rcp(new Teuchos::MpiComm<int>(comm));
-  const auto graph = graph_of(owned, pattern, teuchos_comm);
-  impl_->owned_rows = static_cast<LO>(owned.n_elements());
-  impl_->matrix = Teuchos::rcp(new FEMatrix(graph));
-  impl_->matrix->beginAssembly();
-  impl_->take_arrays();
+  impl_->start(structure_of(owned, pattern), size_, {owned.n_elements()});
+}
+
+TpetraSparseMatrix::TpetraSparseMatrix(const std::vector<::dealii::IndexSet>& owned,
+                                       const ::dealii::BlockDynamicSparsityPattern& pattern, MPI_Comm comm)
+    : impl_(std::make_unique<Impl>()), size_(pattern.n_rows()) {
+  impl_->comm = comm;
+  MPI_Comm_rank(comm, &impl_->rank);
+  check_blocks(owned, pattern, comm, impl_->rank);
+  std::vector<std::size_t> counts;
+  for (const auto& block : owned) {
+    boundaries_of(block, comm);  // collective, as above, block by block
+    counts.push_back(block.n_elements());
+  }
+  impl_->start(structure_of(owned, pattern), size_, std::move(counts));
 }
 
 TpetraSparseMatrix::~TpetraSparseMatrix() = default;
@@ -193,5 +297,39 @@ TpetraSparseMatrix& TpetraSparseMatrix::operator=(double zero) {
 }
 
 Teuchos::RCP<tpetra::CrsMatrix> TpetraSparseMatrix::tpetra_matrix() const { return impl_->matrix; }
+
+const std::vector<std::size_t>& TpetraSparseMatrix::owned_rows_per_block() const { return impl_->owned_per_block; }
+
+namespace {
+
+// Throws unless x has as many rows here as v owns.
+void check_rows(const BlockVector& v, const tpetra::MultiVector<double>& x, const char* function) {
+  std::size_t owned = 0;
+  for (unsigned b = 0; b < v.n_blocks(); ++b) owned += v.block(b).locally_owned_size();
+  if (owned != x.getLocalLength())
+    throw std::invalid_argument(std::string("dapetra::dealii::") + function + ": the block vector owns " +
+                                std::to_string(owned) + " entries here, the Tpetra vector has " +
+                                std::to_string(x.getLocalLength()) + " rows");
+}
+
+}  // namespace
+
+void copy_block_vector_to_tpetra(const BlockVector& v, tpetra::MultiVector<double>& x) {
+  check_rows(v, x, "copy_block_vector_to_tpetra");
+  auto host = x.getLocalViewHost(Tpetra::Access::OverwriteAll);
+  for (std::size_t j = 0; j < x.getNumVectors(); ++j) {
+    std::size_t i = 0;
+    for (unsigned b = 0; b < v.n_blocks(); ++b)
+      for (std::size_t k = 0; k < v.block(b).locally_owned_size(); ++k) host(i++, j) = v.block(b).local_element(static_cast<Vector::size_type>(k));
+  }
+}
+
+void copy_tpetra_to_block_vector(const tpetra::MultiVector<double>& x, BlockVector& v) {
+  check_rows(v, x, "copy_tpetra_to_block_vector");
+  const auto host = x.getLocalViewHost(Tpetra::Access::ReadOnly);
+  std::size_t i = 0;
+  for (unsigned b = 0; b < v.n_blocks(); ++b)
+    for (std::size_t k = 0; k < v.block(b).locally_owned_size(); ++k) v.block(b).local_element(static_cast<Vector::size_type>(k)) = host(i++, 0);
+}
 
 }  // namespace dapetra::dealii

@@ -17,6 +17,23 @@
 /// (compress(VectorOperation::add) sums it); dapetra/dealii/vector.hpp views
 /// it, and the solution, as Tpetra vectors without a copy.
 ///
+/// Multi-field systems (Stokes: velocity and pressure) come in deal.II's
+/// block numbering (DoFRenumbering::component_wise with blocks, as step-55
+/// numbers them): the block constructor takes one owned set per block and a
+/// BlockDynamicSparsityPattern, and builds one Tpetra matrix whose rows on
+/// each process are its rows of block 0, then of block 1, and so on;
+/// tpetra::FieldSplit::in_blocks(matrix.tpetra_matrix()->getRowMap(),
+/// matrix.owned_rows_per_block()) names the fields for
+/// tpetra::solve_block_system. deal.II's block vectors keep each block in
+/// its own memory, so the right-hand side and the solution cross with
+/// copy_block_vector_to_tpetra() and copy_tpetra_to_block_vector() (O(owned
+/// rows), local).
+///
+/// AffineConstraints::distribute_local_to_global is instantiated in the
+/// library for this matrix with deal.II's Vector, distributed::Vector and
+/// distributed::BlockVector as the right-hand side: no program needs
+/// deal.II's affine_constraints.templates.h for it.
+///
 /// Faults: an index past the global size, a row this process's pattern does
 /// not hold, or a column outside the pattern, is kept by add() and reported
 /// by compress() as the same ValidationError on every process, before any
@@ -24,13 +41,16 @@
 #pragma once
 
 #include <deal.II/base/index_set.h>
+#include <deal.II/lac/block_sparsity_pattern.h>
 #include <deal.II/lac/dynamic_sparsity_pattern.h>
 #include <deal.II/lac/vector_operation.h>
 #include <mpi.h>
 
 #include <Teuchos_RCP.hpp>
 #include <memory>
+#include <vector>
 
+#include "dapetra/dealii/vector.hpp"
 #include "dapetra/error.hpp"
 #include "dapetra/tpetra/types.hpp"
 
@@ -58,6 +78,23 @@ class TpetraSparseMatrix {
   /// @param pattern the entries this process adds to, by global row and column.
   /// @param comm the processes.
   TpetraSparseMatrix(const ::dealii::IndexSet& owned, const ::dealii::DynamicSparsityPattern& pattern, MPI_Comm comm);
+  /// Collective over `comm`: as the constructor above, once per block (a
+  /// prefix sum, a reduction and a gather of one word per process each),
+  /// and one reduction more. The block form: global rows and columns are
+  /// deal.II's, numbered block after block; block b's owned rows are
+  /// `owned[b]`, in the block's own numbering (what IndexSet::get_view or
+  /// split_by_block gives), one contiguous range tiling the block in rank
+  /// order. The pattern's blocks may hold only the locally relevant rows
+  /// (BlockDynamicSparsityPattern(relevant sets)); rows owned elsewhere
+  /// reach their owners here. Another number of blocks than the pattern's,
+  /// on any process, blocks that are not square, or a block's owned set of
+  /// another size than the pattern's block, throw the same ValidationError
+  /// on every process (key "blocks").
+  /// @param owned this process's rows of each block, in the block's numbering.
+  /// @param pattern the entries this process adds to, block by block.
+  /// @param comm the processes.
+  TpetraSparseMatrix(const std::vector<::dealii::IndexSet>& owned, const ::dealii::BlockDynamicSparsityPattern& pattern,
+                     MPI_Comm comm);
   /// (virtual: deal.II's assembly tells matrix types apart with dynamic_cast)
   virtual ~TpetraSparseMatrix();
   TpetraSparseMatrix(const TpetraSparseMatrix&) = delete;
@@ -102,10 +139,30 @@ class TpetraSparseMatrix {
   /// @return Tpetra's matrix (its row, domain and range maps: the owned dofs).
   Teuchos::RCP<tpetra::CrsMatrix> tpetra_matrix() const;
 
+  /// Local. This process's number of rows in each block (one block for a
+  /// matrix built without blocks): the counts that
+  /// tpetra::FieldSplit::in_blocks() takes, with tpetra_matrix()'s row map.
+  /// @return the counts, block by block.
+  const std::vector<std::size_t>& owned_rows_per_block() const;
+
  private:
   struct Impl;
   std::unique_ptr<Impl> impl_;
   size_type size_ = 0;
 };
+
+/// Local, copies: v's owned entries, block after block, into x's rows (on
+/// the row map of a block TpetraSparseMatrix over v's blocks). Throws
+/// std::invalid_argument when x has another number of rows here.
+/// @param v a distributed block vector (its owned entries are read).
+/// @param x the Tpetra vectors (every column set to v's entries).
+void copy_block_vector_to_tpetra(const BlockVector& v, tpetra::MultiVector<double>& x);
+
+/// Local, copies: x's column 0, block after block, into v's owned entries
+/// (ghosts are not updated). Throws std::invalid_argument when x has another
+/// number of rows here.
+/// @param x the Tpetra vector, on the row map of a block TpetraSparseMatrix.
+/// @param v a distributed block vector of the same blocks.
+void copy_tpetra_to_block_vector(const tpetra::MultiVector<double>& x, BlockVector& v);
 
 }  // namespace dapetra::dealii

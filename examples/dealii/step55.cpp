@@ -1,0 +1,509 @@
+// deal.II's tutorial step-55 through Dapetra: Stokes flow with Taylor-Hood
+// elements (Q2 velocity, Q1 pressure) on a p4est mesh, Kovasznay's flow as
+// the exact solution (viscosity 0.1 on [-0.5, 1.5]^2, the body force that
+// makes it a Stokes solution), refined everywhere each cycle. deal.II's own
+// loop (AffineConstraints::distribute_local_to_global) assembles the system
+// K = [[A, B^T], [B, 0]] and the preconditioning matrix P = [[A, 0], [0,
+// Mp / viscosity]] straight into two block TpetraSparseMatrix objects, in
+// deal.II's block numbering (velocities, then pressures); Belos MINRES with
+// Dapetra's block diagonal preconditioner (one MueLu V-cycle on A, damped
+// Jacobi sweeps on the pressure mass matrix) solves K. The pressure's mean
+// is then removed, as the tutorial does, and the errors against the exact
+// solution and their rates under refinement are printed.
+//
+// With --compare each cycle is also solved the tutorial's two ways on the
+// same mesh: deal.II's Trilinos path (Epetra block matrices, ML on A and an
+// inner CG with ML on Mp) and its PETSc path (BoomerAMG for both), each
+// with deal.II's MINRES: iterations, times (structure, assembly and solve,
+// preconditioner set-up included) and how far the solutions lie apart.
+//
+//   mpirun -n 2 dapetra-step55 [--initial 3] [--cycles 4] [--compare] [--tol 1e-10] [--agree 1e-8] [--report FILE.json]
+//
+// (--sweeps N, --drop T and --first-xml FILE change the block
+// preconditioner: Jacobi sweeps on Mp, MueLu's drop tolerance, any MueLu
+// parameters.) Exit status 1 when a solve does not converge, when
+// (--compare) a solution differs from deal.II's by more than --agree of its
+// size (solutions to 1e-10 lie 5e-8 apart at 5.9e5 dofs: check with --tol
+// 1e-12), or when, over
+// three cycles or more, the last cycle's error rates fall below 2.7
+// (velocity, L2; Taylor-Hood's is 3) or 1.7 (pressure, L2; 2).
+#include <deal.II/base/function.h>
+#include <deal.II/base/index_set.h>
+#include <deal.II/base/mpi.h>
+#include <deal.II/base/quadrature_lib.h>
+#include <deal.II/distributed/tria.h>
+#include <deal.II/dofs/dof_handler.h>
+#include <deal.II/dofs/dof_renumbering.h>
+#include <deal.II/dofs/dof_tools.h>
+#include <deal.II/fe/fe_q.h>
+#include <deal.II/fe/fe_system.h>
+#include <deal.II/fe/fe_values.h>
+#include <deal.II/grid/grid_generator.h>
+#include <deal.II/lac/affine_constraints.h>
+#include <deal.II/lac/block_sparsity_pattern.h>
+#include <deal.II/lac/petsc_block_sparse_matrix.h>
+#include <deal.II/lac/petsc_block_vector.h>
+#include <deal.II/lac/petsc_precondition.h>
+#include <deal.II/lac/solver_cg.h>
+#include <deal.II/lac/solver_control.h>
+#include <deal.II/lac/solver_minres.h>
+#include <deal.II/lac/sparsity_tools.h>
+#include <deal.II/lac/trilinos_block_sparse_matrix.h>
+#include <deal.II/lac/trilinos_parallel_block_vector.h>
+#include <deal.II/lac/trilinos_precondition.h>
+#include <deal.II/numerics/vector_tools.h>
+
+#include <Teuchos_XMLParameterListHelpers.hpp>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "dapetra/dealii/compat.hpp"
+#include "dapetra/dealii/tpetra_matrix.hpp"
+#include "dapetra/dealii/vector.hpp"
+#include "dapetra/tpetra/block_system.hpp"
+
+namespace {
+
+namespace dl = ::dealii;
+constexpr int dim = 2;
+constexpr double viscosity = 0.1;
+using BlockVector = dapetra::dealii::BlockVector;
+
+double seconds_since(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+// Kovasznay's flow at Reynolds number 1 / viscosity: u = (1 - e^(l x)
+// cos(2 pi y), l / (2 pi) e^(l x) sin(2 pi y)), p = -e^(2 l x) / 2 less its
+// mean over the domain, l = 1 / (2 viscosity) - sqrt(1 / (4 viscosity^2) +
+// 4 pi^2).
+const double pi = dl::numbers::PI;
+const double lambda = 0.5 / viscosity - std::sqrt(0.25 / (viscosity * viscosity) + 4.0 * pi * pi);
+
+class Exact : public dl::Function<dim> {
+ public:
+  Exact() : dl::Function<dim>(dim + 1) {}
+  void vector_value(const dl::Point<dim>& p, dl::Vector<double>& values) const override {
+    const double e = std::exp(lambda * p[0]);
+    values[0] = 1.0 - e * std::cos(2.0 * pi * p[1]);
+    values[1] = lambda / (2.0 * pi) * e * std::sin(2.0 * pi * p[1]);
+    // The mean of e^(2 l x) over x in [-0.5, 1.5] is (e^(3 l) - e^(-l)) / (4 l).
+    values[2] = -0.5 * e * e + (std::exp(3.0 * lambda) - std::exp(-lambda)) / (8.0 * lambda);
+  }
+};
+
+// The body force f = -viscosity Laplace(u) + grad p of Kovasznay's u and p
+// (the Navier-Stokes solution made a Stokes solution).
+dl::Tensor<1, dim> force(const dl::Point<dim>& p) {
+  const double e = std::exp(lambda * p[0]), c = std::cos(2.0 * pi * p[1]), s = std::sin(2.0 * pi * p[1]);
+  const double k = lambda * lambda - 4.0 * pi * pi;  // Laplace(e^(l x) cos(2 pi y)) = k e^(l x) cos(2 pi y)
+  dl::Tensor<1, dim> f;
+  f[0] = viscosity * k * e * c - lambda * e * e;
+  f[1] = -viscosity * lambda / (2.0 * pi) * k * e * s;
+  return f;
+}
+
+// How one path's cycle went.
+struct Timed {
+  double structure = 0, assembly = 0, solve = 0;  // seconds; solve: preconditioner set-up included
+  int iterations = 0;
+  bool converged = false;
+};
+
+// deal.II's Trilinos path's types, as step-55 declares them (Epetra, ML).
+struct TrilinosPath {
+  using Matrix = dl::TrilinosWrappers::BlockSparseMatrix;
+  using Vector = dl::TrilinosWrappers::MPI::BlockVector;
+  using Amg = dl::TrilinosWrappers::PreconditionAMG;
+  static constexpr const char* name = "trilinos";
+  static Amg::AdditionalData amg_data() { return {}; }
+};
+// Its PETSc path's (BoomerAMG, told the operators are symmetric, as step-55 does).
+struct PetscPath {
+  using Matrix = dl::PETScWrappers::MPI::BlockSparseMatrix;
+  using Vector = dl::PETScWrappers::MPI::BlockVector;
+  using Amg = dl::PETScWrappers::PreconditionBoomerAMG;
+  static constexpr const char* name = "petsc";
+  static Amg::AdditionalData amg_data() {
+    Amg::AdditionalData data;
+    data.symmetric_operator = true;
+    return data;
+  }
+};
+
+// step-55's preconditioner on deal.II's side: one AMG cycle on A, and the
+// pressure mass matrix inverted by CG with AMG to 1e-8.
+template <class Path>
+struct DealIIBlockDiagonal {
+  const typename Path::Matrix& p;
+  const typename Path::Amg &a_amg, &m_amg;
+  void vmult(typename Path::Vector& dst, const typename Path::Vector& src) const {
+    a_amg.vmult(dst.block(0), src.block(0));
+    dl::SolverControl control(src.block(1).size(), 1e-8 * src.block(1).l2_norm());
+    dl::SolverCG<typename Path::Vector::BlockType> cg(control);
+    dst.block(1) = 0;
+    cg.solve(p.block(1, 1), dst.block(1), src.block(1), m_amg);
+  }
+};
+
+class Stokes {
+ public:
+  explicit Stokes(unsigned initial)
+      : fe_(dl::FE_Q<dim>(2), dim, dl::FE_Q<dim>(1), 1), dofs_(mesh_) {
+    dl::GridGenerator::hyper_cube(mesh_, -0.5, 1.5);
+    mesh_.refine_global(initial);
+  }
+
+  // Collective. The dofs numbered block-wise (velocities, then pressures),
+  // each block's owned and relevant sets, and the constraints: the exact
+  // velocity on the boundary (and hanging nodes, were there any).
+  void setup() {
+    dofs_.distribute_dofs(fe_);
+    const std::vector<unsigned> block_of_component = {0, 0, 1};
+    dl::DoFRenumbering::component_wise(dofs_, block_of_component);
+    const auto per_block = dl::DoFTools::count_dofs_per_fe_block(dofs_, block_of_component);
+    n_u_ = per_block[0];
+    owned_all_ = dofs_.locally_owned_dofs();
+    relevant_all_ = dl::DoFTools::extract_locally_relevant_dofs(dofs_);
+    owned_ = {owned_all_.get_view(0, n_u_), owned_all_.get_view(n_u_, dofs_.n_dofs())};
+    relevant_ = {relevant_all_.get_view(0, n_u_), relevant_all_.get_view(n_u_, dofs_.n_dofs())};
+    dapetra::dealii::compat::reinit_constraints(constraints_, owned_all_, relevant_all_);
+    dl::DoFTools::make_hanging_node_constraints(dofs_, constraints_);
+    const dl::FEValuesExtractors::Vector velocity(0);
+    dl::VectorTools::interpolate_boundary_values(dofs_, 0, Exact(), constraints_, fe_.component_mask(velocity));
+    constraints_.close();
+  }
+  void refine() { mesh_.refine_global(1); }
+
+  // This process's patterns, over its locally relevant rows: K couples each
+  // velocity component with itself and with the pressure; P's velocity
+  // block (present only when `velocity_in_p`) likewise, its pressure block
+  // the pressures.
+  dl::BlockDynamicSparsityPattern pattern_of_k() const { return pattern(true, false); }
+  dl::BlockDynamicSparsityPattern pattern_of_p(bool velocity_in_p) const { return pattern(false, velocity_in_p); }
+
+  // Collective. The cells' matrices into K and P (A into P's first block
+  // when `velocity_in_p`), and the body force into rhs, through the constraints.
+  template <class Matrix, class Rhs>
+  void assemble(Matrix& k, Matrix& p, Rhs& rhs, bool velocity_in_p) const {
+    k = 0;
+    p = 0;
+    rhs = 0;
+    const dl::QGauss<dim> quadrature(3);
+    dl::FEValues<dim> values(fe_, quadrature, dl::update_values | dl::update_gradients | dl::update_quadrature_points |
+                                                  dl::update_JxW_values);
+    const unsigned n = fe_.n_dofs_per_cell();
+    dl::FullMatrix<double> cell_k(n, n), cell_p(n, n);
+    dl::Vector<double> cell_rhs(n);
+    std::vector<dl::types::global_dof_index> indices(n);
+    std::vector<dl::Tensor<2, dim>> grad_u(n);
+    std::vector<dl::Tensor<1, dim>> phi_u(n);
+    std::vector<double> div_u(n), phi_p(n);
+    const dl::FEValuesExtractors::Vector velocity(0);
+    const dl::FEValuesExtractors::Scalar pressure(dim);
+    for (const auto& cell : dofs_.active_cell_iterators()) {
+      if (!cell->is_locally_owned()) continue;
+      values.reinit(cell);
+      cell_k = 0;
+      cell_p = 0;
+      cell_rhs = 0;
+      for (unsigned q = 0; q < quadrature.size(); ++q) {
+        const double dx = values.JxW(q);
+        const dl::Tensor<1, dim> f = force(values.quadrature_point(q));
+        for (unsigned i = 0; i < n; ++i) {
+          grad_u[i] = values[velocity].gradient(i, q);
+          phi_u[i] = values[velocity].value(i, q);
+          div_u[i] = values[velocity].divergence(i, q);
+          phi_p[i] = values[pressure].value(i, q);
+        }
+        for (unsigned i = 0; i < n; ++i) {
+          for (unsigned j = 0; j < n; ++j) {
+            const double a = viscosity * dl::scalar_product(grad_u[i], grad_u[j]);
+            cell_k(i, j) += (a - div_u[i] * phi_p[j] - phi_p[i] * div_u[j]) * dx;
+            cell_p(i, j) += ((velocity_in_p ? a : 0.0) + phi_p[i] * phi_p[j] / viscosity) * dx;
+          }
+          cell_rhs(i) += phi_u[i] * f * dx;
+        }
+      }
+      cell->get_dof_indices(indices);
+      constraints_.distribute_local_to_global(cell_k, cell_rhs, indices, k, rhs);
+      constraints_.distribute_local_to_global(cell_p, indices, p);
+    }
+    k.compress(dl::VectorOperation::add);
+    p.compress(dl::VectorOperation::add);
+    rhs.compress(dl::VectorOperation::add);
+  }
+
+  // Collective. Dapetra's path: the block matrices' structure, assembly,
+  // and Belos MINRES with the block diagonal preconditioner, into
+  // `solution` (owned and relevant entries, constraints distributed, the
+  // pressure's mean removed).
+  Timed solve_with_dapetra(BlockVector& solution, double tolerance, const dapetra::tpetra::BlockOptions& block) const {
+    Timed t;
+    auto t0 = std::chrono::steady_clock::now();
+    dapetra::dealii::TpetraSparseMatrix k(owned_, pattern_of_k(), MPI_COMM_WORLD);
+    dapetra::dealii::TpetraSparseMatrix p(owned_, pattern_of_p(true), MPI_COMM_WORLD);
+    BlockVector rhs(owned_, relevant_, MPI_COMM_WORLD);
+    t.structure = seconds_since(t0);
+    t0 = std::chrono::steady_clock::now();
+    assemble(k, p, rhs, true);
+    t.assembly = seconds_since(t0);
+    t0 = std::chrono::steady_clock::now();
+    const auto rows = k.tpetra_matrix()->getRowMap();
+    const auto fields = dapetra::tpetra::FieldSplit::in_blocks(rows, k.owned_rows_per_block());
+    auto b = Teuchos::rcp(new dapetra::tpetra::MultiVector<double>(rows, 1));
+    auto x = Teuchos::rcp(new dapetra::tpetra::MultiVector<double>(rows, 1));  // zero: step-55's start
+    dapetra::dealii::copy_block_vector_to_tpetra(rhs, *b);
+    dapetra::tpetra::SolverOptions options;
+    options.tolerance = tolerance;
+    options.max_iterations = 2000;
+    const auto result =
+        dapetra::tpetra::solve_block_system(fields, k.tpetra_matrix(), *p.tpetra_matrix(), x, b, block, options);
+    t.solve = seconds_since(t0);
+    t.iterations = result.iterations;
+    t.converged = result.converged;
+    BlockVector owned(owned_, MPI_COMM_WORLD);
+    dapetra::dealii::copy_tpetra_to_block_vector(*x, owned);
+    finish(owned, solution);
+    return t;
+  }
+
+  // Collective. deal.II's path `Path` as step-55 takes it: the pattern
+  // distributed to the owners, its block matrices and vector, assembly,
+  // deal.II's MINRES with step-55's preconditioner.
+  template <class Path>
+  Timed solve_with_deal_ii(BlockVector& solution, double tolerance) const {
+    Timed t;
+    auto t0 = std::chrono::steady_clock::now();
+    typename Path::Matrix k, p;
+    for (const bool is_p : {false, true}) {
+      dl::BlockDynamicSparsityPattern pattern = is_p ? pattern_of_p(false) : pattern_of_k();
+      dl::SparsityTools::distribute_sparsity_pattern(pattern, owned_all_, MPI_COMM_WORLD, relevant_all_);
+      (is_p ? p : k).reinit(owned_, pattern, MPI_COMM_WORLD);
+    }
+    typename Path::Vector rhs(owned_, MPI_COMM_WORLD);
+    t.structure = seconds_since(t0);
+    t0 = std::chrono::steady_clock::now();
+    assemble(k, p, rhs, false);
+    t.assembly = seconds_since(t0);
+    t0 = std::chrono::steady_clock::now();
+    typename Path::Amg a_amg, m_amg;
+    a_amg.initialize(k.block(0, 0), Path::amg_data());
+    m_amg.initialize(p.block(1, 1), Path::amg_data());
+    const DealIIBlockDiagonal<Path> preconditioner{p, a_amg, m_amg};
+    dl::SolverControl control(k.m(), tolerance * rhs.l2_norm());
+    dl::SolverMinRes<typename Path::Vector> minres(control);
+    typename Path::Vector x(owned_, MPI_COMM_WORLD);
+    constraints_.set_zero(x);
+    try {
+      minres.solve(k, x, rhs, preconditioner);
+      t.converged = true;
+    } catch (const dl::SolverControl::NoConvergence&) {
+      t.converged = false;
+    }
+    t.solve = seconds_since(t0);
+    t.iterations = static_cast<int>(control.last_step());
+    BlockVector owned(owned_, MPI_COMM_WORLD);
+    for (unsigned b = 0; b < 2; ++b)
+      for (const auto g : owned_[b]) owned.block(b)(g) = x.block(b)(g);
+    finish(owned, solution);
+    return t;
+  }
+
+  // A vector of owned and relevant entries, zero.
+  BlockVector relevant_vector() const { return BlockVector(owned_, relevant_, MPI_COMM_WORLD); }
+
+  // Collective. The L2 errors of the velocity and of the pressure.
+  std::pair<double, double> errors(const BlockVector& solution) const {
+    const dl::ComponentSelectFunction<dim> velocity_mask(std::make_pair(0, dim), dim + 1);
+    const dl::ComponentSelectFunction<dim> pressure_mask(dim, dim + 1);
+    dl::Vector<double> per_cell(mesh_.n_active_cells());
+    const dl::QGauss<dim> quadrature(4);
+    double out[2];
+    int i = 0;
+    for (const auto* mask : {&velocity_mask, &pressure_mask}) {
+      dl::VectorTools::integrate_difference(dofs_, solution, Exact(), per_cell, quadrature, dl::VectorTools::L2_norm,
+                                            mask);
+      out[i++] = dl::VectorTools::compute_global_error(mesh_, per_cell, dl::VectorTools::L2_norm);
+    }
+    return {out[0], out[1]};
+  }
+
+  dl::types::global_dof_index n_dofs() const { return dofs_.n_dofs(); }
+  dl::types::global_dof_index n_velocities() const { return n_u_; }
+
+ private:
+  dl::BlockDynamicSparsityPattern pattern(bool system, bool velocity_in_p) const {
+    dl::Table<2, dl::DoFTools::Coupling> coupling(dim + 1, dim + 1);
+    for (unsigned c = 0; c <= dim; ++c)
+      for (unsigned d = 0; d <= dim; ++d) {
+        const bool both_velocity = c < dim && d < dim, both_pressure = c == dim && d == dim;
+        const bool couple = system ? (both_velocity ? c == d : !both_pressure)
+                                   : (both_pressure || (velocity_in_p && both_velocity && c == d));
+        coupling[c][d] = couple ? dl::DoFTools::always : dl::DoFTools::none;
+      }
+    dl::BlockDynamicSparsityPattern out(relevant_);
+    dl::DoFTools::make_sparsity_pattern(dofs_, coupling, out, constraints_, false);
+    return out;
+  }
+
+  // The owned solution with its constraints distributed, the pressure's
+  // mean removed, into `solution` with its ghosts.
+  void finish(BlockVector& owned, BlockVector& solution) const {
+    constraints_.distribute(owned);
+    solution = owned;
+    solution.update_ghost_values();
+    const double mean = dl::VectorTools::compute_mean_value(dofs_, dl::QGauss<dim>(3), solution, dim);
+    owned.block(1).add(-mean);
+    solution = owned;
+    solution.update_ghost_values();
+  }
+
+  dl::parallel::distributed::Triangulation<dim> mesh_{MPI_COMM_WORLD};
+  dl::FESystem<dim> fe_;
+  dl::DoFHandler<dim> dofs_;
+  dl::types::global_dof_index n_u_ = 0;
+  dl::IndexSet owned_all_, relevant_all_;
+  std::vector<dl::IndexSet> owned_, relevant_;
+  dl::AffineConstraints<double> constraints_;
+};
+
+// Collective. max |a - b| / max |b| over the owned entries of both blocks.
+double relative_difference(const BlockVector& a, const BlockVector& b) {
+  double local[2] = {0, 0}, global[2];
+  for (unsigned k = 0; k < 2; ++k)
+    for (std::size_t i = 0; i < a.block(k).locally_owned_size(); ++i) {
+      const auto e = static_cast<BlockVector::BlockType::size_type>(i);
+      local[0] = std::max(local[0], std::abs(a.block(k).local_element(e) - b.block(k).local_element(e)));
+      local[1] = std::max(local[1], std::abs(b.block(k).local_element(e)));
+    }
+  MPI_Allreduce(local, global, 2, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+  return global[1] > 0 ? global[0] / global[1] : global[0];
+}
+
+// Dapetra's block diagonal preconditioner as this example sets it: MueLu
+// on A dropping connections weaker than 5 % (the default 2 % suits
+// DOLFINx's P2), and Chebyshev smoothing of degree 3 over the upper
+// seventh of A's spectrum (MueLu's default: degree 2 over the upper
+// twentieth); 3 damped Jacobi sweeps on Mp. MINRES iterations at 8 to 128
+// cells a side, 2 processes: the defaults 94, 113, 121, 128, (cycle 4 not
+// run); drop 5 % 96, 109, 112, 114, 115; these 55, 65, 69, 71, 72 (more
+// Jacobi sweeps on Mp changed nothing; Amesos2's KLU2 as MueLu's coarse
+// solver stalled at 2 processes on Trilinos 13.2, as it did before).
+dapetra::tpetra::BlockOptions step55_block_options() {
+  dapetra::tpetra::BlockOptions block;
+  block.first_parameters.set("aggregation: drop tol", 0.05);
+  block.first_parameters.sublist("smoother: params").set("chebyshev: ratio eigenvalue", 7.0);
+  block.first_parameters.sublist("smoother: params").set("chebyshev: degree", 3);
+  return block;
+}
+
+struct Options {
+  unsigned initial = 3, cycles = 4;
+  bool compare = false;
+  double tolerance = 1e-10;
+  double agree = 1e-8;  // how far apart the solutions may lie (relative, max norm)
+  std::string report;
+  dapetra::tpetra::BlockOptions block = step55_block_options();
+};
+
+Options parse(int argc, char** argv) {
+  Options o;
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    const bool value = i + 1 < argc;
+    if (a == "--initial" && value) o.initial = static_cast<unsigned>(std::stoul(argv[++i]));
+    else if (a == "--cycles" && value) o.cycles = static_cast<unsigned>(std::stoul(argv[++i]));
+    else if (a == "--tol" && value) o.tolerance = std::stod(argv[++i]);
+    else if (a == "--report" && value) o.report = argv[++i];
+    else if (a == "--agree" && value) o.agree = std::stod(argv[++i]);
+    else if (a == "--compare") o.compare = true;
+    else if (a == "--sweeps" && value) o.block.second_parameters.set("relaxation: sweeps", std::stoi(argv[++i]));
+    else if (a == "--drop" && value) o.block.first_parameters.set("aggregation: drop tol", std::stod(argv[++i]));
+    else if (a == "--first-xml" && value) Teuchos::updateParametersFromXmlFile(argv[++i], Teuchos::inOutArg(o.block.first_parameters));
+    else throw std::invalid_argument("usage: dapetra-step55 [--initial N] [--cycles K] [--compare] [--tol T] [--agree D] [--report FILE.json] [--sweeps N] [--drop T] [--first-xml FILE]");
+  }
+  return o;
+}
+
+nlohmann::json row_of(const Timed& t) {
+  return {{"structure_s", t.structure}, {"assembly_s", t.assembly}, {"solve_s", t.solve},
+          {"iterations", t.iterations}, {"converged", t.converged}};
+}
+
+// deal.II's path on the same mesh, timed, and how far its solution lies
+// from `ours`; returns whether it converged and agrees within `agree`.
+template <class Path>
+bool compare(const Stokes& stokes, const BlockVector& ours, double tolerance, double agree, bool root, nlohmann::json& row) {
+  BlockVector theirs = stokes.relevant_vector();
+  const Timed t = stokes.solve_with_deal_ii<Path>(theirs, tolerance);
+  const double difference = relative_difference(ours, theirs);
+  row[Path::name] = row_of(t);
+  row[Path::name]["difference"] = difference;
+  if (root)
+    std::printf("  deal.II's %s path: structure %.3f s, assembly %.3f s, MINRES %d iterations in %.3f s%s; "
+                "max |x - x_%s| / max |x_%s| = %.1e\n",
+                Path::name, t.structure, t.assembly, t.iterations, t.solve, t.converged ? "" : " (NOT CONVERGED)",
+                Path::name, Path::name, difference);
+  return t.converged && difference <= agree;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const dl::Utilities::MPI::MPI_InitFinalize mpi(argc, argv, 1);
+  const bool root = dl::Utilities::MPI::this_mpi_process(MPI_COMM_WORLD) == 0;
+  try {
+    const Options o = parse(argc, argv);
+    Stokes stokes(o.initial);
+    nlohmann::json report = nlohmann::json::array();
+    bool ok = true;
+    std::vector<std::pair<double, double>> errors;
+    double rate_u = 0, rate_p = 0;
+    for (unsigned cycle = 0; cycle < o.cycles; ++cycle) {
+      if (cycle > 0) stokes.refine();
+      stokes.setup();
+      BlockVector solution = stokes.relevant_vector();
+      const Timed ours = stokes.solve_with_dapetra(solution, o.tolerance, o.block);
+      errors.push_back(stokes.errors(solution));
+      const auto [e_u, e_p] = errors.back();
+      if (errors.size() > 1) {
+        rate_u = std::log2(errors[errors.size() - 2].first / e_u);
+        rate_p = std::log2(errors[errors.size() - 2].second / e_p);
+      }
+      nlohmann::json row = row_of(ours);
+      row["cycle"] = cycle;
+      row["dofs"] = stokes.n_dofs();
+      row["error_u"] = e_u;
+      row["error_p"] = e_p;
+      if (root) {
+        std::printf("cycle %u: %u dofs (%u + %u); Tpetra: structure %.3f s, assembly %.3f s, MINRES %d iterations in %.3f s%s\n",
+                    cycle, static_cast<unsigned>(stokes.n_dofs()), static_cast<unsigned>(stokes.n_velocities()),
+                    static_cast<unsigned>(stokes.n_dofs() - stokes.n_velocities()), ours.structure, ours.assembly,
+                    ours.iterations, ours.solve, ours.converged ? "" : " (NOT CONVERGED)");
+        std::printf("  L2 errors: velocity %.3e, pressure %.3e", e_u, e_p);
+        if (errors.size() > 1) std::printf("; rates %.2f, %.2f", rate_u, rate_p);
+        std::printf("\n");
+      }
+      ok = ok && ours.converged;
+      if (o.compare) {
+        ok = compare<TrilinosPath>(stokes, solution, o.tolerance, o.agree, root, row) && ok;
+        ok = compare<PetscPath>(stokes, solution, o.tolerance, o.agree, root, row) && ok;
+      }
+      report.push_back(row);
+    }
+    const bool rates_hold = o.cycles < 3 || (rate_u >= 2.7 && rate_p >= 1.7);
+    if (root && !o.report.empty()) std::ofstream(o.report) << report.dump(1) << "\n";
+    if (root && !ok) std::printf("FAILED: a solve did not converge, or a solution differs from deal.II's own\n");
+    if (root && !rates_hold) std::printf("FAILED: the errors fall slower than Taylor-Hood's rates (3, 2)\n");
+    return ok && rates_hold ? 0 : 1;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "dapetra-step55: %s\n", e.what());
+    return 2;
+  }
+}
