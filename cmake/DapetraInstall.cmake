@@ -1,6 +1,6 @@
 # cmake --install: headers, libraries, dapetra-inspect, and a CMake package
 # (DapetraConfig.cmake + version file) with namespaced targets
-# Dapetra::core, Dapetra::mpi, Dapetra::tpetra, Dapetra::eigen, Dapetra::petsc, Dapetra::dealii and Dapetra::all_libs. The build tree exports
+# Dapetra::core, Dapetra::mpi, Dapetra::tpetra, Dapetra::solvers, Dapetra::eigen, Dapetra::petsc, Dapetra::dealii and Dapetra::all_libs. The build tree exports
 # the same package, so a downstream project can also point Dapetra_DIR at build/.
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
@@ -12,6 +12,9 @@ if(TARGET dapetra_mpi)
 endif()
 if(TARGET dapetra_tpetra)
   list(APPEND _dapetra_targets dapetra_tpetra)
+endif()
+if(TARGET dapetra_solvers)
+  list(APPEND _dapetra_targets dapetra_solvers)
 endif()
 if(TARGET dapetra_eigen)
   list(APPEND _dapetra_targets dapetra_eigen)
@@ -56,6 +59,11 @@ if(TARGET dapetra_petsc)
   set(DAPETRA_WITH_PETSC ON)
 else()
   set(DAPETRA_WITH_PETSC OFF)
+endif()
+if(TARGET dapetra_solvers)
+  set(DAPETRA_WITH_SOLVERS ON)
+else()
+  set(DAPETRA_WITH_SOLVERS OFF)
 endif()
 if(TARGET dapetra_dealii)
   set(DAPETRA_WITH_DEALII ON)

@@ -386,30 +386,13 @@ double relative_difference(const BlockVector& a, const BlockVector& b) {
   return global[1] > 0 ? global[0] / global[1] : global[0];
 }
 
-// Dapetra's block diagonal preconditioner as this example sets it: MueLu
-// on A dropping connections weaker than 5 % (the default 2 % suits
-// DOLFINx's P2), and Chebyshev smoothing of degree 3 over the upper
-// seventh of A's spectrum (MueLu's default: degree 2 over the upper
-// twentieth); 3 damped Jacobi sweeps on Mp. MINRES iterations at 8 to 128
-// cells a side, 2 processes: the defaults 94, 113, 121, 128, (cycle 4 not
-// run); drop 5 % 96, 109, 112, 114, 115; these 55, 65, 69, 71, 72 (more
-// Jacobi sweeps on Mp changed nothing; Amesos2's KLU2 as MueLu's coarse
-// solver stalled at 2 processes on Trilinos 13.2, as it did before).
-dapetra::tpetra::BlockOptions step55_block_options() {
-  dapetra::tpetra::BlockOptions block;
-  block.first_parameters.set("aggregation: drop tol", 0.05);
-  block.first_parameters.sublist("smoother: params").set("chebyshev: ratio eigenvalue", 7.0);
-  block.first_parameters.sublist("smoother: params").set("chebyshev: degree", 3);
-  return block;
-}
-
 struct Options {
   unsigned initial = 3, cycles = 4;
   bool compare = false;
   double tolerance = 1e-10;
   double agree = 1e-8;  // how far apart the solutions may lie (relative, max norm)
   std::string report;
-  dapetra::tpetra::BlockOptions block = step55_block_options();
+  dapetra::tpetra::BlockOptions block;  // Dapetra's defaults (BlockOptions::velocity_multigrid() on A)
 };
 
 Options parse(int argc, char** argv) {

@@ -541,8 +541,9 @@ second's, as DOLFINx's blocked assembly numbers them) or two arrays of
 owned local rows. kind 'diagonal': MINRES with diag(A^-1, S^-1); 'upper':
 GMRES with [[A, B^T], [0, -S]]^-1. A^-1 is one MueLu V-cycle
 (equations_per_node: a velocity's components, interleaved;
-first_parameters: overrides of MueLu's, which drops connections under 2 %
-by default), S^-1 the preconditioner `second` names (an Ifpack2 name or
+first_parameters: overrides of MueLu's, which by default are
+BlockOptions::velocity_multigrid(): drop tolerance 0.05, Chebyshev of
+degree 3 over the upper seventh of the spectrum), S^-1 the preconditioner `second` names (an Ifpack2 name or
 'MueLu'; by default three Jacobi sweeps damped by 0.67;
 second_parameters: overrides). Returns (iterations, |b - K x| / |b|
 recomputed).)");

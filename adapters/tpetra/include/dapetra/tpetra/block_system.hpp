@@ -54,18 +54,18 @@ class FieldSplit {
     const int rank = rows_->getComm()->getRank();
     std::vector<Problem> problems;
     const std::size_t n = compat::local_num_elements(*rows_);
-    field_of_row_.assign(n, -1);
+    std::vector<int> field_of_row(n, -1);
     for (std::size_t f = 0; f < local_rows_.size(); ++f)
       for (const LO r : local_rows_[f]) {
-        if (r < 0 || static_cast<std::size_t>(r) >= n || field_of_row_[static_cast<std::size_t>(r)] != -1) {
+        if (r < 0 || static_cast<std::size_t>(r) >= n || field_of_row[static_cast<std::size_t>(r)] != -1) {
           problems.push_back(Problem::of(rank, "fields", std::to_string(r),
                                          "each owned row is in exactly one field", "row named twice or not owned"));
           break;
         }
-        field_of_row_[static_cast<std::size_t>(r)] = static_cast<int>(f);
+        field_of_row[static_cast<std::size_t>(r)] = static_cast<int>(f);
       }
     for (std::size_t r = 0; r < n && problems.empty(); ++r)
-      if (field_of_row_[r] == -1)
+      if (field_of_row[r] == -1)
         problems.push_back(Problem::of(rank, "fields", std::to_string(r), "each owned row is in exactly one field",
                                        "row in no field"));
     const MPI_Comm comm = mpi_comm_of(*rows_->getComm());
@@ -218,7 +218,6 @@ class FieldSplit {
  private:
   Teuchos::RCP<const Map> rows_;
   std::vector<std::vector<LO>> local_rows_;
-  std::vector<int> field_of_row_;
   std::vector<Teuchos::RCP<const Map>> maps_;
 };
 
@@ -240,11 +239,9 @@ struct BlockOptions {
   /// The first field's block A: a make_preconditioner() name ("MueLu" by
   /// default: one V-cycle per application) and its parameters.
   std::string first = "MueLu";
-  /// Overrides of the first preconditioner's parameters. By default MueLu
-  /// drops connections weaker than 2 % when aggregating (P2 velocities
-  /// needed it: Taylor-Hood Stokes from DOLFINx took 70, 94, 123 MINRES
-  /// iterations at 8, 16, 32 cells a side without it).
-  Teuchos::ParameterList first_parameters = weak_connections_dropped(0.02);
+  /// Overrides of the first preconditioner's parameters: by default
+  /// velocity_multigrid() (see there).
+  Teuchos::ParameterList first_parameters = velocity_multigrid();
   /// MueLu's unknowns per node on the first field (a velocity's components,
   /// interleaved), and its near-nullspace on field_map(0) (null: constants).
   int first_equations_per_node = 1;
@@ -270,11 +267,26 @@ struct BlockOptions {
     return p;
   }
 
-  /// @param tolerance the relative strength below which a connection is dropped.
-  /// @return MueLu parameters that drop connections weaker than `tolerance` when aggregating.
-  static Teuchos::ParameterList weak_connections_dropped(double tolerance) {
+  /// MueLu's settings for a second-order velocity block (Taylor-Hood's
+  /// Q2 or P2), over Dapetra's for CG (muelu_parameters_for_cg()):
+  /// aggregation drops connections weaker than 5 % (Q2 and P2 stiffness
+  /// matrices have weak and positive ones), and Chebyshev smoothing of
+  /// degree 3 aims at the upper seventh of the spectrum (Dapetra's CG
+  /// settings: degree 1, and Ifpack2's ratio of 30). MINRES iterations with
+  /// the block diagonal kind, 2 processes, Trilinos 13.2, 2026-11-27:
+  ///   - deal.II's step-55 (Q2-Q1, examples/dealii/step55.cpp) at 8, 16,
+  ///     32, 64 cells a side: 94, 120, 131, 137 with the CG settings alone;
+  ///     94, 113, 121, 128 dropping at 2 % (this default before); 96, 109,
+  ///     112, 114 at 5 %; 55, 65, 69, 71 with these (72 at 128);
+  ///   - DOLFINx's Stokes (P2-P1, examples/python/stokes_dolfinx.py) at 16,
+  ///     32, 64 cells a side: 95, 106, 117 dropping at 2 %; 88, 99, 111 with
+  ///     these, in the same time.
+  /// @return the parameters.
+  static Teuchos::ParameterList velocity_multigrid() {
     Teuchos::ParameterList p;
-    p.set("aggregation: drop tol", tolerance);
+    p.set("aggregation: drop tol", 0.05);
+    p.sublist("smoother: params").set("chebyshev: ratio eigenvalue", 7.0);
+    p.sublist("smoother: params").set("chebyshev: degree", 3);
     return p;
   }
 };
@@ -286,7 +298,10 @@ struct BlockOptions {
 class BlockPreconditioner : public Operator {
  public:
   /// Collective. Copies A from `p`'s first block and S from its second (and
-  /// B^T from k's off-diagonal block for the upper triangular kind).
+  /// B^T from k's off-diagonal block for the upper triangular kind). A `k`
+  /// or `p` whose rows are not the fields' rows, on any process, throws the
+  /// same ValidationError on every process (key "matrix" or "preconditioning
+  /// matrix") before any set-up.
   /// @param fields the two fields.
   /// @param k the system matrix (read only for B^T).
   /// @param p the preconditioning matrix: A in its first block, S in its
@@ -296,6 +311,7 @@ class BlockPreconditioner : public Operator {
   BlockPreconditioner(const FieldSplit& fields, const CrsMatrix& k, const CrsMatrix& p, const BlockOptions& options)
       : fields_(fields), kind_(options.kind) {
     if (fields.num_fields() != 2) throw std::invalid_argument("dapetra::tpetra::BlockPreconditioner: two fields");
+    check_layouts(k, p);
     a_ = fields.copy_block_to_new_matrix(p, 0, 0);
     s_ = fields.copy_block_to_new_matrix(p, 1, 1);
     if (kind_ == BlockKind::upper_triangular) bt_ = fields.copy_block_to_new_matrix(k, 0, 1);
@@ -310,8 +326,10 @@ class BlockPreconditioner : public Operator {
   Teuchos::RCP<const Map> getRangeMap() const override { return fields_.row_map(); }
 
   /// Collective, as any Tpetra operator's apply: MueLu's V-cycle, the second
-  /// preconditioner and (upper triangular) one matrix-vector product, on
-  /// field-sized vectors it allocates.
+  /// preconditioner and (upper triangular) one matrix-vector product. Fields
+  /// in blocks are read and written in place (views of x and y); otherwise,
+  /// and where alpha or beta asks for it, through field-sized vectors kept
+  /// from the last call with as many columns.
   /// @param x the vectors to precondition, on the row map.
   /// @param y y = beta y + alpha P^-1 x, on the row map.
   /// @param mode NO_TRANS (or, for the diagonal kind, which is symmetric
@@ -323,20 +341,28 @@ class BlockPreconditioner : public Operator {
     if (mode != Teuchos::NO_TRANS && kind_ != BlockKind::diagonal)
       throw std::invalid_argument("dapetra::tpetra::BlockPreconditioner: the upper triangular kind has no transpose");
     const std::size_t k = x.getNumVectors();
-    MultiVector<double> xu(fields_.field_map(0), k), xp(fields_.field_map(1), k);
-    MultiVector<double> yu(fields_.field_map(0), k), yp(fields_.field_map(1), k);
-    fields_.copy_field_to(x, 0, xu);
-    fields_.copy_field_to(x, 1, xp);
-    s_inverse_->apply(xp, yp);
+    if (work_.columns != k) work_ = Work(fields_, k);
+    const bool in_place = fields_.is_contiguous(0) && fields_.is_contiguous(1);
+    const bool into_y = in_place && alpha == 1.0 && beta == 0.0;
+    MultiVector<double>& out = into_y ? y : *work_.z;
+    // x's fields (views, or copies), and where the result's fields go.
+    const auto xp = in_place ? x.offsetView(fields_.field_map(1), offset(1)) : copied(x, 1, *work_.xp);
+    Teuchos::RCP<const MultiVector<double>> xu;
+    if (kind_ == BlockKind::upper_triangular || !in_place) xu = copied(x, 0, *work_.xu);  // (x_u is changed below)
+    else xu = x.offsetView(fields_.field_map(0), offset(0));
+    const auto yu = in_place ? out.offsetViewNonConst(fields_.field_map(0), offset(0)) : work_.yu;
+    const auto yp = in_place ? out.offsetViewNonConst(fields_.field_map(1), offset(1)) : work_.yp;
+    s_inverse_->apply(*xp, *yp);
     if (kind_ == BlockKind::upper_triangular) {
-      yp.scale(-1.0);                            // y_p = -S^-1 x_p
-      bt_->apply(yp, xu, Teuchos::NO_TRANS, -1.0, 1.0);  // x_u - B^T y_p
+      yp->scale(-1.0);                                                      // y_p = -S^-1 x_p
+      bt_->apply(*yp, *work_.xu, Teuchos::NO_TRANS, -1.0, 1.0);             // x_u - B^T y_p
     }
-    a_inverse_->apply(xu, yu);
-    MultiVector<double> z(fields_.row_map(), k);
-    fields_.copy_field_from(yu, 0, z);
-    fields_.copy_field_from(yp, 1, z);
-    y.update(alpha, z, beta);
+    a_inverse_->apply(*xu, *yu);
+    if (!in_place) {
+      fields_.copy_field_from(*yu, 0, out);
+      fields_.copy_field_from(*yp, 1, out);
+    }
+    if (!into_y) y.update(alpha, out, beta);
   }
 
   /// @return the first field's block A, as copied (on field_map(0)).
@@ -345,10 +371,56 @@ class BlockPreconditioner : public Operator {
   const Teuchos::RCP<CrsMatrix>& second_block() const { return s_; }
 
  private:
+  // Field-sized vectors for apply(), made again when the number of columns changes.
+  struct Work {
+    std::size_t columns = 0;
+    Teuchos::RCP<MultiVector<double>> xu, xp, yu, yp, z;
+    Work() = default;
+    Work(const FieldSplit& fields, std::size_t k)
+        : columns(k),
+          xu(Teuchos::rcp(new MultiVector<double>(fields.field_map(0), k))),
+          xp(Teuchos::rcp(new MultiVector<double>(fields.field_map(1), k))),
+          yu(Teuchos::rcp(new MultiVector<double>(fields.field_map(0), k))),
+          yp(Teuchos::rcp(new MultiVector<double>(fields.field_map(1), k))),
+          z(Teuchos::rcp(new MultiVector<double>(fields.row_map(), k))) {}
+  };
+
+  // Collective (one agreement): k's and p's row, domain and range maps are
+  // the fields' row map on every process, or every process throws the same
+  // ValidationError (key "matrix" or "preconditioning matrix", the rank and
+  // its number of rows there).
+  void check_layouts(const CrsMatrix& k, const CrsMatrix& p) const {
+    const auto& rows = *fields_.row_map();
+    const int rank = rows.getComm()->getRank();
+    std::vector<Problem> problems;
+    const std::pair<const char*, const CrsMatrix*> matrices[] = {{"matrix", &k}, {"preconditioning matrix", &p}};
+    for (const auto& [key, m] : matrices)
+      if (!m->getRowMap()->locallySameAs(rows) || !m->getDomainMap()->locallySameAs(rows) ||
+          !m->getRangeMap()->locallySameAs(rows))
+        problems.push_back(Problem::of(rank, key, std::to_string(compat::local_num_elements(*m->getRowMap())) + " rows",
+                                       "its rows are the fields' rows (" +
+                                           std::to_string(compat::local_num_elements(rows)) + " here), in their order",
+                                       "a matrix on another layout than the fields'"));
+    mpi::agree(problems, mpi_comm_of(*rows.getComm()));
+  }
+
+  // Where field f's rows start on this process (fields in blocks).
+  std::size_t offset(std::size_t f) const {
+    const auto& rows = fields_.owned_rows(f);
+    return rows.empty() ? 0 : static_cast<std::size_t>(rows.front());
+  }
+  // x's field f copied into `to`.
+  Teuchos::RCP<const MultiVector<double>> copied(const MultiVector<double>& x, std::size_t f,
+                                                 MultiVector<double>& to) const {
+    fields_.copy_field_to(x, f, to);
+    return Teuchos::rcpFromRef(to);
+  }
+
   FieldSplit fields_;  // (a copy: the caller's may go)
   BlockKind kind_;
   Teuchos::RCP<CrsMatrix> a_, s_, bt_;
   Teuchos::RCP<Operator> a_inverse_, s_inverse_;
+  mutable Work work_;
 };
 
 /// Collective over k's communicator. Solves k x = b in place on x (every
