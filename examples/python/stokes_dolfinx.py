@@ -12,12 +12,17 @@ and GMRES with the block upper triangular preconditioner: one MueLu V-cycle
 on A (2 equations per node), 3 Jacobi sweeps on Mp. PETSc runs MINRES with
 an additive field split: GAMG on A (block size 2), Jacobi on Mp.
 
-    mpirun -n 2 python3 examples/python/stokes_dolfinx.py [--n 8 16 32] [--check]
+    mpirun -n 2 python3 examples/python/stokes_dolfinx.py [--n 8 16 32] [--check] [--manufactured]
+
+--manufactured takes the force of a known solution (u the curl of
+(x (1 - x) y (1 - y))^2, p = sin(pi x) sin(pi y)) and prints the L2 errors
+of the MINRES solution and their rates; with --check the last rates must
+reach 2.7 (velocity) and 1.7 (pressure), Taylor-Hood's being 3 and 2.
 
 --check exits non-zero unless, at every size, both of Dapetra's solves and
 PETSc's converge (|b - K x| / |b| < 1e-10), their solutions agree within
-1e-6, Dapetra's solves take no more iterations than PETSc's, and the last
-refinement adds at most 25 % + 5 to them. Both run to 1e-11: Dapetra's the
+1e-8 (relative, 2-norm), Dapetra's solves take no more iterations than PETSc's, and the last
+refinement adds at most 25 % + 5 to them. Both run to 1e-12: Dapetra's the
 true residual, PETSc's MINRES its preconditioned one.
 """
 import argparse
@@ -35,13 +40,22 @@ import dapetra  # noqa: E402
 from dolfinx_compat import assemble_block_system, lagrange_space, vector_lagrange_space  # noqa: E402
 
 comm = MPI.COMM_WORLD
-TOL = 1e-11  # Dapetra's: |b - K x| / |b|; PETSc's MINRES: its preconditioned residual
+TOL = 1e-12  # Dapetra's: |b - K x| / |b|; PETSc's MINRES: its preconditioned residual
+
+
+def manufactured_solution(x):
+    """u = curl of psi = (x (1 - x) y (1 - y))^2, zero on the walls and
+    divergence-free; p = sin(pi x) sin(pi y), zero at the pinned corner."""
+    psi = (x[0] * (1 - x[0]) * x[1] * (1 - x[1])) ** 2
+    u = ufl.as_vector((psi.dx(1), -psi.dx(0)))
+    p = ufl.sin(ufl.pi * x[0]) * ufl.sin(ufl.pi * x[1])
+    return u, p
 
 
 class Stokes:
     """The system on an n x n triangle mesh."""
 
-    def __init__(self, n):
+    def __init__(self, n, manufactured=False):
         msh = mesh.create_unit_square(comm, n, n, mesh.CellType.triangle)
         V, Q = vector_lagrange_space(msh, 2, degree=2), lagrange_space(msh, 1)
         u, v = ufl.TrialFunction(V), ufl.TestFunction(V)
@@ -52,7 +66,10 @@ class Stokes:
                       [-ufl.inner(ufl.div(u), q) * dx, zero * p * q * dx]])
         a_p = fem.form([[ufl.inner(ufl.grad(u), ufl.grad(v)) * dx, None], [None, ufl.inner(p, q) * dx]])
         x = ufl.SpatialCoordinate(msh)
-        L = fem.form([ufl.inner(ufl.as_vector((0.5 - x[1], x[0] - 0.5)), v) * dx, zero * q * dx])
+        self.exact = manufactured_solution(x) if manufactured else None
+        force = (-ufl.div(ufl.grad(self.exact[0])) + ufl.grad(self.exact[1]) if manufactured
+                 else ufl.as_vector((0.5 - x[1], x[0] - 0.5)))
+        L = fem.form([ufl.inner(force, v) * dx, zero * q * dx])
         fdim = msh.topology.dim - 1
         walls = mesh.locate_entities_boundary(msh, fdim, lambda x: np.full(x.shape[1], True))
         noslip = fem.dirichletbc(np.zeros(2, dtype=PETSc.ScalarType), fem.locate_dofs_topological(V, fdim, walls), V)
@@ -62,6 +79,7 @@ class Stokes:
         # DOLFINx 0.11's blocked matrices need these alive: PETSc's sub-matrix
         # of one whose forms and spaces were freed crashed (0.5.2's do not).
         self.keep_alive = (msh, V, Q, a, a_p, L, noslip, pinned)
+        self.V, self.Q = V, Q
         self.velocity = V.dofmap.index_map.size_local * V.dofmap.index_map_bs
         self.pressure = Q.dofmap.index_map.size_local
         self.lo, self.hi = self.K.getOwnershipRange()
@@ -73,6 +91,22 @@ class Stokes:
         return {"__version__": "0.10.0", "buffer": values,
                 "dim_data": ({"dist_type": "b", "size": self.size, "proc_grid_size": comm.size,
                               "proc_grid_rank": comm.rank, "start": self.lo, "stop": self.hi},)}
+
+    def errors(self, x):
+        """The L2 errors of x's velocity and pressure against the manufactured
+        solution (each pressure less its mean: the corner pins the discrete
+        one, the exact one is zero there too)."""
+        u, p = fem.Function(self.V), fem.Function(self.Q)
+        u.x.array[:self.velocity] = x.array_r[:self.velocity]
+        p.x.array[:self.pressure] = x.array_r[self.velocity:]
+        u.x.scatter_forward()
+        p.x.scatter_forward()
+        integral = lambda e: comm.allreduce(fem.assemble_scalar(fem.form(e * ufl.dx)), op=MPI.SUM)
+        u_exact, p_exact = self.exact
+        p_mean, p_exact_mean = integral(p), integral(p_exact)  # (the unit square's area is 1)
+        e_u = ufl.inner(u - u_exact, u - u_exact)
+        e_p = ((p - p_mean) - (p_exact - p_exact_mean)) ** 2
+        return np.sqrt(integral(e_u)), np.sqrt(integral(e_p))
 
     def residual(self, x):
         r = self.b.duplicate()
@@ -117,36 +151,61 @@ def solve_petsc(s):
     return x, ksp.getIterationNumber(), ksp.getConvergedReason() > 0
 
 
+def rates(errors):
+    """log2 of the last two sizes' error ratios (the sizes double)."""
+    (u0, p0), (u1, p1) = errors[-2], errors[-1]
+    return np.log2(u0 / u1), np.log2(p0 / p1)
+
+
+def error_columns(errors):
+    u, p = errors[-1]
+    if len(errors) < 2:
+        return f"  {u:>10.3e}{'':>8}  {p:>10.3e}"
+    rate_u, rate_p = rates(errors)
+    return f"  {u:>10.3e} ({rate_u:.2f})  {p:>10.3e} ({rate_p:.2f})"
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--n", type=int, nargs="+", default=[8, 16, 32])
     parser.add_argument("--check", action="store_true")
+    parser.add_argument("--manufactured", action="store_true",
+                        help="the force of a known solution: L2 errors and their rates printed (and checked)")
     args = parser.parse_args()
     ok = True
     counts = {"diagonal": [], "upper": [], "petsc": []}
+    errors = []
     if comm.rank == 0:
         print(f"{'cells':>6} {'unknowns':>9} {'MINRES+diag':>12} {'GMRES+upper':>12} {'PETSc MINRES':>13} "
-              f"{'|x - x_petsc| / |x_petsc|':>26}")
+              f"{'|x - x_petsc| / |x_petsc|':>26}" + ("  L2 error u (rate)  L2 error p (rate)" if args.manufactured else ""))
     for n in args.n:
-        s = Stokes(n)
+        s = Stokes(n, manufactured=args.manufactured)
         x_petsc, petsc_iterations, petsc_converged = solve_petsc(s)
         differences = []
         counts["petsc"].append(petsc_iterations)
         for kind in ("diagonal", "upper"):
             x, iterations = solve_dapetra(s, kind)
+            if kind == "diagonal" and args.manufactured:
+                errors.append(s.errors(x))
             counts[kind].append(iterations)
             differences.append((x - x_petsc).norm() / x_petsc.norm())
             ok &= s.residual(x) < 10 * TOL and iterations <= petsc_iterations
-        ok &= petsc_converged and s.residual(x_petsc) < 10 * TOL and max(differences) < 1e-6
+        ok &= petsc_converged and s.residual(x_petsc) < 10 * TOL and max(differences) < 1e-8
         if comm.rank == 0:
             print(f"{n:>6} {s.size:>9} {counts['diagonal'][-1]:>12} {counts['upper'][-1]:>12} {petsc_iterations:>13} "
-                  f"{max(differences):>26.2e}", flush=True)
+                  f"{max(differences):>26.2e}" + (error_columns(errors) if args.manufactured else ""), flush=True)
     for kind in ("diagonal", "upper"):
         its = counts[kind]
         if len(its) >= 2 and its[-1] > its[-2] * 1.25 + 5:
             ok = False
             if comm.rank == 0:
                 print(f"{kind}: iterations still grow: {its}")
+    if args.manufactured and len(errors) >= 2:
+        rate_u, rate_p = rates(errors)
+        if rate_u < 2.7 or rate_p < 1.7:  # Taylor-Hood's: 3 and 2
+            ok = False
+            if comm.rank == 0:
+                print(f"the errors fall slower than Taylor-Hood's rates (3, 2): {rate_u:.2f}, {rate_p:.2f}")
     if comm.rank == 0:
         print("agree with PETSc, in no more iterations, levelling off" if ok else "FAILED")
     return 0 if ok or not args.check else 1

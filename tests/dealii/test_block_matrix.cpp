@@ -28,6 +28,7 @@
 #include <cmath>
 
 #include "../common/world.hpp"
+#include "meshes.hpp"
 #include "dapetra/dealii/compat.hpp"
 #include "dapetra/dealii/tpetra_matrix.hpp"
 #include "dapetra/dealii/vector.hpp"
@@ -49,11 +50,7 @@ struct Stokes {
   dl::AffineConstraints<double> constraints;
 
   Stokes() {
-    dl::GridGenerator::hyper_cube(mesh);
-    mesh.refine_global(2);
-    for (const auto& cell : mesh.active_cell_iterators())
-      if (cell->is_locally_owned() && cell->center().norm() < 0.3) cell->set_refine_flag();
-    mesh.execute_coarsening_and_refinement();
+    dapetra::testing::refine_near_corner(mesh, 2, 0.3);
     dofs.reinit(mesh);
     dofs.distribute_dofs(fe);
     const std::vector<unsigned> block_of_component = {0, 0, 1};

@@ -26,6 +26,7 @@
 #include <set>
 
 #include "../common/world.hpp"
+#include "meshes.hpp"
 #include "dapetra/dealii/compat.hpp"
 #include "dapetra/dealii/tpetra_matrix.hpp"
 #include "dapetra/dealii/vector.hpp"
@@ -47,11 +48,7 @@ struct Problem {
   dl::AffineConstraints<double> constraints;
 
   Problem() {
-    dl::GridGenerator::hyper_cube(mesh);
-    mesh.refine_global(3);
-    for (const auto& cell : mesh.active_cell_iterators())
-      if (cell->is_locally_owned() && cell->center().norm() < 0.4) cell->set_refine_flag();
-    mesh.execute_coarsening_and_refinement();
+    dapetra::testing::refine_near_corner(mesh, 3, 0.4);
     dofs.reinit(mesh);
     dofs.distribute_dofs(fe);
     owned = dofs.locally_owned_dofs();
