@@ -115,7 +115,7 @@ class Stokes:
         return r.norm() / self.b.norm()
 
 
-def solve_dapetra(s, kind):
+def solve_dapetra(s, kind, tolerance=TOL):
     like = s.protocol(np.zeros(s.hi - s.lo))
     K = dapetra.CrsMatrix.from_csr(like, *s.K.getValuesCSR(), first_row=s.lo, comm=comm)
     P = dapetra.CrsMatrix.from_csr(like, *s.P.getValuesCSR(), first_row=s.lo, comm=comm)
@@ -123,15 +123,15 @@ def solve_dapetra(s, kind):
     x.set(0.0)
     iterations, _ = dapetra.solve_block(K, P, s.protocol(s.b.array), s.protocol(x.array),
                                         fields=[s.velocity, s.pressure], kind=kind, equations_per_node=2,
-                                        tolerance=TOL, max_iterations=2000)
+                                        tolerance=tolerance, max_iterations=2000)
     return x, iterations
 
 
-def solve_petsc(s):
+def solve_petsc(s, tolerance=TOL):
     ksp = PETSc.KSP().create(comm)
     ksp.setOperators(s.K, s.P)
     ksp.setType("minres")
-    ksp.setTolerances(rtol=TOL, max_it=2000)
+    ksp.setTolerances(rtol=tolerance, max_it=2000)
     pc = ksp.getPC()
     pc.setType("fieldsplit")
     pc.setFieldSplitType(PETSc.PC.CompositeType.ADDITIVE)
