@@ -1,0 +1,184 @@
+// Checkpoint rows (dapetra/hdf5/checkpoint.hpp): save and load of a block
+// array of doubles against the disk's own bandwidth, and a read on fewer
+// processes than wrote against the read on as many.
+//
+//   mpirun -n 2 dapetra-bench-checkpoint --out FILE [--dir DIR] [--quick] [--check]
+//
+// Rows (each checks that every value came back):
+//   - save, fsync included, against one process writing the same bytes
+//     with write() and fsync(): target 1 / 0.7 (at least 0.7 of the disk's
+//     bandwidth);
+//   - load, the page cache of the file dropped first (posix_fadvise
+//     DONTNEED after fsync: no root needed), against one process read()ing
+//     the same bytes with its cache dropped the same way: target 1 / 0.7;
+//   - load on half the processes (N to M, M = N / 2, or 1) against load on
+//     all (N to N), the same file: target 1.2.
+// Full: 10^8 doubles (800 MB); --quick: 10^6.
+#include <fcntl.h>
+#include <mpi.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "bench_util.hpp"
+#include "dapetra/dim_math.hpp"
+#include "dapetra/hdf5/checkpoint.hpp"
+
+namespace {
+
+using dapetra::bench::Report;
+using dapetra::bench::Row;
+
+// Durable, and out of the page cache: what a restart on a new allocation reads.
+void flush_and_forget(const std::string& path) {
+  const int fd = ::open(path.c_str(), O_RDONLY);
+  if (fd < 0) return;
+  ::fsync(fd);
+  ::posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
+  ::close(fd);
+}
+
+// One process writes `bytes` from `data` with write() in 64 MiB pieces, then fsync().
+void plain_write(const std::string& path, const char* data, std::size_t bytes) {
+  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  if (fd < 0) throw std::runtime_error("cannot create " + path);
+  for (std::size_t at = 0; at < bytes;) {
+    const ssize_t n = ::write(fd, data + at, std::min<std::size_t>(bytes - at, std::size_t{64} << 20));
+    if (n <= 0) throw std::runtime_error("write failed: " + path);
+    at += static_cast<std::size_t>(n);
+  }
+  ::fsync(fd);
+  ::close(fd);
+}
+
+void plain_read(const std::string& path, char* data, std::size_t bytes) {
+  const int fd = ::open(path.c_str(), O_RDONLY);
+  if (fd < 0) throw std::runtime_error("cannot open " + path);
+  for (std::size_t at = 0; at < bytes;) {
+    const ssize_t n = ::read(fd, data + at, std::min<std::size_t>(bytes - at, std::size_t{64} << 20));
+    if (n <= 0) throw std::runtime_error("read failed: " + path);
+    at += static_cast<std::size_t>(n);
+  }
+  ::close(fd);
+}
+
+// A block array of n doubles over comm, its values its global indices (or -1).
+struct BlockArray {
+  std::vector<double> values;
+  dapetra::DistArray array;
+  std::shared_ptr<const dapetra::mpi::DistributedLayout> layout;
+  BlockArray(dapetra::global_index_t n, MPI_Comm comm, bool filled) {
+    int p = 1, r = 0;
+    MPI_Comm_size(comm, &p);
+    MPI_Comm_rank(comm, &r);
+    const dapetra::Dim d = dapetra::Dim::even_block(n, p, r);
+    values.assign(static_cast<std::size_t>(d.stop - d.start), -1.0);
+    if (filled)
+      for (std::size_t i = 0; i < values.size(); ++i) values[i] = static_cast<double>(d.start + static_cast<dapetra::global_index_t>(i));
+    array.dim_data = {d};
+    array.buffer = dapetra::view_buffer(values.data(), {d.stop - d.start});
+    layout = dapetra::mpi::DistributedLayout::create(array, comm);
+  }
+  bool right(MPI_Comm comm) const {
+    const auto start = array.dim_data[0].start;
+    bool ok = true;
+    for (std::size_t i = 0; i < values.size(); ++i) ok = ok && values[i] == static_cast<double>(start + static_cast<dapetra::global_index_t>(i));
+    return dapetra::bench::all_ranks(ok, comm);
+  }
+};
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  MPI_Init(&argc, &argv);
+  int rank = 0, size = 1;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  std::string out = "results.json", dir = ".";
+  bool quick = false, check = false;
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    if (a == "--out" && i + 1 < argc) out = argv[++i];
+    else if (a == "--dir" && i + 1 < argc) dir = argv[++i];
+    else if (a == "--quick") quick = true;
+    else if (a == "--check") check = true;
+  }
+  int status = 0;
+  {
+    const dapetra::global_index_t n = quick ? 1000000 : 100000000;
+    const int repetitions = 3;
+    const std::string file = dir + "/checkpoint-bench.h5", raw = dir + "/checkpoint-bench.raw";
+    const std::size_t bytes = static_cast<std::size_t>(n) * sizeof(double);
+    Report report(rank);
+    report.header();
+    const std::string label = "N=" + std::string(quick ? "1e6" : "1e8") + " doubles np=" + std::to_string(size);
+
+    // Save: every process its block, against one process's write().
+    BlockArray source(n, MPI_COMM_WORLD, true);
+    std::vector<double> whole(rank == 0 ? static_cast<std::size_t>(n) : 0);
+    for (std::size_t i = 0; i < whole.size(); ++i) whole[i] = static_cast<double>(i);
+    const auto save = [&] {
+      dapetra::hdf5::save<double>(source.array, source.layout, file, "u");
+      if (rank == 0) flush_and_forget(file);
+    };
+    const auto write = [&] {
+      if (rank == 0) plain_write(raw, reinterpret_cast<const char*>(whole.data()), bytes);
+    };
+    const auto saved = dapetra::bench::paired_median_seconds(MPI_COMM_WORLD, repetitions, save, write);
+    std::vector<double> back(whole.size(), -1.0);
+    if (rank == 0) plain_read(raw, reinterpret_cast<char*>(back.data()), bytes);
+    const bool raw_right = dapetra::bench::all_ranks(back == whole, MPI_COMM_WORLD);
+
+    // Load on every process, cache dropped first, against one process's read().
+    BlockArray target(n, MPI_COMM_WORLD, false);
+    const auto forget = [&] {
+      if (rank == 0) flush_and_forget(file), flush_and_forget(raw);
+    };
+    const auto loaded = dapetra::bench::paired_median_seconds(
+        MPI_COMM_WORLD, repetitions, [&] { dapetra::hdf5::load<double>(file, "u", target.layout, target.array); },
+        [&] {
+          if (rank == 0) plain_read(raw, reinterpret_cast<char*>(back.data()), bytes);
+        },
+        forget, forget);
+    const bool loaded_right = target.right(MPI_COMM_WORLD) && raw_right;
+    report.add(Row{"checkpoint save (fsync) " + label, saved.ours, "one process write() + fsync of the same bytes",
+                   saved.baseline, 1.0 / 0.7, {{"bytes", bytes}}, raw_right && loaded_right});
+    report.add(Row{"checkpoint load (cache dropped) " + label, loaded.ours,
+                   "one process read() of the same bytes (cache dropped)", loaded.baseline, 1.0 / 0.7, {{"bytes", bytes}},
+                   loaded_right});
+
+    // N to M: the same file read on half the processes, against all of them.
+    if (size > 1) {
+      const int m = std::max(1, size / 2);
+      MPI_Comm fewer = MPI_COMM_NULL;
+      MPI_Comm_split(MPI_COMM_WORLD, rank < m ? 0 : MPI_UNDEFINED, rank, &fewer);
+      std::unique_ptr<BlockArray> on_fewer;
+      if (fewer != MPI_COMM_NULL) on_fewer = std::make_unique<BlockArray>(n, fewer, false);
+      const auto n_to_m = [&] {
+        if (fewer != MPI_COMM_NULL) dapetra::hdf5::load<double>(file, "u", on_fewer->layout, on_fewer->array);
+      };
+      const auto n_to_n = [&] { dapetra::hdf5::load<double>(file, "u", target.layout, target.array); };
+      const auto times = dapetra::bench::paired_median_seconds(MPI_COMM_WORLD, repetitions, n_to_m, n_to_n, forget, forget);
+      const bool right = dapetra::bench::all_ranks(fewer == MPI_COMM_NULL || on_fewer->right(fewer), MPI_COMM_WORLD) &&
+                         target.right(MPI_COMM_WORLD);
+      report.add(Row{"checkpoint read " + std::to_string(size) + " to " + std::to_string(m) + " " + label, times.ours,
+                     "the same file read " + std::to_string(size) + " to " + std::to_string(size), times.baseline, 1.2,
+                     {{"readers", m}}, right});
+      if (fewer != MPI_COMM_NULL) MPI_Comm_free(&fewer);
+    }
+    if (rank == 0) std::remove(file.c_str()), std::remove(raw.c_str());
+    nlohmann::ordered_json context;
+    context["np"] = size;
+    context["mode"] = quick ? "quick" : "full";
+    report.write(out, context, true);
+    if (check && !report.all_same()) {
+      if (rank == 0) std::printf("check FAILED: a row marked WRONG read back other values than it wrote\n");
+      status = 1;
+    }
+  }
+  MPI_Finalize();
+  return status;
+}
