@@ -236,6 +236,13 @@ TEST(Faults, CheckpointFaultsAreRefusedOnEveryProcess) {
   // (which side of a disagreement is named depends on the names' hashes: any rank may be)
   for (int bad = 0; bad < P && P > 1; ++bad)
     expect_refused([&] { hdf5::load<double>(file, rank == bad ? "other" : block.name, layout, a.array); }, "name", -1);
+  // Another mode on one process (one would create the file, the others open it): refused before either.
+  for (int bad = 0; bad < P && P > 1; ++bad) {
+    const Array filled(dims, true);
+    expect_refused([&] {
+      hdf5::save<double>(filled.array, layout, file, "another", rank == bad ? SaveMode::create : SaveMode::append);
+    }, "name", -1);
+  }
   expect_refused([&] { hdf5::load<double>(file + ".missing", block.name, layout, a.array); }, "file", 0);
   expect_refused([&] { hdf5::load<double>(foreign, block.name, layout, a.array); }, "file", 0);
   expect_refused([&] { hdf5::load<double>(file, "absent/dataset", layout, a.array); }, "dataset", 0);

@@ -84,25 +84,28 @@ hid_t memory_type() {
   }
 }
 
-// FNV-1a of the file's and the dataset's names.
-std::uint64_t names_hash(const std::string& file, const std::string& name) {
+// FNV-1a of a call's collective arguments: the file, the dataset, and the
+// call, its mode and its element type's format.
+std::uint64_t arguments_hash(const std::string& file, const std::string& name, const std::string& call) {
   std::uint64_t h = 1469598103934665603ull;
-  for (const std::string* s : {&file, &name}) {
+  for (const std::string* s : {&file, &name, &call}) {
     for (const unsigned char c : *s) h = (h ^ c) * 1099511628211ull;
     h = (h ^ 0xffu) * 1099511628211ull;  // (a separator no name holds)
   }
   return h;
 }
 
-// Collective (one reduction): the same file and dataset names everywhere.
-// A process whose names differ from the least-hashed process's says so.
-void check_same_names(const std::string& file, const std::string& name, MPI_Comm comm, int rank,
-                      std::vector<Problem>& problems) {
-  const std::uint64_t h = names_hash(file, name);
+// Collective (one reduction): the same file, dataset, call, mode and element
+// type everywhere (`call` names the last three). A process whose arguments
+// differ from the least-hashed process's says so.
+void check_same_arguments(const std::string& file, const std::string& name, const std::string& call, MPI_Comm comm,
+                          int rank, std::vector<Problem>& problems) {
+  const std::uint64_t h = arguments_hash(file, name, call);
   std::uint64_t mine[2] = {h, ~h}, least[2];
   MPI_Allreduce(mine, least, 2, MPI_UINT64_T, MPI_MIN, comm);
   if (least[0] != ~least[1] && h != least[0])
-    problems.push_back(Problem::of(rank, "name", file + ":" + name, "every process names the same file and dataset",
+    problems.push_back(Problem::of(rank, "name", file + ":" + name + " (" + call + ")",
+                                   "every process names the same file and dataset, mode and element type",
                                    "another process names another"));
 }
 
@@ -226,7 +229,9 @@ void save(const DistArray& array, const std::shared_ptr<const mpi::DistributedLa
   MPI_Comm_rank(comm, &rank);
   MPI_Comm_size(comm, &size);
   std::vector<Problem> problems;
-  check_same_names(file, name, comm, rank, problems);
+  check_same_arguments(file, name,
+                       std::string(mode == SaveMode::create ? "save, create, " : "save, append, ") + format_of<Scalar>(),
+                       comm, rank, problems);
   if (layout->global_shape().empty())
     problems.push_back(Problem::of(rank, "shape", "0 axes", "an array of one axis or more", "nothing to write"));
   mpi::agree(problems, comm);
@@ -296,7 +301,7 @@ void load(const std::string& file, const std::string& name, const std::shared_pt
   int rank = 0;
   MPI_Comm_rank(comm, &rank);
   std::vector<Problem> problems;
-  check_same_names(file, name, comm, rank, problems);
+  check_same_arguments(file, name, std::string("load, ") + format_of<Scalar>(), comm, rank, problems);
   mpi::agree(problems, comm);
 
   const Handle fapl(mpio_access(comm), H5Pclose);
