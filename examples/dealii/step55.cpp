@@ -408,8 +408,10 @@ Options parse(int argc, char** argv) {
     else if (a == "--compare") o.compare = true;
     else if (a == "--sweeps" && value) o.block.second_parameters.set("relaxation: sweeps", std::stoi(argv[++i]));
     else if (a == "--drop" && value) o.block.first_parameters.set("aggregation: drop tol", std::stod(argv[++i]));
+    else if (a == "--first-tolerance" && value) o.block.first_tolerance = std::stod(argv[++i]);
+    else if (a == "--second-tolerance" && value) o.block.second_tolerance = std::stod(argv[++i]);
     else if (a == "--first-xml" && value) Teuchos::updateParametersFromXmlFile(argv[++i], Teuchos::inOutArg(o.block.first_parameters));
-    else throw std::invalid_argument("usage: dapetra-step55 [--initial N] [--cycles K] [--compare] [--tol T] [--agree D] [--report FILE.json] [--sweeps N] [--drop T] [--first-xml FILE]");
+    else throw std::invalid_argument("usage: dapetra-step55 [--initial N] [--cycles K] [--compare] [--tol T] [--agree D] [--report FILE.json] [--sweeps N] [--drop T] [--first-xml FILE] [--first-tolerance T] [--second-tolerance T]");
   }
   return o;
 }

@@ -255,6 +255,16 @@ struct BlockOptions {
   /// The second preconditioner's parameters (replace them all when naming
   /// another preconditioner).
   Teuchos::ParameterList second_parameters = damped_jacobi_sweeps(3, 0.67);
+  /// 0 (the default): each block's preconditioner is applied once. A
+  /// positive tolerance makes that block's application a CG solve
+  /// (InnerSolve) preconditioned by it, to this relative residual, as
+  /// deal.II's step-55 inverts the pressure mass matrix. solve_block_system()
+  /// then uses Flexible GMRES for the upper triangular kind; MINRES (the
+  /// diagonal kind) needs a tolerance tight enough that P stays close to
+  /// linear (step-55 uses 1e-6).
+  double first_tolerance = 0, second_tolerance = 0;
+  /// The inner CG's iteration limit per application.
+  int inner_max_iterations = 200;
 
   /// @param n the sweeps.
   /// @param omega the damping factor.
@@ -315,9 +325,11 @@ class BlockPreconditioner : public Operator {
     a_ = fields.copy_block_to_new_matrix(p, 0, 0);
     s_ = fields.copy_block_to_new_matrix(p, 1, 1);
     if (kind_ == BlockKind::upper_triangular) bt_ = fields.copy_block_to_new_matrix(k, 0, 1);
-    a_inverse_ = make_preconditioner(a_, options.first, options.first_parameters, options.first_equations_per_node,
-                                     options.first_near_nullspace);
-    s_inverse_ = make_preconditioner(s_, options.second, options.second_parameters);
+    a_inverse_ = inverse(a_, make_preconditioner(a_, options.first, options.first_parameters,
+                                                 options.first_equations_per_node, options.first_near_nullspace),
+                         options.first_tolerance, options.inner_max_iterations);
+    s_inverse_ = inverse(s_, make_preconditioner(s_, options.second, options.second_parameters),
+                         options.second_tolerance, options.inner_max_iterations);
   }
 
   /// @return the system's row map.
@@ -404,6 +416,13 @@ class BlockPreconditioner : public Operator {
     mpi::agree(problems, mpi_comm_of(*rows.getComm()));
   }
 
+  // The block's inverse: its preconditioner once (tolerance 0), or CG with it.
+  static Teuchos::RCP<Operator> inverse(const Teuchos::RCP<CrsMatrix>& block, const Teuchos::RCP<Operator>& prec,
+                                        double tolerance, int max_iterations) {
+    if (tolerance <= 0) return prec;
+    return Teuchos::rcp(new InnerSolve(block, prec, tolerance, max_iterations));
+  }
+
   // Where field f's rows start on this process (fields in blocks).
   std::size_t offset(std::size_t f) const {
     const auto& rows = fields_.owned_rows(f);
@@ -428,7 +447,8 @@ class BlockPreconditioner : public Operator {
 /// preconditioner: MINRES with the diagonal kind, GMRES with the upper
 /// triangular one (both preconditioned on the left, as solve_with() does:
 /// GMRES then measures the preconditioned residual; the returned one is the
-/// true one, recomputed).
+/// true one, recomputed), or Flexible GMRES, on the right, when a block is
+/// inverted by an inner solve (BlockOptions::first_tolerance).
 /// @param fields the two fields of k's rows.
 /// @param k the system matrix, [[A, B^T], [B, -C]] in the fields' terms.
 /// @param p the preconditioning matrix (see BlockPreconditioner).
@@ -445,7 +465,8 @@ inline SolveResult solve_block_system(const FieldSplit& fields, const Teuchos::R
                                       const SolverOptions& options = {}) {
   auto prec = Teuchos::rcp(new BlockPreconditioner(fields, *k, p, block));
   SolverOptions o = options;
-  o.method = block.kind == BlockKind::diagonal ? "MINRES" : "GMRES";
+  const bool inner_solves = block.first_tolerance > 0 || block.second_tolerance > 0;
+  o.method = block.kind == BlockKind::diagonal ? "MINRES" : inner_solves ? "Flexible GMRES" : "GMRES";
   return solve_with(k, x, b, prec, o);
 }
 

@@ -40,7 +40,9 @@ using Operator = Tpetra::Operator<double, LO, GO, Node>;
 
 /// How solve() solves; every process must pass the same.
 struct SolverOptions {
-  /// Belos' method: "CG" (symmetric positive definite), "GMRES" or "MINRES".
+  /// Belos' method: "CG" (symmetric positive definite), "GMRES", "MINRES",
+  /// or "Flexible GMRES" (for a preconditioner that is itself a Krylov
+  /// solve, InnerSolve).
   std::string method = "CG";
   /// "MueLu" (smoothed aggregation, muelu_parameters_for_cg()), an Ifpack2
   /// name ("RELAXATION": symmetric Gauss-Seidel, one sweep; "ILUT", "RILUK",
@@ -164,6 +166,8 @@ inline double relative_residual(const Operator& a, const MultiVector<double>& x,
 
 /// Collective over a's communicator. Solves a x = b in place on x, every
 /// column, with Belos and `prec` (null: none), x's values the initial guess.
+/// `prec` is applied on the left, or on the right for "Flexible GMRES"
+/// (which lets it change between applications, as an inner solve does).
 /// @param a the matrix (a CrsMatrix, or any Tpetra operator such as a BlockCrsMatrix).
 /// @param x the solution (and initial guess), on a's domain map; often a view of a DAP array.
 /// @param b the right-hand side, on a's range map.
@@ -175,7 +179,11 @@ inline SolveResult solve_with(const Teuchos::RCP<const Operator>& a, const Teuch
                               const SolverOptions& options) {
   using MV = MultiVector<double>;
   auto problem = Teuchos::rcp(new Belos::LinearProblem<double, MV, Operator>(a, x, b));
-  if (!prec.is_null()) problem->setLeftPrec(prec);
+  // A flexible method's preconditioner may change from one application to
+  // the next (an inner solve); it is applied on the right, as it must be.
+  const bool flexible = options.method == "Flexible GMRES";
+  if (!prec.is_null() && flexible) problem->setRightPrec(prec);
+  else if (!prec.is_null()) problem->setLeftPrec(prec);
   problem->setProblem();
   auto params = Teuchos::rcp(new Teuchos::ParameterList());
   params->set("Convergence Tolerance", options.tolerance);
@@ -189,6 +197,70 @@ inline SolveResult solve_with(const Teuchos::RCP<const Operator>& a, const Teuch
   result.relative_residual = relative_residual(*a, *x, *b);
   return result;
 }
+
+/// A Tpetra operator that applies a^-1 by a Krylov solve: each apply() runs
+/// Belos' method on a, preconditioned by `prec`, from zero until the
+/// relative residual falls below the tolerance or the iteration limit is
+/// reached (not an error: an inner solve is a preconditioner). deal.II's
+/// step-55 inverts the pressure mass matrix so, with CG and AMG. Not a
+/// fixed linear operator: an outer Krylov method that uses it should be a
+/// flexible one, or the tolerance tight. Built once; apply() is collective.
+class InnerSolve : public Operator {
+ public:
+  /// Local (no communication): keeps a, prec and the settings.
+  /// @param a the operator to invert.
+  /// @param prec the inner preconditioner (make_preconditioner), or null.
+  /// @param tolerance the relative residual each application reaches.
+  /// @param max_iterations the limit per application.
+  /// @param method Belos' method ("CG" for a symmetric positive definite a).
+  InnerSolve(Teuchos::RCP<const Operator> a, Teuchos::RCP<Operator> prec, double tolerance, int max_iterations = 200,
+             const std::string& method = "CG")
+      : a_(std::move(a)), prec_(std::move(prec)) {
+    params_->set("Convergence Tolerance", tolerance);
+    params_->set("Maximum Iterations", max_iterations);
+    solver_ = Belos::SolverFactory<double, MultiVector<double>, Operator>().create(method, params_);
+  }
+  /// @return a's domain map.
+  Teuchos::RCP<const Map> getDomainMap() const override { return a_->getRangeMap(); }
+  /// @return a's range map.
+  Teuchos::RCP<const Map> getRangeMap() const override { return a_->getDomainMap(); }
+
+  /// Collective: the Krylov iterations (each one a's and prec's apply, and
+  /// two or three reductions).
+  /// @param x the right-hand sides.
+  /// @param y y = beta y + alpha a^-1 x (approximately).
+  /// @param mode NO_TRANS only.
+  /// @param alpha the scale of a^-1 x.
+  /// @param beta the scale of y's values.
+  void apply(const MultiVector<double>& x, MultiVector<double>& y, Teuchos::ETransp mode = Teuchos::NO_TRANS,
+             double alpha = 1.0, double beta = 0.0) const override {
+    if (mode != Teuchos::NO_TRANS) throw std::invalid_argument("dapetra::tpetra::InnerSolve: no transpose");
+    const bool into_y = alpha == 1.0 && beta == 0.0;
+    if (!into_y && (work_.is_null() || work_->getNumVectors() != x.getNumVectors()))
+      work_ = Teuchos::rcp(new MultiVector<double>(y.getMap(), x.getNumVectors()));
+    MultiVector<double>& z = into_y ? y : *work_;
+    z.putScalar(0.0);
+    auto problem = Teuchos::rcp(new Belos::LinearProblem<double, MultiVector<double>, Operator>(
+        a_, Teuchos::rcpFromRef(z), Teuchos::rcpFromRef(x)));
+    if (!prec_.is_null()) problem->setLeftPrec(prec_);
+    problem->setProblem();
+    solver_->setProblem(problem);
+    solver_->reset(Belos::Problem);
+    solver_->solve();
+    last_iterations_ = solver_->getNumIters();
+    if (!into_y) y.update(alpha, z, beta);
+  }
+  /// @return the iterations of the last apply().
+  int last_iterations() const { return last_iterations_; }
+
+ private:
+  Teuchos::RCP<const Operator> a_;
+  Teuchos::RCP<Operator> prec_;
+  Teuchos::RCP<Teuchos::ParameterList> params_ = Teuchos::rcp(new Teuchos::ParameterList());
+  Teuchos::RCP<Belos::SolverManager<double, MultiVector<double>, Operator>> solver_;
+  mutable Teuchos::RCP<MultiVector<double>> work_;
+  mutable int last_iterations_ = 0;
+};
 
 /// Collective over a's communicator. make_preconditioner, then solve_with.
 /// @param a the matrix.
