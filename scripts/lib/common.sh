@@ -40,8 +40,8 @@ DAPETRA_PACKAGES=(
   python3-dolfinx
   # The deal.II adapter, step-40 (examples/dealii) and deal.II's own Trilinos and PETSc paths as its peers.
   libdeal.ii-dev
-  # Checkpoints (adapters/hdf5): parallel HDF5.
-  libhdf5-openmpi-dev
+  # Checkpoints (adapters/hdf5): parallel HDF5, and h5py to read them as a user would.
+  libhdf5-openmpi-dev python3-h5py-mpi
   # The documents: API pages (scripts/docs), the architecture picture, the benchmark plots.
   doxygen graphviz python3-matplotlib
 )

@@ -262,6 +262,21 @@ TEST(Faults, CheckpointFaultsAreRefusedOnEveryProcess) {
     const Array filled(dims, true);
     expect_refused([&] { hdf5::save<double>(filled.array, layout, file, block.name, SaveMode::append); }, "dataset", 0);
   }
+  // An array whose buffer does not fit its layout on one process, in turn,
+  // saved and loaded: a plan tells only the processes it exchanges with, so
+  // the others would go on into HDF5's collective calls; every process is
+  // told instead (block: the slabs' own split; padded block: a plan).
+  for (const Kind* kind : {&kinds_1d()[0], &kinds_1d()[1]})
+    for (int bad = 0; bad < P; ++bad) {
+      const auto kdims = kind->dims(P, rank);
+      const auto klayout = mpi::DistributedLayout::create(kdims, MPI_COMM_WORLD);
+      Array k(kdims, true);
+      std::vector<double> shorter(k.values.size() + 1);
+      DistArray wrong = k.array;
+      if (rank == bad) wrong.buffer = view_buffer(shorter.data(), {static_cast<global_index_t>(shorter.size())});
+      expect_refused([&] { hdf5::save<double>(wrong, klayout, file, "wrong", SaveMode::append); }, "shape", bad);
+      expect_refused([&] { hdf5::load<double>(file, block.name, klayout, wrong); }, "shape", bad);
+    }
   // Afterwards every process loads, and every element is right.
   EXPECT_EQ(wrong_after_load(block, block.name, MPI_COMM_WORLD, file), 0);
   MPI_Barrier(MPI_COMM_WORLD);

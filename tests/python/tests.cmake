@@ -23,7 +23,7 @@ endif()
 foreach(np 2 3)
   dapetra_test(python_fault_calls_np${np} NP ${np}
                COMMAND ${pytest} ${python}/test_index_map.py ${python}/test_reductions.py ${python}/test_distributions.py
-                       ${python}/test_records.py ${python}/test_solve.py
+                       ${python}/test_records.py ${python}/test_solve.py ${python}/test_checkpoint.py
                        -k every_process
                LABELS python fault TIMEOUT 120 ENV ${DAPETRA_PYTHON_ENV})
 endforeach()

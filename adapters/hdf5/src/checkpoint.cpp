@@ -241,8 +241,12 @@ void save(const DistArray& array, const std::shared_ptr<const mpi::DistributedLa
   const Slab slab = slab_of(layout->global_shape(), comm);
   const bool in_place = is_the_slab<Scalar>(array, *layout, slab, false, comm);
   std::vector<Scalar> values(in_place ? 0 : slab.elements);
+  // (A plan tells a wrong array only to the processes it exchanges with:
+  // every process learns of it here, before the file is opened.)
   if (!in_place)
-    mpi::RedistributionPlan::create(layout, slab.layout)->template apply<Scalar>(array, slab_array(slab, values));
+    mpi::agree_on(comm, [&] {
+      mpi::RedistributionPlan::create(layout, slab.layout)->template apply<Scalar>(array, slab_array(slab, values));
+    });
   const Scalar* from = in_place ? data_as<const Scalar>(array) : values.data();
 
   // The file: a new one under a temporary name, or the existing one.
@@ -350,7 +354,8 @@ void load(const std::string& file, const std::string& name, const std::shared_pt
   if (in_place) return;
   mpi::RedistributionOptions options;
   options.fill_target_padding = true;  // ghosts and copies too
-  mpi::RedistributionPlan::create(slab.layout, target, options)->template apply<Scalar>(slab_array(slab, values), array);
+  const auto plan = mpi::RedistributionPlan::create(slab.layout, target, options);
+  mpi::agree_on(comm, [&] { plan->template apply<Scalar>(slab_array(slab, values), array); });
 }
 
 #define DAPETRA_HDF5_INSTANTIATE(Scalar)                                                                            \

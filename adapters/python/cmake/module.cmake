@@ -2,7 +2,7 @@
 # and for TriBITS (adapters/python/cmake/tribits.cmake):
 #   dapetra_python_package(<dir>)
 # builds the pybind11 module dapetra_python (the communication layer, and the
-# Tpetra adapter when Dapetra::tpetra exists) into <dir>/dapetra beside the
+# Tpetra adapter when Dapetra::tpetra exists, checkpoints when Dapetra::hdf5 does) into <dir>/dapetra beside the
 # pure-Python part, so <dir> is an importable package (PYTHONPATH=<dir>), and
 # installs both under <prefix>/${DAPETRA_PYTHON_INSTALL_DIR}. Needs what
 # cmake/DapetraPython.cmake found.
@@ -36,6 +36,11 @@ function(dapetra_python_package dir)
         target_link_libraries(dapetra_python PRIVATE dapetra::trilinos_muelu)
       endif()
     endif()
+  endif()
+  if(TARGET Dapetra::hdf5)  # dapetra.save and dapetra.load
+    target_sources(dapetra_python PRIVATE ${src}/checkpoint.cpp)
+    target_compile_definitions(dapetra_python PRIVATE DAPETRA_PYTHON_HDF5)
+    target_link_libraries(dapetra_python PRIVATE Dapetra::hdf5)
   endif()
   dapetra_warnings(dapetra_python)
 

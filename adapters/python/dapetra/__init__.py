@@ -8,7 +8,9 @@ where a global index sits and who the neighbours are. With Tpetra,
 ``TpetraVector.__distarray__()`` hands Tpetra's memory back, neither copying.
 With Belos, ``CrsMatrix`` (from COO triplets, or in bulk from CSR arrays:
 ``CrsMatrix.from_csr``) and ``solve`` (MueLu or Ifpack2, one or several
-right-hand sides) solve in place on the arrays' owned parts. Creating
+right-hand sides) solve in place on the arrays' owned parts. With parallel HDF5,
+``save`` and ``load`` checkpoint any such array and load it on any number of
+processes, into any layout of its shape. Creating
 layouts, plans, vectors and matrices, and solving, is collective over
 the mpi4py communicator. Errors are ``ValidationError`` (a ``ValueError``)
 with ``.problems``, raised on every process that takes part.
@@ -35,3 +37,8 @@ if hasattr(_dapetra, "solve_block"):  # saddle-point systems (built with MueLu)
     from ._dapetra import solve_block
 
     __all__ += ["solve_block"]
+
+if hasattr(_dapetra, "save"):  # checkpoints in parallel HDF5 (built with Dapetra::hdf5)
+    from ._dapetra import load, save
+
+    __all__ += ["save", "load"]

@@ -35,4 +35,7 @@ PYBIND11_MODULE(_dapetra, m) {
 #ifdef DAPETRA_PYTHON_SOLVE
   bind_solve(m);
 #endif
+#ifdef DAPETRA_PYTHON_HDF5
+  bind_checkpoint(m);
+#endif
 }

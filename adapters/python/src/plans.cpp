@@ -15,31 +15,9 @@
 #include "dapetra/mpi/adapter_access.hpp"
 #include "dapetra/mpi/mpi.hpp"
 #include "ownership_args.hpp"
+#include "plan_args.hpp"
 
 namespace dapetra::python {
-namespace {
-
-using mpi::DistributedLayout;
-using mpi::HaloExchange;
-using mpi::HaloPlan;
-using mpi::RedistributionPlan;
-
-// The plans' element type named by a format: one branch per type of the
-// mpi layer's list, so a type added there is a type handled here.
-template <class T>
-struct Tag {
-  using type = T;
-};
-
-template <class F>
-void with_scalar(const std::string& format, F&& f) {
-#define DAPETRA_DISPATCH(T)                    \
-  if (format == format_of<T>()) return f(Tag<T>{});
-  DAPETRA_FOR_EACH_PLAN_SCALAR(DAPETRA_DISPATCH)
-#undef DAPETRA_DISPATCH
-  throw ValidationError({Problem{-1, -1, "format", format, "a format Dapetra's plans move (f, d, i, q, Zf, Zd)",
-                                 "no plan moves this element type"}});
-}
 
 MPI_Comm comm_of(const py::object& comm) {
   py::object c = comm.is_none() ? py::module_::import("mpi4py.MPI").attr("COMM_WORLD") : comm;
@@ -54,46 +32,11 @@ int rank_in(MPI_Comm comm) {
   return r;
 }
 
-// The array a plan call works on. An object this process cannot read still
-// goes through the call as an array that fits no layout, so that every peer
-// learns of the fault from its message instead of waiting; this process
-// then raises what it could not read.
-struct CallArray {
-  Read read;
-  const DistArray& array() const { return read.ok() ? read.array : unfit; }
-  void raise_if_unread() const {
-    if (!read.ok()) throw ValidationError(read.problems);
-  }
-  DistArray unfit;  // no records: the plans report Fault::dim_data for this rank
-};
-
-CallArray call_array(const py::handle& obj, const DistributedLayout& layout) {
+CallArray call_array(const py::handle& obj, const mpi::DistributedLayout& layout) {
   CallArray c{read_distarray(obj, layout.rank()), {}};
   c.unfit.dim_data.clear();
   return c;
 }
-
-// Runs a plan call with the GIL released; a failure to read an array here
-// wins over the plan's own report of it.
-template <class Call>
-void run(std::initializer_list<const CallArray*> arrays, Call&& call) {
-  const auto raise_if_unread = [&] {
-    for (const CallArray* a : arrays) a->raise_if_unread();
-  };
-  try {
-    py::gil_scoped_release release;
-    call();
-  } catch (const ValidationError&) {
-    raise_if_unread();
-    throw;
-  }
-  raise_if_unread();
-}
-
-struct Layout {
-  std::shared_ptr<const DistributedLayout> layout;
-  py::object comm;  // the mpi4py communicator it was created on
-};
 
 Layout make_layout(const py::object& obj, const py::object& comm_obj, const py::object& owner,
                    const py::object& owned_ranges) {
@@ -104,9 +47,16 @@ Layout make_layout(const py::object& obj, const py::object& comm_obj, const py::
   Layout out{nullptr, comm_obj};
   py::gil_scoped_release release;
   if (!r.ok()) mpi::adapter::refuse_layout(r.problems, comm, options);
-  out.layout = DistributedLayout::create(r.array, comm, options);
+  out.layout = mpi::DistributedLayout::create(r.array, comm, options);
   return out;
 }
+
+namespace {
+
+using mpi::DistributedLayout;
+using mpi::HaloExchange;
+using mpi::HaloPlan;
+using mpi::RedistributionPlan;
 
 // Split-phase exchanges in flight, by the array's memory; each keeps its
 // array's buffer alive until end_update.
