@@ -26,6 +26,11 @@ namespace fem {
 Result solve_elasticity(const MeshPart& part, const Teuchos::RCP<const Teuchos::Comm<int>>& comm,
                         const SolveOptions& options = {});
 
+// Collective over `comm`: the Result of a displacement already known at
+// every held node of `part` (dim values per node, interleaved; read from a
+// checkpoint, say), with its errors; nothing is assembled or solved.
+Result evaluate_elasticity(const MeshPart& part, const Teuchos::Comm<int>& comm, std::vector<double> u);
+
 // The serial reference: the same discretisation in one process, solved with
 // Eigen's sparse Cholesky; dim values per node, interleaved.
 std::vector<double> solve_elasticity_serial(const Mesh& mesh);

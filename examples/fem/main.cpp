@@ -1,7 +1,7 @@
 // dapetra-fem: the finite-element pipeline (scripts/demo runs it).
 //   dapetra-fem [--n N] [--lshape | --3d | --mesh FILE] [--elasticity] [--refine-study] [--out DIR] [--tol T]
 //               [--prec MueLu|RELAXATION|...] [--petsc] [--reassemble K] [--report FILE.json]
-//               [--diagonals alike|alternating] [--nodal-values PREFIX]
+//               [--diagonals alike|alternating] [--nodal-values PREFIX] [--checkpoint FILE.h5 | --restart FILE.h5]
 // Solves -div(grad u) = f (manufactured u = prod sin(pi x_d)) with P1
 // triangles or tetrahedra; with --elasticity, linear elasticity for a
 // displacement per node (elasticity.hpp: clamped boundary, body force,
@@ -12,6 +12,9 @@
 // + MueLu), with --petsc also through PETSc KSP (CG + GAMG) on the same
 // arrays. Prints each phase as it finishes, the errors, and where its files
 // are (parallel VTU; PNGs in 2-D, drawn by every process for its part).
+// --checkpoint writes the mesh and the solution to one parallel HDF5 file
+// (checkpoint.hpp); --restart reads them on any number of processes,
+// partitions the mesh anew, and reports the solution's errors there.
 #include <Teuchos_CommHelpers.hpp>
 #include <Tpetra_Core.hpp>
 #include <algorithm>
@@ -38,6 +41,9 @@
 #include "output.hpp"
 #include "elasticity.hpp"
 #include "poisson.hpp"
+#if FEM_WITH_HDF5
+#include "checkpoint.hpp"
+#endif
 #if FEM_WITH_PETSC
 #include "petsc_solve.hpp"
 #endif
@@ -48,23 +54,27 @@ struct Options {
   int n = 96;
   double perturb = 0.2;  // interior nodes moved by up to this fraction of h
   bool lshape = false, cube = false, refine_study = false, alike_diagonals = false, elasticity = false;
-  std::string mesh_file, out = "build/fem", report, nodal_values;
+  std::string mesh_file, out = "build/fem", report, nodal_values, checkpoint, restart;
   fem::SolveOptions solve;
 };
 
 const char* usage =
     "usage: dapetra-fem [--n N] [--lshape | --3d | --mesh FILE.msh|FILE] [--elasticity] [--perturb P] [--refine-study] [--out DIR]\n"
     "                   [--tol T] [--prec MueLu|RELAXATION|ILUT|...] [--petsc] [--reassemble K] [--report FILE.json]\n"
-    "                   [--diagonals alike|alternating] [--nodal-values PREFIX]\n";
+    "                   [--diagonals alike|alternating] [--nodal-values PREFIX] [--checkpoint FILE.h5 | --restart FILE.h5]\n";
 
 // This process's block of the mesh. Collective.
 fem::MeshBlock make_block(const Options& o, int n, int rank, int nprocs) {
+#if FEM_WITH_HDF5
+  if (!o.restart.empty()) return fem::read_checkpoint_block(o.restart, MPI_COMM_WORLD);
+#endif
   if (!o.mesh_file.empty()) return fem::read_mesh_block(o.mesh_file, MPI_COMM_WORLD);
   const auto shape = o.cube ? fem::MeshSpec::cube : o.lshape ? fem::MeshSpec::l_shape : fem::MeshSpec::square;
   return fem::generate_block({shape, n, o.perturb, o.alike_diagonals}, rank, nprocs);
 }
 
 std::string describe(const Options& o) {
+  if (!o.restart.empty()) return "from the checkpoint " + o.restart;
   if (!o.mesh_file.empty()) return o.mesh_file;
   return o.cube ? "perturbed unit cube" : o.lshape ? "perturbed L-shape" : "perturbed unit square";
 }
@@ -190,6 +200,8 @@ std::optional<Options> parse_options(int argc, char** argv, int rank) {
       o.alike_diagonals = how == "alike";
     }
     else if (a == "--nodal-values") o.nodal_values = next();
+    else if (a == "--checkpoint") o.checkpoint = next();
+    else if (a == "--restart") o.restart = next();
     else if (a == "--out") o.out = next();
     else if (a == "--tol") o.solve.tolerance = std::stod(next());
     else if (a == "--prec") o.solve.preconditioner = next();
@@ -201,6 +213,20 @@ std::optional<Options> parse_options(int argc, char** argv, int rank) {
     }
   }
   return o;
+}
+
+// The Result of the checkpoint's solution on `part` (its errors), scalar or
+// a displacement as the file says. Collective.
+fem::Result restarted(const std::string& file, const fem::MeshPart& part, const Teuchos::Comm<int>& comm) {
+#if FEM_WITH_HDF5
+  int components = 1;
+  std::vector<double> u = fem::read_checkpoint_solution(file, part, components, MPI_COMM_WORLD);
+  return components == 1 ? fem::evaluate_poisson(part, comm, std::move(u))
+                         : fem::evaluate_elasticity(part, comm, std::move(u));
+#else
+  (void)file, (void)part, (void)comm;
+  throw std::runtime_error("--restart: this build has no HDF5 (Dapetra's HDF5 adapter was not built)");
+#endif
 }
 
 // Everything a run keeps: each mesh size's h, errors and iterations, and
@@ -238,7 +264,10 @@ bool run_study(const Options& o, const Teuchos::RCP<const Teuchos::Comm<int>>& c
     const char* cell_word = block.dim == 2 ? "triangles" : "tetrahedra";
     say("\nmesh: %lld nodes, %lld %s (%s), %s, %.2f s\n", static_cast<long long>(block.num_nodes),
         static_cast<long long>(block.num_cells), cell_word, describe(o).c_str(),
-        o.mesh_file.empty() ? "each process made its own block" : "read on rank 0", mesh_seconds);
+        !o.restart.empty()         ? "read in even blocks by every process"
+        : o.mesh_file.empty() ? "each process made its own block"
+                              : "read on rank 0",
+        mesh_seconds);
     t0 = std::chrono::steady_clock::now();
     if (!agreed(MPI_COMM_WORLD, [&] { cell_part = fem::partition_cells(block, MPI_COMM_WORLD); })) return false;
     const double zoltan_seconds = seconds_since(t0);
@@ -249,7 +278,14 @@ bool run_study(const Options& o, const Teuchos::RCP<const Teuchos::Comm<int>>& c
     say("partition: Zoltan2 RCB %.2f s; cells and nodes moved to their parts by Dapetra redistributions, owned nodes "
         "numbered by rank, %.2f s; h = %.4f\n",
         zoltan_seconds, partition_seconds - zoltan_seconds, h);
-    const fem::Result r = o.elasticity ? fem::solve_elasticity(part, comm, o.solve) : fem::solve_poisson(part, comm, o.solve);
+    fem::Result r;
+    if (!o.restart.empty()) {
+      if (!agreed(MPI_COMM_WORLD, [&] { r = restarted(o.restart, part, *comm); })) return false;
+      say("restart: the solution read from %s at every node by its number (%d per node); no solve\n", o.restart.c_str(),
+          r.components);
+    } else {
+      r = o.elasticity ? fem::solve_elasticity(part, comm, o.solve) : fem::solve_poisson(part, comm, o.solve);
+    }
     say("balance: %.0f %s per rank at most, %.1f on average (%.3f); %zu ghost copies of shared nodes (owned by the lowest "
         "rank)\n",
         r.max_cells_per_rank, cell_word, r.mean_cells_per_rank, r.max_cells_per_rank / r.mean_cells_per_rank,
@@ -398,6 +434,14 @@ int main(int argc, char** argv) {
     if (rank == 0) std::fprintf(stderr, "dapetra-fem: --petsc solves the scalar problem only, not --elasticity\n");
     return 1;
   }
+  if ((!o.checkpoint.empty() || !o.restart.empty()) && !FEM_WITH_HDF5) {
+    if (rank == 0) std::fprintf(stderr, "dapetra-fem: --checkpoint and --restart need a build with Dapetra's HDF5 adapter (libhdf5-openmpi-dev)\n");
+    return 1;
+  }
+  if (!o.restart.empty() && (o.refine_study || !o.mesh_file.empty() || o.solve.petsc || !o.checkpoint.empty())) {
+    if (rank == 0) std::fprintf(stderr, "dapetra-fem: --restart takes its mesh and solution from the file: not with --refine-study, --mesh, --petsc or --checkpoint\n");
+    return 1;
+  }
   if (o.solve.petsc && !fem::petsc_available()) {
     if (rank == 0) std::fprintf(stderr, "dapetra-fem: --petsc needs a build with Dapetra's PETSc adapter (petsc-dev)\n");
     return 1;
@@ -420,6 +464,17 @@ int main(int argc, char** argv) {
       !agreed(MPI_COMM_WORLD, [&] { write_nodal_values(o.nodal_values + "." + std::to_string(rank), st.last_part, st.last); }))
     return 1;
   if (!o.report.empty()) write_report(o.report, st, *comm);
+#if FEM_WITH_HDF5
+  if (!o.checkpoint.empty()) {
+    const auto t0 = std::chrono::steady_clock::now();
+    if (!agreed(MPI_COMM_WORLD, [&] {
+          fem::write_checkpoint(o.checkpoint, st.last_part, st.last.u, st.last.components, MPI_COMM_WORLD);
+        }))
+      return 1;
+    say("checkpoint: mesh and solution written to %s, %.2f s (restart with --restart on any number of processes)\n",
+        o.checkpoint.c_str(), seconds_since(t0));
+  }
+#endif
   const fem::Result& last = st.last;
   const bool solved = last.belos.relative_residual <= 10 * o.solve.tolerance &&
                       (!last.petsc || last.petsc->relative_residual <= 10 * o.solve.tolerance);

@@ -91,6 +91,11 @@ bool petsc_available();
 // Collective over `comm` (the communicator `part` was distributed on).
 Result solve_poisson(const MeshPart& part, const Teuchos::RCP<const Teuchos::Comm<int>>& comm, const SolveOptions& options = {});
 
+// Collective over `comm`: the Result of a solution already known at every
+// held node of `part` (read from a checkpoint, say), with its errors and
+// the part's figures; nothing is assembled or solved.
+Result evaluate_poisson(const MeshPart& part, const Teuchos::Comm<int>& comm, std::vector<double> u);
+
 // The serial reference: the same discretisation, assembled and solved in one
 // process with Eigen's sparse Cholesky (independent of Tpetra and Dapetra).
 std::vector<double> solve_serial(const Mesh& mesh);

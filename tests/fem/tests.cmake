@@ -40,3 +40,23 @@ endforeach()
 # --help prints the program's own usage first (not Kokkos' options), once.
 dapetra_test(fem_help_np2 NP 2 COMMAND dapetra-fem --help LABELS mpi TIMEOUT 60 PASS_REGEX "^usage: dapetra-fem"
              FAIL_REGEX "Kokkos" "usage:[^\n]*\n(.|\n)*usage:")
+# Checkpoint and restart (with the HDF5 adapter): written at 3 processes,
+# restarted at 2 and 4 on new partitions; the same nodes, values and errors.
+# Scalar in 2-D, elasticity in 3-D. A missing checkpoint: one message, nobody waits.
+if(TARGET Dapetra::hdf5 AND Python3_EXECUTABLE)
+  foreach(case "poisson_2d|--n;24" "elasticity_3d|--3d;--elasticity;--n;5")
+    string(REPLACE "|" ";" fields "${case}")
+    list(GET fields 0 name)
+    list(SUBLIST fields 1 -1 options)
+    dapetra_test(fem_restart_${name} NP 0
+                 COMMAND ${Python3_EXECUTABLE} ${DAPETRA_TESTS_DIR}/fem/restart.py ${MPIEXEC_EXECUTABLE}
+                         $<TARGET_FILE:dapetra-fem> ${CMAKE_CURRENT_BINARY_DIR}/fem_restart_${name} ${options}
+                 LABELS mpi TIMEOUT 600)
+    set_tests_properties(fem_restart_${name} PROPERTIES PROCESSORS 3)
+  endforeach()
+  dapetra_test(fem_restart_missing_np2 NP 2
+               COMMAND dapetra-fem --restart ${CMAKE_CURRENT_BINARY_DIR}/no_such_checkpoint.h5
+                       --out ${CMAKE_CURRENT_BINARY_DIR}/fem_bad
+               LABELS mpi fault TIMEOUT 60 PASS_REGEX "dapetra-fem: rank 0, key 'file'[^\n]*no_such_checkpoint.h5"
+               FAIL_REGEX "terminate called" "Signal:" "exited on signal")
+endif()

@@ -10,6 +10,8 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <complex>
+#include <type_traits>
 #include <filesystem>
 #include <fstream>
 #include <functional>
@@ -175,6 +177,51 @@ TEST(Checkpoint, EveryLayoutComesBackOnAnyProcessCountInAnotherLayout) {
   MPI_Barrier(MPI_COMM_WORLD);
 }
 
+// Every element type of the plans (the list the library is instantiated
+// from), 1-D and with a second axis, written from a cyclic layout and read
+// into a padded block one: both through redistribution plans, whose layouts
+// must be made for the element type (a slab of ints made for doubles was
+// refused as having the wrong strides).
+template <class T>
+void element_type_round_trip(const std::string& file, int P, int rank) {
+  for (const global_index_t width : {global_index_t{1}, global_index_t{3}}) {
+    const std::vector<Dim> from{Dim::cyclic(n1d, P, rank), Dim::undistributed(width)},
+        to{Dim::even_block(n1d, P, rank, 2), Dim::undistributed(width)};
+    const auto value = [&](global_index_t g, global_index_t j) {
+      const auto k = static_cast<int>(3 * g + j + 1);
+      if constexpr (std::is_same_v<T, std::complex<float>> || std::is_same_v<T, std::complex<double>>)
+        return T(static_cast<typename T::value_type>(k), static_cast<typename T::value_type>(-k));
+      else
+        return static_cast<T>(k);
+    };
+    std::vector<T> a(static_cast<std::size_t>(local_extent(from[0]) * width)),
+        b(static_cast<std::size_t>(local_extent(to[0]) * width));
+    for (global_index_t i = 0; i < local_extent(from[0]); ++i)
+      for (global_index_t j = 0; j < width; ++j) a[static_cast<std::size_t>(i * width + j)] = value(global_index(from[0], i), j);
+    DistArray x{dap_version, view_buffer(a.data(), {local_extent(from[0]), width}), from},
+        y{dap_version, view_buffer(b.data(), {local_extent(to[0]), width}), to};
+    const std::string name = std::string("type ") + format_of<T>() + " width " + std::to_string(width);
+    hdf5::save<T>(x, mpi::DistributedLayout::create(x, MPI_COMM_WORLD), file, name, SaveMode::append);
+    hdf5::load<T>(file, name, mpi::DistributedLayout::create(y, MPI_COMM_WORLD), y);
+    int wrong = 0;
+    for (global_index_t i = 0; i < local_extent(to[0]); ++i)
+      for (global_index_t j = 0; j < width; ++j) wrong += b[static_cast<std::size_t>(i * width + j)] != value(global_index(to[0], i), j);
+    EXPECT_EQ(wrong, 0) << name << " on rank " << rank;
+  }
+}
+
+TEST(Checkpoint, EveryElementTypeComesBack) {
+  int rank = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  const std::string file = scratch("types");
+  save_kind(kinds_1d()[0], MPI_COMM_WORLD, file, SaveMode::create);
+#define DAPETRA_ROUND_TRIP(T) element_type_round_trip<T>(file, world_size(), rank);
+  DAPETRA_FOR_EACH_PLAN_SCALAR(DAPETRA_ROUND_TRIP)
+#undef DAPETRA_ROUND_TRIP
+  MPI_Barrier(MPI_COMM_WORLD);
+  if (rank == 0) std::filesystem::remove(file);
+}
+
 // The file is plain HDF5: serial HDF5 (no MPI) reads the global array, in
 // global index order, with its attributes.
 TEST(Checkpoint, SerialHdf5ReadsTheGlobalArray) {
@@ -182,6 +229,8 @@ TEST(Checkpoint, SerialHdf5ReadsTheGlobalArray) {
   save_kind(kinds_2d()[1], MPI_COMM_WORLD, file, SaveMode::create);
   int rank = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  // The shape as dataset_shape() tells every process, to make a target layout.
+  EXPECT_EQ(hdf5::dataset_shape(file, kinds_2d()[1].name, MPI_COMM_WORLD), (std::vector<global_index_t>{rows, columns}));
   if (rank == 0) {
     const hid_t f = H5Fopen(file.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
     ASSERT_GE(f, 0);
@@ -246,6 +295,10 @@ TEST(Faults, CheckpointFaultsAreRefusedOnEveryProcess) {
   expect_refused([&] { hdf5::load<double>(file + ".missing", block.name, layout, a.array); }, "file", 0);
   expect_refused([&] { hdf5::load<double>(foreign, block.name, layout, a.array); }, "file", 0);
   expect_refused([&] { hdf5::load<double>(file, "absent/dataset", layout, a.array); }, "dataset", 0);
+  expect_refused([&] { hdf5::dataset_shape(file, "absent/dataset", MPI_COMM_WORLD); }, "dataset", 0);
+  expect_refused([&] { hdf5::dataset_shape(foreign, block.name, MPI_COMM_WORLD); }, "file", 0);
+  for (int bad = 0; bad < P && P > 1; ++bad)
+    expect_refused([&] { hdf5::dataset_shape(file, rank == bad ? "other" : block.name, MPI_COMM_WORLD); }, "name", -1);
   {
     const std::vector<Dim> longer{Dim::even_block(n1d + 1, P, rank)};
     Array b(longer, false);

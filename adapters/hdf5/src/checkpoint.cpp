@@ -112,7 +112,7 @@ void check_same_arguments(const std::string& file, const std::string& name, cons
 // An even split of the first axis over the layout's processes, the other
 // axes whole: what each process writes or reads.
 struct Slab {
-  std::shared_ptr<const mpi::DistributedLayout> layout;
+  std::vector<Dim> dims;  // its records (its layout is made with its values: slab_layout)
   std::vector<hsize_t> offset, count, global;
   std::size_t elements = 0;
 };
@@ -121,10 +121,10 @@ Slab slab_of(const std::vector<global_index_t>& shape, MPI_Comm comm) {
   int p = 1, r = 0;
   MPI_Comm_size(comm, &p);
   MPI_Comm_rank(comm, &r);
-  std::vector<Dim> dims{Dim::even_block(shape.at(0), p, r)};
-  for (std::size_t k = 1; k < shape.size(); ++k) dims.push_back(Dim::undistributed(shape[k]));
   Slab s;
-  s.layout = mpi::DistributedLayout::create(dims, comm);
+  std::vector<Dim>& dims = s.dims;
+  dims.push_back(Dim::even_block(shape.at(0), p, r));
+  for (std::size_t k = 1; k < shape.size(); ++k) dims.push_back(Dim::undistributed(shape[k]));
   s.elements = 1;
   for (std::size_t k = 0; k < shape.size(); ++k) {
     const global_index_t n = k == 0 ? dims[0].stop - dims[0].start : shape[k];
@@ -139,7 +139,7 @@ Slab slab_of(const std::vector<global_index_t>& shape, MPI_Comm comm) {
 template <class Scalar>
 DistArray slab_array(const Slab& s, std::vector<Scalar>& values) {
   DistArray a;
-  a.dim_data = s.layout->dim_data();
+  a.dim_data = s.dims;
   std::vector<global_index_t> extents(s.count.begin(), s.count.end());
   a.buffer = view_buffer(values.data(), extents);
   return a;
@@ -155,7 +155,7 @@ bool is_the_slab(const DistArray& array, const mpi::DistributedLayout& layout, c
                  MPI_Comm comm) {
   std::size_t elements = 1;
   for (const global_index_t e : array.buffer.shape) elements *= static_cast<std::size_t>(e);
-  const bool mine = layout.dim_data() == s.layout->dim_data() && array.buffer.is_c_contiguous() &&
+  const bool mine = layout.dim_data() == s.dims && array.buffer.is_c_contiguous() &&
                     elements == s.elements && array.buffer.format == format_of<Scalar>() &&
                     array.buffer.itemsize == sizeof(Scalar) && !(to_write_into && array.buffer.readonly);
   return mpi::all_true(mine, comm);
@@ -245,7 +245,8 @@ void save(const DistArray& array, const std::shared_ptr<const mpi::DistributedLa
   // every process learns of it here, before the file is opened.)
   if (!in_place)
     mpi::agree_on(comm, [&] {
-      mpi::RedistributionPlan::create(layout, slab.layout)->template apply<Scalar>(array, slab_array(slab, values));
+      const DistArray to = slab_array(slab, values);
+      mpi::RedistributionPlan::create(layout, mpi::DistributedLayout::create(to, comm))->template apply<Scalar>(array, to);
     });
   const Scalar* from = in_place ? data_as<const Scalar>(array) : values.data();
 
@@ -354,8 +355,43 @@ void load(const std::string& file, const std::string& name, const std::shared_pt
   if (in_place) return;
   mpi::RedistributionOptions options;
   options.fill_target_padding = true;  // ghosts and copies too
-  const auto plan = mpi::RedistributionPlan::create(slab.layout, target, options);
-  mpi::agree_on(comm, [&] { plan->template apply<Scalar>(slab_array(slab, values), array); });
+  const DistArray from = slab_array(slab, values);
+  const auto plan = mpi::RedistributionPlan::create(mpi::DistributedLayout::create(from, comm), target, options);
+  mpi::agree_on(comm, [&] { plan->template apply<Scalar>(from, array); });
+}
+
+std::vector<global_index_t> dataset_shape(const std::string& file, const std::string& name, MPI_Comm comm) {
+  const QuietErrors quiet;
+  int rank = 0;
+  MPI_Comm_rank(comm, &rank);
+  std::vector<Problem> problems;
+  check_same_arguments(file, name, "dataset_shape", comm, rank, problems);
+  mpi::agree(problems, comm);
+  // Rank 0 reads the metadata alone (no MPI-IO: one process opens the file).
+  std::vector<long long> shape;
+  if (rank == 0) {
+    const Handle f(H5Fopen(file.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), H5Fclose);
+    if (!f.valid())
+      problems.push_back(Problem::of(0, "file", file, "an HDF5 file that can be read", "HDF5 cannot open it"));
+    else if (!path_exists(f.get(), name))
+      problems.push_back(Problem::of(0, "dataset", name, "a dataset the file holds", "no such dataset"));
+    else {
+      const Handle dataset(H5Dopen2(f.get(), name.c_str(), H5P_DEFAULT), H5Dclose);
+      const Handle space(dataset.valid() ? H5Dget_space(dataset.get()) : -1, H5Sclose);
+      const int ndims = space.valid() ? H5Sget_simple_extent_ndims(space.get()) : -1;
+      if (ndims < 0)
+        problems.push_back(Problem::of(0, "dataset", name, "a dataset", "not a dataset"));
+      std::vector<hsize_t> dims(static_cast<std::size_t>(std::max(ndims, 0)));
+      if (ndims > 0) H5Sget_simple_extent_dims(space.get(), dims.data(), nullptr);
+      for (const hsize_t d : dims) shape.push_back(static_cast<long long>(d));
+    }
+  }
+  mpi::agree(problems, comm);
+  int ndims = static_cast<int>(shape.size());
+  MPI_Bcast(&ndims, 1, MPI_INT, 0, comm);
+  shape.resize(static_cast<std::size_t>(ndims));
+  MPI_Bcast(shape.data(), ndims, MPI_LONG_LONG, 0, comm);
+  return std::vector<global_index_t>(shape.begin(), shape.end());
 }
 
 #define DAPETRA_HDF5_INSTANTIATE(Scalar)                                                                            \

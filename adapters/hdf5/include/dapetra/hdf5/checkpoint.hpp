@@ -30,8 +30,11 @@
 /// target's.
 #pragma once
 
+#include <mpi.h>
+
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "dapetra/distarray.hpp"
 #include "dapetra/mpi/distributed_layout.hpp"
@@ -73,5 +76,17 @@ void save(const DistArray& array, const std::shared_ptr<const mpi::DistributedLa
 template <class Scalar>
 void load(const std::string& file, const std::string& name, const std::shared_ptr<const mpi::DistributedLayout>& target,
           const DistArray& array);
+
+/// Collective over `comm`: the global shape of dataset `name` of `file`,
+/// to make a target layout for load(). Rank 0 reads the file's metadata
+/// and broadcasts it: per process, two small broadcasts and an agreement.
+/// A missing file or dataset, or names that differ between processes,
+/// throw the same ValidationError on every process (key "file", "dataset"
+/// or "name").
+/// @param file the file's path (the same on every process).
+/// @param name the dataset's name (the same on every process).
+/// @param comm the processes.
+/// @return the dataset's extent along each axis.
+std::vector<global_index_t> dataset_shape(const std::string& file, const std::string& name, MPI_Comm comm);
 
 }  // namespace dapetra::hdf5
