@@ -7,6 +7,8 @@
 
 #include <array>
 #include <cstdint>
+#include <fstream>
+#include <stdexcept>
 
 #include "dapetra/dim_math.hpp"
 #include "dapetra/hdf5/checkpoint.hpp"
@@ -140,6 +142,24 @@ std::vector<double> read_checkpoint_solution(const std::string& path, const Mesh
   std::vector<double> u;
   load_rows(u, nodes, components, path, "solution", comm);
   return u;
+}
+
+void write_xdmf(const std::string& xdmf, const std::string& h5, int dim, std::int64_t nodes, std::int64_t cells,
+                int components) {
+  const auto item = [&](const std::string& dims, const char* type, const std::string& dataset) {
+    return "<DataItem Dimensions=\"" + dims + "\" NumberType=\"" + type + "\" Precision=\"8\" Format=\"HDF\">" +
+           h5 + ":/" + dataset + "</DataItem>";
+  };
+  const std::string n = std::to_string(nodes), c = std::to_string(cells), corners = std::to_string(dim + 1);
+  std::ofstream os(xdmf);
+  os << "<?xml version=\"1.0\"?>\n<Xdmf Version=\"3.0\">\n <Domain>\n  <Grid Name=\"mesh\" GridType=\"Uniform\">\n"
+     << "   <Topology TopologyType=\"" << (dim == 2 ? "Triangle" : "Tetrahedron") << "\" NumberOfElements=\"" << c
+     << "\" NodesPerElement=\"" << corners << "\">\n    " << item(c + " " + corners, "Int", "mesh/cells")
+     << "\n   </Topology>\n   <Geometry GeometryType=\"XYZ\">\n    " << item(n + " 3", "Float", "mesh/coordinates")
+     << "\n   </Geometry>\n   <Attribute Name=\"u\" AttributeType=\"" << (components == 1 ? "Scalar" : "Vector")
+     << "\" Center=\"Node\">\n    " << item(n + " " + std::to_string(components), "Float", "solution")
+     << "\n   </Attribute>\n  </Grid>\n </Domain>\n</Xdmf>\n";
+  if (!os) throw std::runtime_error("cannot write " + xdmf);
 }
 
 }  // namespace fem

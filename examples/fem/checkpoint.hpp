@@ -13,6 +13,7 @@
 #pragma once
 #include <mpi.h>
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -39,5 +40,13 @@ MeshBlock read_checkpoint_block(const std::string& path, MPI_Comm comm);
 // `components` is set from the file.
 std::vector<double> read_checkpoint_solution(const std::string& path, const MeshPart& part, int& components,
                                              MPI_Comm comm);
+
+// Local (call it on one process): an XDMF 3 file at `xdmf` that shows the
+// checkpoint `h5` (its path from xdmf's folder) in ParaView or VisIt: the
+// mesh of `cells` triangles (dim 2) or tetrahedra (dim 3) over `nodes`
+// nodes, and the solution at the nodes ("u": a scalar, or a displacement of
+// `components` values). The data stay in the HDF5 file, one for all processes.
+void write_xdmf(const std::string& xdmf, const std::string& h5, int dim, std::int64_t nodes, std::int64_t cells,
+                int components);
 
 }  // namespace fem

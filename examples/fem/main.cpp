@@ -304,12 +304,13 @@ bool run_study(const Options& o, const Teuchos::RCP<const Teuchos::Comm<int>>& c
 
 // Where a run writes its pictures and its parallel VTU.
 struct OutputFiles {
-  std::string pvtu, png_u, png_p;
+  std::string pvtu, png_u, png_p, xdmf, h5;
 };
 
 OutputFiles output_files(const Options& o) {
   const auto dir = std::filesystem::absolute(o.out);
-  return {(dir / "solution.pvtu").string(), (dir / "solution.png").string(), (dir / "partition.png").string()};
+  return {(dir / "solution.pvtu").string(), (dir / "solution.png").string(), (dir / "partition.png").string(),
+          (dir / "solution.xdmf").string(), (dir / "solution.h5").string()};
 }
 
 // The parallel VTU (each process its piece, rank 0 the index) and, in 2-D,
@@ -337,6 +338,16 @@ bool write_outputs(const Options& o, const Study& st, const OutputFiles& files,
     fem::write_pvtu(pvtu, pieces, last.components);
   });
   if (!written) return false;
+#if FEM_WITH_HDF5
+  // One file for all processes: the checkpoint's datasets, and XDMF naming them for ParaView.
+  if (!agreed(MPI_COMM_WORLD, [&] {
+        fem::write_checkpoint(files.h5, last_part, last.u, last.components, MPI_COMM_WORLD);
+        if (rank == 0)
+          fem::write_xdmf(files.xdmf, "solution.h5", last_part.local.dim, last_part.num_nodes, last_part.num_cells,
+                          last.components);
+      }))
+    return false;
+#endif
   if (pictures) {
     char caption[96];
     std::snprintf(caption, sizeof caption, "%zu nodes, h = %.3g", last.num_nodes, st.h);
@@ -368,6 +379,7 @@ void print_summary(const Options& o, const Study& st, const OutputFiles& files, 
     say("\n");
   }
   say("VTU (ParaView): %s (%d pieces)\n", files.pvtu.c_str(), nprocs);
+  if (FEM_WITH_HDF5) say("XDMF + HDF5 (ParaView, one file; also a checkpoint): %s\n", files.xdmf.c_str());
   if (st.last_part.local.dim == 2) {
     say("PNG (solution): %s\n", files.png_u.c_str());
     say("PNG (partition): %s\n", files.png_p.c_str());

@@ -54,6 +54,24 @@ if(TARGET Dapetra::hdf5 AND Python3_EXECUTABLE)
                  LABELS mpi TIMEOUT 600)
     set_tests_properties(fem_restart_${name} PROPERTIES PROCESSORS 3)
   endforeach()
+  # The one-file output (solution.xdmf + solution.h5) opened by ParaView's
+  # pvpython, headless (Debian 12's paraview 5.11, installed by scripts/lib/common.sh).
+  find_program(DAPETRA_PVPYTHON pvpython)
+  if(DAPETRA_PVPYTHON)
+    foreach(case "poisson_2d|--n;24" "elasticity_2d|--elasticity;--n;16" "poisson_3d|--3d;--n;6")
+      string(REPLACE "|" ";" fields "${case}")
+      list(GET fields 0 name)
+      list(SUBLIST fields 1 -1 options)
+      dapetra_test(fem_paraview_${name} NP 0
+                   COMMAND ${Python3_EXECUTABLE} ${DAPETRA_TESTS_DIR}/fem/paraview.py ${MPIEXEC_EXECUTABLE}
+                           $<TARGET_FILE:dapetra-fem> ${DAPETRA_PVPYTHON} ${CMAKE_CURRENT_BINARY_DIR}/fem_paraview_${name}
+                           ${options}
+                   LABELS mpi TIMEOUT 600)
+      set_tests_properties(fem_paraview_${name} PROPERTIES PROCESSORS 4)
+    endforeach()
+  else()
+    message(STATUS "Dapetra: no pvpython (Debian: paraview), so ParaView does not open the pipeline's XDMF in the tests")
+  endif()
   dapetra_test(fem_restart_missing_np2 NP 2
                COMMAND dapetra-fem --restart ${CMAKE_CURRENT_BINARY_DIR}/no_such_checkpoint.h5
                        --out ${CMAKE_CURRENT_BINARY_DIR}/fem_bad
