@@ -1,6 +1,6 @@
 # cmake --install: headers, libraries, dapetra-inspect, and a CMake package
 # (DapetraConfig.cmake + version file) with namespaced targets
-# Dapetra::core, Dapetra::mpi, Dapetra::tpetra, Dapetra::solvers, Dapetra::eigen, Dapetra::petsc, Dapetra::dealii and Dapetra::all_libs. The build tree exports
+# Dapetra::core, Dapetra::mpi, Dapetra::tpetra, Dapetra::solvers, Dapetra::eigen, Dapetra::petsc, Dapetra::dealii, Dapetra::hdf5 and Dapetra::all_libs. The build tree exports
 # the same package, so a downstream project can also point Dapetra_DIR at build/.
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
@@ -25,6 +25,9 @@ endif()
 if(TARGET dapetra_dealii)
   list(APPEND _dapetra_targets dapetra_dealii)
 endif()
+if(TARGET dapetra_hdf5)
+  list(APPEND _dapetra_targets dapetra_hdf5)
+endif()
 
 # Dapetra::all_libs, as TriBITS packages provide it.
 add_library(dapetra_all_libs INTERFACE)
@@ -46,7 +49,7 @@ if(TARGET dapetra_mpi)
   install(DIRECTORY ${PROJECT_SOURCE_DIR}/packages/mpi/include/dapetra DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}
           FILES_MATCHING PATTERN "*.hpp")
 endif()
-foreach(adapter tpetra eigen petsc dealii)
+foreach(adapter tpetra eigen petsc dealii hdf5)
   if(TARGET dapetra_${adapter})
     install(DIRECTORY ${PROJECT_SOURCE_DIR}/adapters/${adapter}/include/dapetra DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}
             FILES_MATCHING PATTERN "*.hpp")
@@ -69,6 +72,11 @@ if(TARGET dapetra_dealii)
   set(DAPETRA_WITH_DEALII ON)
 else()
   set(DAPETRA_WITH_DEALII OFF)
+endif()
+if(TARGET dapetra_hdf5)
+  set(DAPETRA_WITH_HDF5 ON)
+else()
+  set(DAPETRA_WITH_HDF5 OFF)
 endif()
 configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/DapetraConfig.cmake.in
                               ${PROJECT_BINARY_DIR}/DapetraConfig.cmake

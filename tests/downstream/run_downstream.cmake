@@ -1,6 +1,6 @@
 # ctest driver: configure, build and run examples/downstream against Dapetra
 # as an installed package, as a build tree, or through add_subdirectory.
-#   cmake -DMODE=install|build-tree|subdirectory -DSOURCE=... -DBINARY=... -DWORK=... -DMPIEXEC=... [-DPETSC=ON] [-DDEALII=ON] [-DSOLVERS=ON] -P run_downstream.cmake
+#   cmake -DMODE=install|build-tree|subdirectory -DSOURCE=... -DBINARY=... -DWORK=... -DMPIEXEC=... [-DPETSC=ON] [-DDEALII=ON] [-DSOLVERS=ON] [-DHDF5=ON] -P run_downstream.cmake
 set(project ${SOURCE}/examples/downstream)
 set(build_dir ${WORK}/${MODE})
 file(REMOVE_RECURSE ${build_dir})
@@ -44,8 +44,8 @@ foreach(step IN ITEMS configure compile run)
   endif()
 endforeach()
 # The optional programs: each built when the Dapetra found has its adapter,
-# and required when the Dapetra under test was built with it (-DPETSC=ON, -DDEALII=ON, -DSOLVERS=ON).
-foreach(adapter IN ITEMS petsc dealii solvers)
+# and required when the Dapetra under test was built with it (-DPETSC=ON, -DDEALII=ON, -DSOLVERS=ON, -DHDF5=ON).
+foreach(adapter IN ITEMS petsc dealii solvers hdf5)
   string(TOUPPER ${adapter} flag)
   set(program ${build_dir}/downstream_${adapter})
   if(EXISTS ${program})
