@@ -12,12 +12,17 @@
 //     DONTNEED after fsync: no root needed), against one process read()ing
 //     the same bytes with its cache dropped the same way: target 1 / 0.7;
 //   - load on half the processes (N to M, M = N / 2, or 1) against load on
-//     all (N to N), the same file: target 1.2.
+//     all (N to N), the same file: target 1.2;
+//   - with PETSc (built with the PETSc adapter): save and load of the same
+//     block vector against PETSc's own VecView and VecLoad through
+//     PetscViewerHDF5, each file flushed and its cache dropped alike:
+//     target 1.0.
 // Full: 10^8 doubles (800 MB); --quick: 10^6.
 #include <fcntl.h>
 #include <mpi.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <string>
@@ -26,6 +31,10 @@
 #include "bench_util.hpp"
 #include "dapetra/dim_math.hpp"
 #include "dapetra/hdf5/checkpoint.hpp"
+#ifdef DAPETRA_BENCH_PETSC
+#include <petscvec.h>
+#include <petscviewerhdf5.h>
+#endif
 
 namespace {
 
@@ -89,6 +98,81 @@ struct BlockArray {
     return dapetra::bench::all_ranks(ok, comm);
   }
 };
+
+#ifdef DAPETRA_BENCH_PETSC
+// PETSc's own checkpoint of the same block vector, as its users write one:
+// VecView and VecLoad through PetscViewerHDF5 (collective, MPI-IO).
+struct PetscCheckpoint {
+  Vec v = nullptr;
+  explicit PetscCheckpoint(const BlockArray& a) {
+    VecCreateMPI(PETSC_COMM_WORLD, static_cast<PetscInt>(a.values.size()), PETSC_DETERMINE, &v);
+    PetscObjectSetName(reinterpret_cast<PetscObject>(v), "u");
+  }
+  PetscCheckpoint(const PetscCheckpoint&) = delete;
+  PetscCheckpoint& operator=(const PetscCheckpoint&) = delete;
+  ~PetscCheckpoint() { VecDestroy(&v); }
+  void set(const std::vector<double>& values) {
+    PetscScalar* x = nullptr;
+    VecGetArray(v, &x);
+    std::copy(values.begin(), values.end(), x);
+    VecRestoreArray(v, &x);
+  }
+  void save(const std::string& path) const { transfer(path, FILE_MODE_WRITE); }
+  void load(const std::string& path) { transfer(path, FILE_MODE_READ); }
+  // Whether every process holds its block's global indices.
+  bool right(dapetra::global_index_t start) const {
+    const PetscScalar* x = nullptr;
+    PetscInt n = 0;
+    VecGetLocalSize(v, &n);
+    VecGetArrayRead(v, &x);
+    bool ok = true;
+    for (PetscInt i = 0; i < n; ++i) ok = ok && x[i] == static_cast<double>(start + i);
+    VecRestoreArrayRead(v, &x);
+    return dapetra::bench::all_ranks(ok, MPI_COMM_WORLD);
+  }
+
+ private:
+  void transfer(const std::string& path, PetscFileMode mode) const {
+    PetscViewer viewer = nullptr;
+    PetscViewerHDF5Open(PETSC_COMM_WORLD, path.c_str(), mode, &viewer);
+    if (mode == FILE_MODE_WRITE) VecView(v, viewer);
+    else VecLoad(v, viewer);
+    PetscViewerDestroy(&viewer);
+  }
+};
+
+// Dapetra's save and load of `source` against PETSc's VecView and VecLoad
+// of the same values, files flushed and dropped from the cache alike.
+void add_petsc_rows(Report& report, const BlockArray& source, BlockArray& target, const std::string& dir,
+                    const std::string& label, int repetitions, int rank) {
+  const std::string ours = dir + "/checkpoint-bench-dapetra.h5", theirs = dir + "/checkpoint-bench-petsc.h5";
+  PetscCheckpoint petsc(source);
+  petsc.set(source.values);
+  const auto saved = dapetra::bench::paired_median_seconds(
+      MPI_COMM_WORLD, repetitions,
+      [&] {
+        dapetra::hdf5::save<double>(source.array, source.layout, ours, "u");
+        if (rank == 0) flush_and_forget(ours);
+      },
+      [&] {
+        petsc.save(theirs);
+        if (rank == 0) flush_and_forget(theirs);
+      });
+  petsc.set(std::vector<double>(source.values.size(), -1.0));
+  const auto forget = [&] {
+    if (rank == 0) flush_and_forget(ours), flush_and_forget(theirs);
+  };
+  const auto loaded = dapetra::bench::paired_median_seconds(
+      MPI_COMM_WORLD, repetitions, [&] { dapetra::hdf5::load<double>(ours, "u", target.layout, target.array); },
+      [&] { petsc.load(theirs); }, forget, forget);
+  const bool right = target.right(MPI_COMM_WORLD) && petsc.right(source.array.dim_data[0].start);
+  report.add(Row{"checkpoint save vs PETSc " + label, saved.ours, "PETSc VecView (PetscViewerHDF5) + fsync", saved.baseline,
+                 1.0, {}, right});
+  report.add(Row{"checkpoint load vs PETSc " + label, loaded.ours, "PETSc VecLoad (PetscViewerHDF5), cache dropped",
+                 loaded.baseline, 1.0, {}, right});
+  if (rank == 0) std::remove(ours.c_str()), std::remove(theirs.c_str());
+}
+#endif
 
 }  // namespace
 
@@ -169,6 +253,11 @@ int main(int argc, char** argv) {
                      {{"readers", m}}, right});
       if (fewer != MPI_COMM_NULL) MPI_Comm_free(&fewer);
     }
+#ifdef DAPETRA_BENCH_PETSC
+    PetscInitializeNoArguments();
+    add_petsc_rows(report, source, target, dir, label, repetitions, rank);
+    PetscFinalize();
+#endif
     if (rank == 0) std::remove(file.c_str()), std::remove(raw.c_str());
     nlohmann::ordered_json context;
     context["np"] = size;
