@@ -13,6 +13,7 @@
 #include "dapetra/dim_math.hpp"
 #include "dapetra/hdf5/checkpoint.hpp"
 #include "dapetra/mpi/distributed_layout.hpp"
+#include "tables.hpp"
 
 namespace fem {
 namespace {
@@ -22,27 +23,10 @@ using dapetra::Dim;
 using dapetra::global_index_t;
 namespace hdf5 = dapetra::hdf5;
 
-struct Procs {
-  int size = 1, rank = 0;
-  explicit Procs(MPI_Comm comm) {
-    MPI_Comm_size(comm, &size);
-    MPI_Comm_rank(comm, &rank);
-  }
-};
-
-// The array over `values` (rows x width, C order) with first axis `first`.
-template <class T>
-DistArray rows_of(std::vector<T>& values, const Dim& first, global_index_t width) {
-  DistArray a;
-  a.dim_data = {first, Dim::undistributed(width)};
-  a.buffer = dapetra::view_buffer(values.data(), {dapetra::local_extent(first), width});
-  return a;
-}
-
 template <class T>
 void save_rows(std::vector<T>& values, const Dim& first, global_index_t width, const std::string& path,
                const std::string& name, MPI_Comm comm, hdf5::SaveMode mode) {
-  const DistArray a = rows_of(values, first, width);
+  const DistArray a = table_view(values, first, static_cast<int>(width));
   hdf5::save<T>(a, dapetra::mpi::DistributedLayout::create(a, comm), path, name, mode);
 }
 
@@ -50,7 +34,7 @@ template <class T>
 void load_rows(std::vector<T>& values, const Dim& first, global_index_t width, const std::string& path,
                const std::string& name, MPI_Comm comm) {
   values.assign(static_cast<std::size_t>(dapetra::local_extent(first) * width), T{});
-  const DistArray a = rows_of(values, first, width);
+  const DistArray a = table_view(values, first, static_cast<int>(width));
   hdf5::load<T>(path, name, dapetra::mpi::DistributedLayout::create(a, comm), a);
 }
 
@@ -67,7 +51,7 @@ global_index_t extent(const std::string& path, const std::string& name, std::siz
 
 void write_checkpoint(const std::string& path, const MeshPart& part, const std::vector<double>& u, int components,
                       MPI_Comm comm) {
-  const Procs p(comm);
+  const Ranks p(comm);
   const Mesh& mesh = part.local;
   // Nodes: every held node, by its input number (copies agree: the lowest
   // holder owns each and writes it).
@@ -104,7 +88,7 @@ void write_checkpoint(const std::string& path, const MeshPart& part, const std::
 }
 
 MeshBlock read_checkpoint_block(const std::string& path, MPI_Comm comm) {
-  const Procs p(comm);
+  const Ranks p(comm);
   MeshBlock b;
   b.num_nodes = extent(path, "mesh/coordinates", 0, comm);
   b.num_cells = extent(path, "mesh/cells", 0, comm);
@@ -135,7 +119,7 @@ MeshBlock read_checkpoint_block(const std::string& path, MPI_Comm comm) {
 
 std::vector<double> read_checkpoint_solution(const std::string& path, const MeshPart& part, int& components,
                                              MPI_Comm comm) {
-  const Procs p(comm);
+  const Ranks p(comm);
   components = static_cast<int>(extent(path, "solution", 1, comm));
   const Dim nodes = Dim::unstructured(part.num_nodes, p.size, p.rank,
                                       std::vector<global_index_t>(part.input_nodes.begin(), part.input_nodes.end()));

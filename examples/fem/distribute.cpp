@@ -10,6 +10,7 @@
 #include "dapetra/mpi/distributed_layout.hpp"
 #include "dapetra/mpi/redistribute.hpp"
 #include "dapetra/mpi/sparse_exchange.hpp"
+#include "tables.hpp"
 
 namespace fem {
 namespace {
@@ -17,25 +18,6 @@ namespace {
 using dapetra::DistArray;
 using dapetra::Dim;
 using dapetra::global_index_t;
-
-struct Ranks {
-  int rank = 0, size = 1;
-  explicit Ranks(MPI_Comm comm) {
-    MPI_Comm_rank(comm, &rank);
-    MPI_Comm_size(comm, &size);
-  }
-};
-
-// A DAP view of `values` as `rows` x `width`, C order: rows distributed by
-// `rows_dim`, the width not distributed.
-template <class T>
-DistArray table_view(std::vector<T>& values, const Dim& rows_dim, int width) {
-  DistArray a;
-  a.dim_data = {rows_dim, Dim::undistributed(width)};
-  a.buffer = dapetra::view_buffer(values.data(), {static_cast<global_index_t>(values.size() / static_cast<std::size_t>(width)),
-                                                  static_cast<global_index_t>(width)});
-  return a;
-}
 
 // The numbers of the cells each process is to receive: every process sends
 // each part it has cells for their numbers, by the sparse exchange (no
