@@ -256,7 +256,7 @@ TEST(Checkpoint, SerialHdf5ReadsTheGlobalArray) {
 }
 
 // A fault on one process (another dataset name), or on all (a missing file,
-// a missing dataset, a foreign file, another shape, another element type, a
+// a missing dataset, a foreign or truncated file, another shape, another element type, a
 // taken name): the same ValidationError on every process, naming the key;
 // and a sound load afterwards (nobody was left waiting).
 TEST(Faults, CheckpointFaultsAreRefusedOnEveryProcess) {
@@ -297,6 +297,20 @@ TEST(Faults, CheckpointFaultsAreRefusedOnEveryProcess) {
   expect_refused([&] { hdf5::load<double>(file, "absent/dataset", layout, a.array); }, "dataset", 0);
   expect_refused([&] { hdf5::dataset_shape(file, "absent/dataset", MPI_COMM_WORLD); }, "dataset", 0);
   expect_refused([&] { hdf5::dataset_shape(foreign, block.name, MPI_COMM_WORLD); }, "file", 0);
+  {
+    // A checkpoint cut short (a copy of it, truncated to 60 %): HDF5 finds
+    // its end before the end it recorded, so the file is refused whole.
+    const std::string truncated = scratch("truncated");
+    if (rank == 0) {
+      std::filesystem::copy_file(file, truncated, std::filesystem::copy_options::overwrite_existing);
+      std::filesystem::resize_file(truncated, std::filesystem::file_size(truncated) * 6 / 10);
+    }
+    MPI_Barrier(MPI_COMM_WORLD);
+    expect_refused([&] { hdf5::load<double>(truncated, block.name, layout, a.array); }, "file", 0);
+    expect_refused([&] { hdf5::dataset_shape(truncated, block.name, MPI_COMM_WORLD); }, "file", 0);
+    MPI_Barrier(MPI_COMM_WORLD);
+    if (rank == 0) std::filesystem::remove(truncated);
+  }
   for (int bad = 0; bad < P && P > 1; ++bad)
     expect_refused([&] { hdf5::dataset_shape(file, rank == bad ? "other" : block.name, MPI_COMM_WORLD); }, "name", -1);
   {
