@@ -381,6 +381,127 @@ TEST(BlockSystem, InnerSolvesOnTheBlocksGiveTheSerialSolutionInFewerIterations) 
   }
 }
 
+// The system numbered in blocks, kept as four separate matrices on maps of
+// their own, as a code holding a block matrix has them: each field's
+// contiguous number n renumbered 3 n + 5 + f (non-contiguous, different per
+// field), so nothing lines up with the whole matrix's numbering by accident.
+struct SeparateBlocks {
+  std::array<Teuchos::RCP<const Map>, 2> maps;
+  std::vector<std::vector<Teuchos::RCP<CrsMatrix>>> k;
+  Teuchos::RCP<CrsMatrix> s;  // the Schur approximation: P's block (1, 1)
+};
+
+GO renumbered(GO n, std::size_t f) { return 3 * n + 5 + static_cast<GO>(f); }
+
+Teuchos::RCP<CrsMatrix> renumbered_block(const CrsMatrix& block, const std::array<Teuchos::RCP<const Map>, 2>& maps,
+                                         std::size_t f, std::size_t g) {
+  auto out = Teuchos::rcp(new CrsMatrix(maps[f], std::max<std::size_t>(block.getGlobalMaxNumRowEntries(), 1)));
+  for (std::size_t i = 0; i < compat::local_num_elements(*block.getRowMap()); ++i) {
+    typename CrsMatrix::local_inds_host_view_type ind;
+    typename CrsMatrix::values_host_view_type val;
+    block.getLocalRowView(static_cast<LO>(i), ind, val);
+    std::vector<GO> cols;
+    std::vector<double> vals;
+    for (std::size_t e = 0; e < ind.extent(0); ++e) {
+      cols.push_back(renumbered(block.getColMap()->getGlobalElement(ind(e)), g));
+      vals.push_back(static_cast<double>(val(e)));
+    }
+    if (!cols.empty())
+      out->insertGlobalValues(maps[f]->getGlobalElement(static_cast<LO>(i)), Teuchos::ArrayView<const GO>(cols),
+                              Teuchos::ArrayView<const double>(vals));
+  }
+  out->fillComplete(maps[g], maps[f]);
+  return out;
+}
+
+SeparateBlocks separate_blocks(const Distributed& d, const FieldSplit& fields) {
+  SeparateBlocks b;
+  for (std::size_t f = 0; f < 2; ++f) {
+    const auto& m = *fields.field_map(f);
+    std::vector<GO> gids;
+    for (std::size_t l = 0; l < compat::local_num_elements(m); ++l) gids.push_back(renumbered(m.getGlobalElement(static_cast<LO>(l)), f));
+    b.maps[f] = Teuchos::rcp(new Map(m.getGlobalNumElements(), Teuchos::ArrayView<const GO>(gids), 0, m.getComm()));
+  }
+  b.k.resize(2);
+  for (std::size_t f = 0; f < 2; ++f)
+    for (std::size_t g = 0; g < 2; ++g)
+      b.k[f].push_back(renumbered_block(*fields.copy_block_to_new_matrix(*d.k, f, g), b.maps, f, g));
+  b.s = renumbered_block(*fields.copy_block_to_new_matrix(*d.p, 1, 1), b.maps, 1, 1);
+  return b;
+}
+
+// A BlockOperator of the four blocks applies as the whole matrix does (both
+// numbered in blocks, so their vectors' local values line up), plain and
+// transposed, with alpha and beta; each field of its vector is a view.
+TEST(BlockSystem, SeparateBlocksApplyAsTheWholeMatrix) {
+  const auto comm = world();
+  const Mac mac(8, comm->getSize(), /*in_blocks=*/true);
+  const Distributed d = distribute(mac);
+  const FieldSplit fields = FieldSplit::in_blocks(d.rows, {d.fields[0].size(), d.fields[1].size()});
+  const SeparateBlocks b = separate_blocks(d, fields);
+  const BlockOperator k(b.k);
+  ASSERT_EQ(compat::local_num_elements(*k.getDomainMap()), compat::local_num_elements(*d.rows));
+  EXPECT_TRUE(k.field_map(0)->isSameAs(*b.maps[0]));
+  for (const Teuchos::ETransp mode : {Teuchos::NO_TRANS, Teuchos::TRANS})
+    for (const auto& [alpha, beta] : {std::pair{1.0, 0.0}, std::pair{-2.0, 0.5}}) {
+      MultiVector<double> x(d.rows, 2), y(d.rows, 2), bx(k.getDomainMap(), 2), by(k.getRangeMap(), 2);
+      x.randomize();
+      y.randomize();
+      Tpetra::deep_copy(by, y);  // (the same local values: both numbered in blocks)
+      {
+        auto from = x.getLocalViewHost(Tpetra::Access::ReadOnly);
+        auto to = bx.getLocalViewHost(Tpetra::Access::OverwriteAll);
+        Kokkos::deep_copy(to, from);
+      }
+      d.k->apply(x, y, mode, alpha, beta);
+      k.apply(bx, by, mode, alpha, beta);
+      auto want = y.getLocalViewHost(Tpetra::Access::ReadOnly);
+      auto got = by.getLocalViewHost(Tpetra::Access::ReadOnly);
+      double worst = 0;
+      for (std::size_t i = 0; i < want.extent(0); ++i)
+        for (std::size_t j = 0; j < 2; ++j) worst = std::max(worst, std::abs(want(i, j) - got(i, j)));
+      EXPECT_LT(worst, 1e-13) << (mode == Teuchos::NO_TRANS ? "K" : "K^T") << ", alpha " << alpha;
+    }
+  // Field 1 of a vector on the operator's map is a view on the blocks' own map.
+  MultiVector<double> v(k.getDomainMap(), 1);
+  const auto pressure = k.fields().field_view(v, 1);
+  pressure->putScalar(3.0);
+  EXPECT_EQ(v.getVector(0)->norm1(), 3.0 * static_cast<double>(b.maps[1]->getGlobalNumElements()));
+}
+
+// Solved through the separate blocks (MINRES and GMRES, S given as its own
+// matrix): the serial solution, in the iterations the whole matrix takes.
+TEST(BlockSystem, SeparateBlocksGiveTheSerialSolution) {
+  const auto comm = world();
+  const Mac mac(8, comm->getSize(), /*in_blocks=*/true);
+  const Distributed d = distribute(mac);
+  const FieldSplit fields = FieldSplit::in_blocks(d.rows, {d.fields[0].size(), d.fields[1].size()});
+  const SeparateBlocks b = separate_blocks(d, fields);
+  const auto k = Teuchos::rcp(new BlockOperator(b.k));
+  const Eigen::VectorXd want = serial_solution(mac);
+  for (const BlockKind kind : {BlockKind::diagonal, BlockKind::upper_triangular}) {
+    auto x = Teuchos::rcp(new MultiVector<double>(k->getDomainMap(), 1)), rhs = Teuchos::rcp(new MultiVector<double>(k->getRangeMap(), 1));
+    {
+      auto v = rhs->getLocalViewHost(Tpetra::Access::OverwriteAll);
+      for (std::size_t l = 0; l < v.extent(0); ++l) v(l, 0) = mac.rhs(d.rows->getGlobalElement(static_cast<LO>(l)));
+    }
+    SolverOptions options;
+    options.tolerance = 1e-10;
+    options.max_iterations = 500;
+    const SolveResult separate = solve_block_system(k, b.s, x, rhs, of_kind(kind), options);
+    MultiVector<double> whole_x(d.rows, 1);
+    const SolveResult whole = solve(mac, d, kind, whole_x, fields);
+    const char* name = kind == BlockKind::diagonal ? "diagonal" : "upper";
+    EXPECT_TRUE(separate.converged) << name;
+    EXPECT_LT(separate.relative_residual, 1e-8) << name;
+    // (x's local values are in d.rows' order: both are numbered in blocks.)
+    MultiVector<double> as_whole(d.rows, 1);
+    Kokkos::deep_copy(as_whole.getLocalViewHost(Tpetra::Access::OverwriteAll), x->getLocalViewHost(Tpetra::Access::ReadOnly));
+    EXPECT_LT(error_against(want, as_whole), 1e-7 * want.cwiseAbs().maxCoeff()) << name;
+    EXPECT_LE(std::abs(separate.iterations - whole.iterations), 2) << name << ": " << separate.iterations << " against " << whole.iterations;
+  }
+}
+
 // The point of a block preconditioner: iterations that level off as the grid
 // is refined (16x16 to 64x64 cells), where MueLu on the whole matrix could
 // not be used at all (K is indefinite) and no preconditioner grows as 1/h
@@ -491,5 +612,25 @@ TEST(Faults, APreconditioningMatrixOnAnotherLayoutIsRefusedOnEveryProcess) {
       EXPECT_EQ(e.problems()[0].key, "preconditioning matrix") << e.what();
       EXPECT_EQ(e.problems()[0].rank, std::min(bad, next)) << e.what();
     }
+  }
+}
+
+// Separate blocks that do not fit together on one process in turn (its
+// blocks (0, 1) and (1, 0) swapped, so their maps are the other field's),
+// and an S on another field's map there: refused on every process, naming it.
+TEST(Faults, SeparateBlocksThatDoNotFitAreRefusedOnEveryProcess) {
+  const auto comm = world();
+  const Mac mac(4, comm->getSize(), /*in_blocks=*/true);
+  const Distributed d = distribute(mac);
+  const FieldSplit fields = FieldSplit::in_blocks(d.rows, {d.fields[0].size(), d.fields[1].size()});
+  const SeparateBlocks b = separate_blocks(d, fields);
+  const BlockOperator k(b.k);
+  for (int bad = 0; bad < comm->getSize(); ++bad) {
+    auto swapped = b.k;
+    if (comm->getRank() == bad) std::swap(swapped[0][1], swapped[1][0]);
+    dapetra::testing::expect_every_rank_throws([&] { BlockOperator wrong(swapped); }, bad, "blocks");
+    dapetra::testing::expect_every_rank_throws(
+        [&] { BlockPreconditioner prec(k, comm->getRank() == bad ? b.k[0][0] : b.s, BlockOptions{}); }, bad,
+        "preconditioning matrix");
   }
 }

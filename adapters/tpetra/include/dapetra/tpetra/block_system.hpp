@@ -14,7 +14,9 @@
 ///   - block upper triangular [[A, B^T], [0, -S]]: for GMRES.
 /// FieldSplit is the plan (the fields, each with its own contiguous map),
 /// built once; BlockPreconditioner applies; solve_block_system() is the one
-/// call. Header-only, like solver.hpp (Belos, Ifpack2 and MueLu linked where
+/// call. A system kept as separate matrices, one per block (deal.II's
+/// BlockSparseMatrix, nested matrices), is a BlockOperator: the same
+/// preconditioners and solve, with nothing copied into one matrix. Header-only, like solver.hpp (Belos, Ifpack2 and MueLu linked where
 /// it is included).
 #pragma once
 
@@ -24,6 +26,7 @@
 #include <mpi.h>
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <stdexcept>
 #include <string>
@@ -221,6 +224,136 @@ class FieldSplit {
   std::vector<Teuchos::RCP<const Map>> maps_;
 };
 
+/// A block of Tpetra matrices as one operator, as codes that keep the
+/// blocks of a multi-field system apart hold it (deal.II's
+/// BlockSparseMatrix, DOLFINx's and PETSc's nested matrices, or K, B^T, B
+/// and C built one by one): K = [[K_00, K_01], [K_10, K_11]] on the fields'
+/// own maps, never formed as one matrix. Its domain and range are one map
+/// over every field, numbered in blocks (on each process field 0's rows,
+/// then field 1's, ...), so that one vector holds every field, each a view
+/// (fields().field_view(x, f) is a vector on field_map(f)), and Belos works
+/// on it directly. Immutable once built; O(fields^2) per process.
+class BlockOperator : public Operator {
+ public:
+  /// Collective over the blocks' communicator: two reductions, one
+  /// agreement, and the fields' maps (FieldSplit::in_blocks). Every block
+  /// must be fill-complete; in each row of blocks every block's range map,
+  /// and in each column every block's domain map, must be that field's map
+  /// (the first block's of its row), locally the same; every row and column
+  /// has a block; every process names as many fields. Otherwise every
+  /// process throws the same ValidationError (key "blocks", the rank and
+  /// the block at fault). Nothing is copied.
+  /// @param blocks blocks[i][j]: rows in field i, columns in field j (null: a zero block).
+  explicit BlockOperator(std::vector<std::vector<Teuchos::RCP<CrsMatrix>>> blocks)
+      : blocks_(std::move(blocks)), fields_(check_and_split()) {}
+
+  /// @return the map over every field (the fields in blocks).
+  Teuchos::RCP<const Map> getDomainMap() const override { return fields_.row_map(); }
+  /// @return the map over every field (the fields in blocks).
+  Teuchos::RCP<const Map> getRangeMap() const override { return fields_.row_map(); }
+  /// @return whether apply() takes TRANS (it does: each block's transpose).
+  bool hasTransposeApply() const override { return true; }
+
+  /// Collective, as the blocks' apply: y_i = beta y_i + alpha sum_j K_ij x_j
+  /// (K_ji^T with TRANS), each field a view of x and y.
+  /// @param x vectors on the map over every field.
+  /// @param y the result, on the same map.
+  /// @param mode NO_TRANS, TRANS or CONJ_TRANS.
+  /// @param alpha the scale of K x.
+  /// @param beta the scale of y's values.
+  void apply(const MultiVector<double>& x, MultiVector<double>& y, Teuchos::ETransp mode = Teuchos::NO_TRANS,
+             double alpha = 1.0, double beta = 0.0) const override {
+    const bool trans = mode != Teuchos::NO_TRANS;
+    for (std::size_t i = 0; i < blocks_.size(); ++i) {
+      const auto yi = y.offsetViewNonConst(maps_[i], offsets_[i]);
+      if (beta == 0.0) yi->putScalar(0.0);
+      else if (beta != 1.0) yi->scale(beta);
+      for (std::size_t j = 0; j < blocks_.size(); ++j) {
+        const auto& k = trans ? blocks_[j][i] : blocks_[i][j];
+        if (!k.is_null()) k->apply(*x.offsetView(maps_[j], offsets_[j]), *yi, mode, alpha, 1.0);
+      }
+    }
+  }
+
+  /// @return the number of fields.
+  std::size_t num_fields() const { return blocks_.size(); }
+  /// @param i the rows' field.
+  /// @param j the columns' field.
+  /// @return block (i, j), or null for a zero block.
+  const Teuchos::RCP<CrsMatrix>& block(std::size_t i, std::size_t j) const { return blocks_.at(i).at(j); }
+  /// @param f the field.
+  /// @return the blocks' map of field f (its rows' map; vectors' views of the field are on it).
+  const Teuchos::RCP<const Map>& field_map(std::size_t f) const { return maps_.at(f); }
+  /// @return the fields of the map over every field, in blocks (FieldSplit::in_blocks).
+  const FieldSplit& fields() const { return fields_; }
+
+ private:
+  // The fields' maps and offsets, the checks agreed, then the split.
+  FieldSplit check_and_split() {
+    const auto nonnull = [&] {
+      for (const auto& row : blocks_)
+        for (const auto& k : row)
+          if (!k.is_null()) return k;
+      return Teuchos::RCP<CrsMatrix>();
+    }();
+    if (nonnull.is_null()) throw std::invalid_argument("dapetra::tpetra::BlockOperator: no block at all");
+    const auto comm = nonnull->getRowMap()->getComm();
+    const int rank = comm->getRank();
+    const std::size_t n = blocks_.size();
+    std::vector<Problem> problems;
+    const auto refuse = [&](std::size_t i, std::size_t j, const std::string& rule, const std::string& why) {
+      problems.push_back(Problem::of(rank, "blocks", "(" + std::to_string(i) + ", " + std::to_string(j) + ")", rule, why));
+    };
+    maps_.assign(n, Teuchos::null);
+    for (std::size_t i = 0; i < n && problems.empty(); ++i) {
+      if (blocks_[i].size() != n) refuse(i, 0, "a square block of blocks", std::to_string(blocks_[i].size()) + " blocks in this row");
+      for (std::size_t j = 0; j < blocks_[i].size() && problems.empty(); ++j)
+        if (!blocks_[i][j].is_null() && !blocks_[i][j]->isFillComplete()) refuse(i, j, "fill-complete blocks", "not fill-complete");
+    }
+    for (std::size_t i = 0; i < n && problems.empty(); ++i) {
+      for (const auto& k : blocks_[i])
+        if (!k.is_null()) {
+          maps_[i] = k->getRangeMap();
+          break;
+        }
+      if (maps_[i].is_null()) refuse(i, 0, "a block in every row", "row " + std::to_string(i) + " has none");
+    }
+    for (std::size_t i = 0; i < n && problems.empty(); ++i)
+      for (std::size_t j = 0; j < n && problems.empty(); ++j) {
+        const auto& k = blocks_[i][j];
+        if (k.is_null()) continue;
+        if (!k->getRangeMap()->locallySameAs(*maps_[i]))
+          refuse(i, j, "its range map is its row's field map", std::to_string(compat::local_num_elements(*k->getRangeMap())) + " rows here, the field " + std::to_string(compat::local_num_elements(*maps_[i])));
+        else if (!k->getDomainMap()->locallySameAs(*maps_[j]))
+          refuse(i, j, "its domain map is its column's field map", std::to_string(compat::local_num_elements(*k->getDomainMap())) + " columns here, the field " + std::to_string(compat::local_num_elements(*maps_[j])));
+      }
+    // The number of fields, the same everywhere: its least and its largest.
+    const MPI_Comm mpi_comm = mpi_comm_of(*comm);
+    int count[2] = {static_cast<int>(n), -static_cast<int>(n)}, least[2];
+    MPI_Allreduce(count, least, 2, MPI_INT, MPI_MIN, mpi_comm);
+    if (least[0] != -least[1])
+      problems.push_back(Problem::of(rank, "blocks", std::to_string(n) + " fields", "every process names the same number of fields",
+                                     "between " + std::to_string(least[0]) + " and " + std::to_string(-least[1])));
+    mpi::agree(problems, mpi_comm);
+    std::vector<std::size_t> counts;
+    std::size_t total = 0;
+    for (const auto& m : maps_) {
+      offsets_.push_back(total);
+      counts.push_back(compat::local_num_elements(*m));
+      total += counts.back();
+    }
+    std::int64_t mine = static_cast<std::int64_t>(total), global = 0;
+    MPI_Allreduce(&mine, &global, 1, MPI_INT64_T, MPI_SUM, mpi_comm);
+    return FieldSplit::in_blocks(
+        Teuchos::rcp(new Map(static_cast<Tpetra::global_size_t>(global), total, 0, comm)), counts);
+  }
+
+  std::vector<std::vector<Teuchos::RCP<CrsMatrix>>> blocks_;
+  std::vector<Teuchos::RCP<const Map>> maps_;
+  std::vector<std::size_t> offsets_;
+  FieldSplit fields_;
+};
+
 /// Which block preconditioner.
 enum class BlockKind {
   /// diag(A^-1, S^-1): symmetric positive definite when both inner ones
@@ -325,11 +458,35 @@ class BlockPreconditioner : public Operator {
     a_ = fields.copy_block_to_new_matrix(p, 0, 0);
     s_ = fields.copy_block_to_new_matrix(p, 1, 1);
     if (kind_ == BlockKind::upper_triangular) bt_ = fields.copy_block_to_new_matrix(k, 0, 1);
-    a_inverse_ = inverse(a_, make_preconditioner(a_, options.first, options.first_parameters,
-                                                 options.first_equations_per_node, options.first_near_nullspace),
-                         options.first_tolerance, options.inner_max_iterations);
-    s_inverse_ = inverse(s_, make_preconditioner(s_, options.second, options.second_parameters),
-                         options.second_tolerance, options.inner_max_iterations);
+    set_up(options);
+  }
+
+  /// Collective. The same for a system held as separate blocks: A is k's
+  /// block (0, 0), B^T its block (0, 1) (upper triangular kind), S the
+  /// caller's matrix on field 1's map. Nothing is copied. An `s` on another
+  /// map than k's field 1, on any process, throws the same ValidationError
+  /// on every process (key "preconditioning matrix") before any set-up.
+  /// @param k the system's blocks (two fields, block (0, 0) present).
+  /// @param s the Schur approximation (the pressure mass matrix, say), fill-complete.
+  /// @param options the kind and the inner preconditioners.
+  BlockPreconditioner(const BlockOperator& k, const Teuchos::RCP<CrsMatrix>& s, const BlockOptions& options)
+      : fields_(k.fields()), kind_(options.kind) {
+    if (k.num_fields() != 2 || k.block(0, 0).is_null() || s.is_null())
+      throw std::invalid_argument("dapetra::tpetra::BlockPreconditioner: two fields, a block (0, 0) and an S");
+    const int rank = fields_.row_map()->getComm()->getRank();
+    std::vector<Problem> problems;
+    if (!s->isFillComplete() || !s->getRangeMap()->locallySameAs(*k.field_map(1)) ||
+        !s->getDomainMap()->locallySameAs(*k.field_map(1)))
+      problems.push_back(Problem::of(rank, "preconditioning matrix",
+                                     std::to_string(compat::local_num_elements(*s->getRowMap())) + " rows",
+                                     "a fill-complete S on the second field's map (" +
+                                         std::to_string(compat::local_num_elements(*k.field_map(1))) + " rows here)",
+                                     "a Schur approximation on another layout than the second field's"));
+    mpi::agree(problems, mpi_comm_of(*fields_.row_map()->getComm()));
+    a_ = k.block(0, 0);
+    s_ = s;
+    if (kind_ == BlockKind::upper_triangular) bt_ = k.block(0, 1);
+    set_up(options);
   }
 
   /// @return the system's row map.
@@ -353,17 +510,17 @@ class BlockPreconditioner : public Operator {
     if (mode != Teuchos::NO_TRANS && kind_ != BlockKind::diagonal)
       throw std::invalid_argument("dapetra::tpetra::BlockPreconditioner: the upper triangular kind has no transpose");
     const std::size_t k = x.getNumVectors();
-    if (work_.columns != k) work_ = Work(fields_, k);
+    if (work_.columns != k) work_ = Work({map_of(0), map_of(1), fields_.row_map()}, k);
     const bool in_place = fields_.is_contiguous(0) && fields_.is_contiguous(1);
     const bool into_y = in_place && alpha == 1.0 && beta == 0.0;
     MultiVector<double>& out = into_y ? y : *work_.z;
     // x's fields (views, or copies), and where the result's fields go.
-    const auto xp = in_place ? x.offsetView(fields_.field_map(1), offset(1)) : copied(x, 1, *work_.xp);
+    const auto xp = in_place ? x.offsetView(map_of(1), offset(1)) : copied(x, 1, *work_.xp);
     Teuchos::RCP<const MultiVector<double>> xu;
     if (kind_ == BlockKind::upper_triangular || !in_place) xu = copied(x, 0, *work_.xu);  // (x_u is changed below)
-    else xu = x.offsetView(fields_.field_map(0), offset(0));
-    const auto yu = in_place ? out.offsetViewNonConst(fields_.field_map(0), offset(0)) : work_.yu;
-    const auto yp = in_place ? out.offsetViewNonConst(fields_.field_map(1), offset(1)) : work_.yp;
+    else xu = x.offsetView(map_of(0), offset(0));
+    const auto yu = in_place ? out.offsetViewNonConst(map_of(0), offset(0)) : work_.yu;
+    const auto yp = in_place ? out.offsetViewNonConst(map_of(1), offset(1)) : work_.yp;
     s_inverse_->apply(*xp, *yp);
     if (kind_ == BlockKind::upper_triangular) {
       yp->scale(-1.0);                                                      // y_p = -S^-1 x_p
@@ -377,9 +534,22 @@ class BlockPreconditioner : public Operator {
     if (!into_y) y.update(alpha, out, beta);
   }
 
-  /// @return the first field's block A, as copied (on field_map(0)).
+  /// Local. The solver options solve_block_system() uses with this kind:
+  /// MINRES (diagonal), GMRES (upper triangular), or Flexible GMRES (upper
+  /// triangular with an inner solve).
+  /// @param block the block options.
+  /// @param options the tolerance and iteration limit.
+  /// @return options with the method set.
+  static SolverOptions solver_options(const BlockOptions& block, const SolverOptions& options) {
+    SolverOptions o = options;
+    const bool inner_solves = block.first_tolerance > 0 || block.second_tolerance > 0;
+    o.method = block.kind == BlockKind::diagonal ? "MINRES" : inner_solves ? "Flexible GMRES" : "GMRES";
+    return o;
+  }
+
+  /// @return the first field's block A (copied from p, or a BlockOperator's own).
   const Teuchos::RCP<CrsMatrix>& first_block() const { return a_; }
-  /// @return the Schur approximation S, as copied (on field_map(1)).
+  /// @return the Schur approximation S (copied from p, or the caller's own).
   const Teuchos::RCP<CrsMatrix>& second_block() const { return s_; }
 
  private:
@@ -388,13 +558,14 @@ class BlockPreconditioner : public Operator {
     std::size_t columns = 0;
     Teuchos::RCP<MultiVector<double>> xu, xp, yu, yp, z;
     Work() = default;
-    Work(const FieldSplit& fields, std::size_t k)
+    // maps: the two fields' (the blocks' own), then the whole system's.
+    Work(const std::array<Teuchos::RCP<const Map>, 3>& maps, std::size_t k)
         : columns(k),
-          xu(Teuchos::rcp(new MultiVector<double>(fields.field_map(0), k))),
-          xp(Teuchos::rcp(new MultiVector<double>(fields.field_map(1), k))),
-          yu(Teuchos::rcp(new MultiVector<double>(fields.field_map(0), k))),
-          yp(Teuchos::rcp(new MultiVector<double>(fields.field_map(1), k))),
-          z(Teuchos::rcp(new MultiVector<double>(fields.row_map(), k))) {}
+          xu(Teuchos::rcp(new MultiVector<double>(maps[0], k))),
+          xp(Teuchos::rcp(new MultiVector<double>(maps[1], k))),
+          yu(Teuchos::rcp(new MultiVector<double>(maps[0], k))),
+          yp(Teuchos::rcp(new MultiVector<double>(maps[1], k))),
+          z(Teuchos::rcp(new MultiVector<double>(maps[2], k))) {}
   };
 
   // Collective (one agreement): k's and p's row, domain and range maps are
@@ -415,6 +586,18 @@ class BlockPreconditioner : public Operator {
                                        "a matrix on another layout than the fields'"));
     mpi::agree(problems, mpi_comm_of(*rows.getComm()));
   }
+
+  // The inner inverses of A and S.
+  void set_up(const BlockOptions& options) {
+    a_inverse_ = inverse(a_, make_preconditioner(a_, options.first, options.first_parameters,
+                                                 options.first_equations_per_node, options.first_near_nullspace),
+                         options.first_tolerance, options.inner_max_iterations);
+    s_inverse_ = inverse(s_, make_preconditioner(s_, options.second, options.second_parameters),
+                         options.second_tolerance, options.inner_max_iterations);
+  }
+
+  // Field f's map as the blocks have it (A's for the first, S's for the second).
+  Teuchos::RCP<const Map> map_of(std::size_t f) const { return f == 0 ? a_->getRangeMap() : s_->getRangeMap(); }
 
   // The block's inverse: its preconditioner once (tolerance 0), or CG with it.
   static Teuchos::RCP<Operator> inverse(const Teuchos::RCP<CrsMatrix>& block, const Teuchos::RCP<Operator>& prec,
@@ -464,10 +647,25 @@ inline SolveResult solve_block_system(const FieldSplit& fields, const Teuchos::R
                                       const Teuchos::RCP<MultiVector<double>>& b, const BlockOptions& block,
                                       const SolverOptions& options = {}) {
   auto prec = Teuchos::rcp(new BlockPreconditioner(fields, *k, p, block));
-  SolverOptions o = options;
-  const bool inner_solves = block.first_tolerance > 0 || block.second_tolerance > 0;
-  o.method = block.kind == BlockKind::diagonal ? "MINRES" : inner_solves ? "Flexible GMRES" : "GMRES";
-  return solve_with(k, x, b, prec, o);
+  return solve_with(k, x, b, prec, BlockPreconditioner::solver_options(block, options));
+}
+
+/// Collective over k's communicator. The same for a system held as
+/// separate blocks (BlockOperator), with S given as its own matrix; x and
+/// b are on k's map over every field (each field a view: k.fields()).
+/// @param k the system's blocks (two fields).
+/// @param s the Schur approximation on the second field's map.
+/// @param x the solution, on k's domain map.
+/// @param b the right-hand side, on k's range map.
+/// @param block the block preconditioner's kind and inner preconditioners.
+/// @param options the tolerance and iteration limit.
+/// @return iterations, the recomputed relative residual, and whether Belos converged.
+inline SolveResult solve_block_system(const Teuchos::RCP<const BlockOperator>& k, const Teuchos::RCP<CrsMatrix>& s,
+                                      const Teuchos::RCP<MultiVector<double>>& x,
+                                      const Teuchos::RCP<MultiVector<double>>& b, const BlockOptions& block,
+                                      const SolverOptions& options = {}) {
+  auto prec = Teuchos::rcp(new BlockPreconditioner(*k, s, block));
+  return solve_with(k, x, b, prec, BlockPreconditioner::solver_options(block, options));
 }
 
 }  // namespace dapetra::tpetra
