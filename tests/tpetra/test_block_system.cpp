@@ -617,7 +617,8 @@ TEST(Faults, APreconditioningMatrixOnAnotherLayoutIsRefusedOnEveryProcess) {
 
 // Separate blocks that do not fit together on one process in turn (its
 // blocks (0, 1) and (1, 0) swapped, so their maps are the other field's),
-// and an S on another field's map there: refused on every process, naming it.
+// and an S on another field's map there, or none: refused on every process,
+// naming it.
 TEST(Faults, SeparateBlocksThatDoNotFitAreRefusedOnEveryProcess) {
   const auto comm = world();
   const Mac mac(4, comm->getSize(), /*in_blocks=*/true);
@@ -631,6 +632,9 @@ TEST(Faults, SeparateBlocksThatDoNotFitAreRefusedOnEveryProcess) {
     dapetra::testing::expect_every_rank_throws([&] { BlockOperator wrong(swapped); }, bad, "blocks");
     dapetra::testing::expect_every_rank_throws(
         [&] { BlockPreconditioner prec(k, comm->getRank() == bad ? b.k[0][0] : b.s, BlockOptions{}); }, bad,
+        "preconditioning matrix");
+    dapetra::testing::expect_every_rank_throws(
+        [&] { BlockPreconditioner prec(k, comm->getRank() == bad ? Teuchos::null : b.s, BlockOptions{}); }, bad,
         "preconditioning matrix");
   }
 }

@@ -388,14 +388,15 @@ struct BlockOptions {
   /// The second preconditioner's parameters (replace them all when naming
   /// another preconditioner).
   Teuchos::ParameterList second_parameters = damped_jacobi_sweeps(3, 0.67);
-  /// 0 (the default): each block's preconditioner is applied once. A
-  /// positive tolerance makes that block's application a CG solve
-  /// (InnerSolve) preconditioned by it, to this relative residual, as
-  /// deal.II's step-55 inverts the pressure mass matrix. solve_block_system()
-  /// then uses Flexible GMRES for the upper triangular kind; MINRES (the
-  /// diagonal kind) needs a tolerance tight enough that P stays close to
-  /// linear (step-55 uses 1e-6).
-  double first_tolerance = 0, second_tolerance = 0;
+  /// 0 (the default): A's preconditioner is applied once. A positive
+  /// tolerance makes A's application a CG solve (InnerSolve) preconditioned
+  /// by it, to this relative residual. solve_block_system() then uses
+  /// Flexible GMRES for the upper triangular kind; MINRES (the diagonal
+  /// kind) needs a tolerance tight enough that P stays close to linear.
+  double first_tolerance = 0;
+  /// The same for S: deal.II's step-55 inverts the pressure mass matrix by
+  /// CG to 1e-6 so.
+  double second_tolerance = 0;
   /// The inner CG's iteration limit per application.
   int inner_max_iterations = 200;
 
@@ -463,22 +464,25 @@ class BlockPreconditioner : public Operator {
 
   /// Collective. The same for a system held as separate blocks: A is k's
   /// block (0, 0), B^T its block (0, 1) (upper triangular kind), S the
-  /// caller's matrix on field 1's map. Nothing is copied. An `s` on another
-  /// map than k's field 1, on any process, throws the same ValidationError
-  /// on every process (key "preconditioning matrix") before any set-up.
+  /// caller's matrix on field 1's map. Nothing is copied. An `s` missing or
+  /// on another map than k's field 1, or no block (0, 0), on any process,
+  /// throws the same ValidationError on every process (key "preconditioning
+  /// matrix" or "matrix") before any set-up.
   /// @param k the system's blocks (two fields, block (0, 0) present).
   /// @param s the Schur approximation (the pressure mass matrix, say), fill-complete.
   /// @param options the kind and the inner preconditioners.
   BlockPreconditioner(const BlockOperator& k, const Teuchos::RCP<CrsMatrix>& s, const BlockOptions& options)
       : fields_(k.fields()), kind_(options.kind) {
-    if (k.num_fields() != 2 || k.block(0, 0).is_null() || s.is_null())
-      throw std::invalid_argument("dapetra::tpetra::BlockPreconditioner: two fields, a block (0, 0) and an S");
+    if (k.num_fields() != 2)  // (agreed by the BlockOperator: the same on every process)
+      throw std::invalid_argument("dapetra::tpetra::BlockPreconditioner: two fields");
     const int rank = fields_.row_map()->getComm()->getRank();
     std::vector<Problem> problems;
-    if (!s->isFillComplete() || !s->getRangeMap()->locallySameAs(*k.field_map(1)) ||
+    if (k.block(0, 0).is_null())
+      problems.push_back(Problem::of(rank, "matrix", "block (0, 0)", "the first field's block A is present", "a zero block"));
+    if (s.is_null() || !s->isFillComplete() || !s->getRangeMap()->locallySameAs(*k.field_map(1)) ||
         !s->getDomainMap()->locallySameAs(*k.field_map(1)))
       problems.push_back(Problem::of(rank, "preconditioning matrix",
-                                     std::to_string(compat::local_num_elements(*s->getRowMap())) + " rows",
+                                     s.is_null() ? "none" : std::to_string(compat::local_num_elements(*s->getRowMap())) + " rows",
                                      "a fill-complete S on the second field's map (" +
                                          std::to_string(compat::local_num_elements(*k.field_map(1))) + " rows here)",
                                      "a Schur approximation on another layout than the second field's"));
