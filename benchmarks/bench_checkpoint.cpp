@@ -50,29 +50,26 @@ void flush_and_forget(const std::string& path) {
   ::close(fd);
 }
 
-// One process writes `bytes` from `data` with write() in 64 MiB pieces, then fsync().
-void plain_write(const std::string& path, const char* data, std::size_t bytes) {
-  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  if (fd < 0) throw std::runtime_error("cannot create " + path);
+// One process moves `bytes` between `data` and the file with write() (then
+// fsync()) or read(), in 64 MiB pieces: the disk's own bandwidth.
+void plain_transfer(const std::string& path, char* data, std::size_t bytes, bool writing) {
+  const int fd = writing ? ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644) : ::open(path.c_str(), O_RDONLY);
+  if (fd < 0) throw std::runtime_error("cannot open " + path);
   for (std::size_t at = 0; at < bytes;) {
-    const ssize_t n = ::write(fd, data + at, std::min<std::size_t>(bytes - at, std::size_t{64} << 20));
-    if (n <= 0) throw std::runtime_error("write failed: " + path);
+    const std::size_t piece = std::min<std::size_t>(bytes - at, std::size_t{64} << 20);
+    const ssize_t n = writing ? ::write(fd, data + at, piece) : ::read(fd, data + at, piece);
+    if (n <= 0) throw std::runtime_error(std::string(writing ? "write" : "read") + " failed: " + path);
     at += static_cast<std::size_t>(n);
   }
-  ::fsync(fd);
+  if (writing) ::fsync(fd);
   ::close(fd);
 }
 
-void plain_read(const std::string& path, char* data, std::size_t bytes) {
-  const int fd = ::open(path.c_str(), O_RDONLY);
-  if (fd < 0) throw std::runtime_error("cannot open " + path);
-  for (std::size_t at = 0; at < bytes;) {
-    const ssize_t n = ::read(fd, data + at, std::min<std::size_t>(bytes - at, std::size_t{64} << 20));
-    if (n <= 0) throw std::runtime_error("read failed: " + path);
-    at += static_cast<std::size_t>(n);
-  }
-  ::close(fd);
+void plain_write(const std::string& path, const char* data, std::size_t bytes) {
+  plain_transfer(path, const_cast<char*>(data), bytes, true);  // (written from, never into)
 }
+
+void plain_read(const std::string& path, char* data, std::size_t bytes) { plain_transfer(path, data, bytes, false); }
 
 // A block array of n doubles over comm, its values its global indices (or -1).
 struct BlockArray {
