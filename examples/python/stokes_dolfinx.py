@@ -108,6 +108,23 @@ class Stokes:
         e_p = ((p - p_mean) - (p_exact - p_exact_mean)) ** 2
         return np.sqrt(integral(e_u)), np.sqrt(integral(e_p))
 
+    def differences(self, x, y):
+        """|x - y| / |y| over the velocities, and over the pressures each less
+        its mean. The one pinned corner is all that fixes the discrete
+        pressure's constant, so two solves to the same residual differ in that
+        constant far more than anywhere else (5e-8 against 7e-10 in the
+        velocities at residual 1e-10); the whole vector's difference would
+        measure the pin, not the solve."""
+        def norm(v):
+            return np.sqrt(comm.allreduce(float(v @ v), op=MPI.SUM))
+
+        def less_mean(v):
+            return v - comm.allreduce(float(v.sum()), op=MPI.SUM) / comm.allreduce(v.size, op=MPI.SUM)
+
+        u, v = x.array_r[:self.velocity], y.array_r[:self.velocity]
+        p, q = less_mean(x.array_r[self.velocity:]), less_mean(y.array_r[self.velocity:])
+        return norm(u - v) / norm(v), norm(p - q) / norm(q)
+
     def residual(self, x):
         r = self.b.duplicate()
         self.K.mult(x, r)
@@ -177,7 +194,7 @@ def main():
     errors = []
     if comm.rank == 0:
         print(f"{'cells':>6} {'unknowns':>9} {'MINRES+diag':>12} {'GMRES+upper':>12} {'PETSc MINRES':>13} "
-              f"{'|x - x_petsc| / |x_petsc|':>26}" + ("  L2 error u (rate)  L2 error p (rate)" if args.manufactured else ""))
+              f"{'|x - x_petsc| / |x_petsc| (u, p)':>26}" + ("  L2 error u (rate)  L2 error p (rate)" if args.manufactured else ""))
     for n in args.n:
         s = Stokes(n, manufactured=args.manufactured)
         x_petsc, petsc_iterations, petsc_converged = solve_petsc(s)
@@ -188,7 +205,7 @@ def main():
             if kind == "diagonal" and args.manufactured:
                 errors.append(s.errors(x))
             counts[kind].append(iterations)
-            differences.append((x - x_petsc).norm() / x_petsc.norm())
+            differences.extend(s.differences(x, x_petsc))
             ok &= s.residual(x) < 10 * TOL and iterations <= petsc_iterations
         ok &= petsc_converged and s.residual(x_petsc) < 10 * TOL and max(differences) < 1e-8
         if comm.rank == 0:
