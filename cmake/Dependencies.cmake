@@ -7,6 +7,7 @@ tribits_package_define_dependencies(
     Mpi     packages/mpi      PT  REQUIRED
     Tpetra  adapters/tpetra   PT  OPTIONAL
     Petsc   adapters/petsc    PT  OPTIONAL
+    Hdf5    adapters/hdf5     PT  OPTIONAL
     Dealii  adapters/dealii   PT  OPTIONAL
     Python  adapters/python   PT  OPTIONAL
     Fem     examples/fem      PT  OPTIONAL

@@ -7,7 +7,7 @@
 #                        [INCLUDES <dir>...])
 #     a test program linked to LIBS (Dapetra::<x> targets, GTest::gtest, ...)
 #   dapetra_test(<name> NP <n> COMMAND <program> [<arg>...] LABELS <label>... TIMEOUT <s>
-#                [PASS_REGEX <re>] [FAIL_REGEX <re>...] [ENV <var=value>...])
+#                [PASS_REGEX <re>] [FAIL_REGEX <re>...] [ENV <var=value>...] [RESOURCE_LOCK <name>])
 #     a test: <program> (a dapetra_test_program or an executable's path) under
 #     mpirun at <n> processes, or by itself when <n> is 0.
 #   dapetra_gtest_program_tests(<program> LABELS <label>... TIMEOUT <s>)
@@ -16,6 +16,7 @@ find_package(GTest REQUIRED)
 find_package(MPI REQUIRED COMPONENTS CXX)
 include(GoogleTest)
 include(${CMAKE_CURRENT_LIST_DIR}/verbs.cmake)
+set(DAPETRA_TEST_NP0 ON)  # tests that start their own processes (NP 0) run here
 set(DAPETRA_MPIEXEC ${MPIEXEC_EXECUTABLE} --allow-run-as-root --oversubscribe ${MPIEXEC_NUMPROC_FLAG})
 # Each test gets a temporary directory of its own (TMPDIR), so the mpiruns
 # that ctest -j starts together never share Open MPI's session directory:
@@ -44,6 +45,9 @@ function(dapetra_test name)
   set_tests_properties(${name} PROPERTIES LABELS "${arg_LABELS}" TIMEOUT ${arg_TIMEOUT})
   if(arg_PASS_REGEX)
     set_tests_properties(${name} PROPERTIES PASS_REGULAR_EXPRESSION "${arg_PASS_REGEX}")
+  endif()
+  if(arg_RESOURCE_LOCK)
+    set_tests_properties(${name} PROPERTIES RESOURCE_LOCK ${arg_RESOURCE_LOCK})
   endif()
   list(APPEND arg_FAIL_REGEX ${DAPETRA_TEST_ALWAYS_FAIL_REGEX})
   set_tests_properties(${name} PROPERTIES FAIL_REGULAR_EXPRESSION "${arg_FAIL_REGEX}")

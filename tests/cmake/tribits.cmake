@@ -8,6 +8,7 @@
 find_package(GTest REQUIRED)
 include(${CMAKE_CURRENT_LIST_DIR}/mpi_tests.cmake)
 include(${CMAKE_CURRENT_LIST_DIR}/verbs.cmake)
+set(DAPETRA_TEST_NP0 OFF)  # (the lists leave their NP 0 tests out here)
 get_filename_component(DAPETRA_TESTS_DIR "${CMAKE_CURRENT_LIST_DIR}/.." ABSOLUTE)
 
 function(dapetra_test_program name)
@@ -39,6 +40,9 @@ function(dapetra_test name)
                    TIMEOUT ${arg_TIMEOUT} ${options} ADDED_TESTS_NAMES_OUT added)
   if(added)
     set_property(TEST ${added} APPEND PROPERTY LABELS ${arg_LABELS})
+    if(arg_RESOURCE_LOCK)
+      set_property(TEST ${added} PROPERTY RESOURCE_LOCK ${arg_RESOURCE_LOCK})
+    endif()
   endif()
 endfunction()
 

@@ -1,7 +1,7 @@
 # What the two backends of the test verbs share (plain.cmake, tribits.cmake):
 # the verbs' keywords, and what a test program gets once a backend made it.
 set(DAPETRA_TEST_PROGRAM_KEYWORDS "SOURCES;LIBS;DEFINES;DEPENDS;INCLUDES")
-set(DAPETRA_TEST_ONE_VALUE_KEYWORDS "NP;TIMEOUT;PASS_REGEX")
+set(DAPETRA_TEST_ONE_VALUE_KEYWORDS "NP;TIMEOUT;PASS_REGEX;RESOURCE_LOCK")
 set(DAPETRA_TEST_KEYWORDS "COMMAND;LABELS;FAIL_REGEX;ENV")
 # What no test may print, whatever its exit code: Kokkos memory released
 # after Kokkos::finalize (Kokkos' own complaint), so a teardown-order fault

@@ -43,7 +43,7 @@ dapetra_test(fem_help_np2 NP 2 COMMAND dapetra-fem --help LABELS mpi TIMEOUT 60 
 # Checkpoint and restart (with the HDF5 adapter): written at 3 processes,
 # restarted at 2 and 4 on new partitions; the same nodes, values and errors.
 # Scalar in 2-D, elasticity in 3-D. A missing checkpoint: one message, nobody waits.
-if(TARGET Dapetra::hdf5 AND Python3_EXECUTABLE)
+if(TARGET Dapetra::hdf5 AND Python3_EXECUTABLE AND DAPETRA_TEST_NP0)
   foreach(case "poisson_2d|--n;24" "elasticity_3d|--3d;--elasticity;--n;5")
     string(REPLACE "|" ";" fields "${case}")
     list(GET fields 0 name)
@@ -72,6 +72,8 @@ if(TARGET Dapetra::hdf5 AND Python3_EXECUTABLE)
   else()
     message(STATUS "Dapetra: no pvpython (Debian: paraview), so ParaView does not open the pipeline's XDMF in the tests")
   endif()
+endif()
+if(TARGET Dapetra::hdf5)
   dapetra_test(fem_restart_missing_np2 NP 2
                COMMAND dapetra-fem --restart ${CMAKE_CURRENT_BINARY_DIR}/no_such_checkpoint.h5
                        --out ${CMAKE_CURRENT_BINARY_DIR}/fem_bad

@@ -69,7 +69,6 @@ if(TARGET Dapetra::tpetra AND NOT DAPETRA_SANITIZE)
     endif()
     dapetra_test(python_stokes_dolfinx_np${np} NP ${np}
                  COMMAND ${Python3_EXECUTABLE} ${DAPETRA_ROOT}/examples/python/stokes_dolfinx.py --check ${manufactured}
-                 LABELS python TIMEOUT 300 ENV ${DAPETRA_PYTHON_ENV})
-    set_tests_properties(python_stokes_dolfinx_np${np} PROPERTIES RESOURCE_LOCK dolfinx_jit)
+                 LABELS python TIMEOUT 300 ENV ${DAPETRA_PYTHON_ENV} RESOURCE_LOCK dolfinx_jit)
   endforeach()
 endif()

@@ -4,13 +4,13 @@
 if(DEFINED Tpetra_SOURCE_DIR)
   tribits_package_define_dependencies(
     LIB_REQUIRED_PACKAGES DapetraCore DapetraMpi DapetraEigen DapetraTpetra Belos Ifpack2 MueLu Zoltan2
-    LIB_OPTIONAL_PACKAGES DapetraPetsc
+    LIB_OPTIONAL_PACKAGES DapetraPetsc DapetraHdf5
     LIB_REQUIRED_TPLS MPI
     )
 else()
   tribits_package_define_dependencies(
     LIB_REQUIRED_PACKAGES DapetraCore DapetraMpi DapetraEigen DapetraTpetra
-    LIB_OPTIONAL_PACKAGES DapetraPetsc
+    LIB_OPTIONAL_PACKAGES DapetraPetsc DapetraHdf5
     LIB_REQUIRED_TPLS MPI Belos Ifpack2 MueLu Zoltan2
     )
 endif()
