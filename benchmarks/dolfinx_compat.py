@@ -49,3 +49,17 @@ def assemble_block_system(a, a_p, L, bcs):
     K.assemble()
     P.assemble()
     return K, P, b
+
+
+def assemble_nested_matrix(a, bcs):
+    """A two-field form's matrix as PETSc's MatNest, one Mat per block, each
+    in its own fields' numbering (each process's owned rows of field i, its
+    columns field j's global indices; a None form gives no block):
+    assemble_matrix_nest until 0.9, assemble_matrix with kind="nest" from 0.10."""
+    import dolfinx.fem.petsc as fp
+    if hasattr(fp, "assemble_matrix_nest"):
+        A = fp.assemble_matrix_nest(a, bcs=bcs)
+    else:
+        A = fp.assemble_matrix(a, bcs=bcs, kind="nest")
+    A.assemble()
+    return A

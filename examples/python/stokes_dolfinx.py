@@ -19,9 +19,15 @@ an additive field split: GAMG on A (block size 2), Jacobi on Mp.
 of the MINRES solution and their rates; with --check the last rates must
 reach 2.7 (velocity) and 1.7 (pressure), Taylor-Hood's being 3 and 2.
 
---check exits non-zero unless, at every size, both of Dapetra's solves and
+The same system is also solved from DOLFINx's nested matrices (column
+"nested"): each block its own CrsMatrix (B and B^T with columns=), handed
+to solve_block as blocks, MINRES with the block diagonal preconditioner.
+
+--check exits non-zero unless, at every size, Dapetra's three solves and
 PETSc's converge (|b - K x| / |b| < 1e-10), their solutions agree within
-1e-8 (relative, 2-norm), Dapetra's solves take no more iterations than PETSc's, and the last
+1e-8 (relative, 2-norm, velocities and pressures less their means apart:
+Stokes.differences), Dapetra's solves take no more iterations than
+PETSc's, and the last
 refinement adds at most 25 % + 5 to them. Both run to 1e-12: Dapetra's the
 true residual, PETSc's MINRES its preconditioned one.
 """
@@ -37,7 +43,8 @@ from petsc4py import PETSc
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "benchmarks"))
 import dapetra  # noqa: E402
-from dolfinx_compat import assemble_block_system, lagrange_space, vector_lagrange_space  # noqa: E402
+from dolfinx_compat import (assemble_block_system, assemble_nested_matrix, lagrange_space,  # noqa: E402
+                             vector_lagrange_space)
 
 comm = MPI.COMM_WORLD
 TOL = 1e-12  # Dapetra's: |b - K x| / |b|; PETSc's MINRES: its preconditioned residual
@@ -79,6 +86,7 @@ class Stokes:
         # DOLFINx 0.11's blocked matrices need these alive: PETSc's sub-matrix
         # of one whose forms and spaces were freed crashed (0.5.2's do not).
         self.keep_alive = (msh, V, Q, a, a_p, L, noslip, pinned)
+        self.forms, self.bcs = (a, a_p), [noslip, pinned]
         self.V, self.Q = V, Q
         self.velocity = V.dofmap.index_map.size_local * V.dofmap.index_map_bs
         self.pressure = Q.dofmap.index_map.size_local
@@ -144,6 +152,35 @@ def solve_dapetra(s, kind, tolerance=TOL):
     return x, iterations
 
 
+def solve_dapetra_nested(s, kind, tolerance=TOL):
+    """The same system as DOLFINx's nested matrices: each block handed over
+    as its own CrsMatrix (B and B^T rectangular: columns=), S the nested
+    preconditioning matrix's pressure block; b and x the block vectors."""
+    K, P = (assemble_nested_matrix(form, s.bcs) for form in s.forms)
+    fields = []  # each field's layout: a DAP dict over its own numbering
+    for i in range(2):
+        lo, hi = K.getNestSubMatrix(i, i).getOwnershipRange()
+        size = K.getNestSubMatrix(i, i).getSize()[0]
+        fields.append({"__version__": "0.10.0", "buffer": np.zeros(hi - lo),
+                       "dim_data": ({"dist_type": "b", "size": size, "proc_grid_size": comm.size,
+                                     "proc_grid_rank": comm.rank, "start": lo, "stop": hi},)})
+
+    def block(M, i, j):  # (a diagonal block is square: no columns=)
+        lo = M.getOwnershipRange()[0]
+        return dapetra.CrsMatrix.from_csr(fields[i], *M.getValuesCSR(), first_row=lo,
+                                          columns=fields[j] if i != j else None, comm=comm)
+
+    blocks = [[block(K.getNestSubMatrix(i, j), i, j) for j in range(2)] for i in range(2)]
+    S = block(P.getNestSubMatrix(1, 1), 1, 1)
+    x = s.b.duplicate()
+    x.set(0.0)
+    iterations, _ = dapetra.solve_block(blocks, S, s.protocol(s.b.array), s.protocol(x.array), kind=kind,
+                                        equations_per_node=2, tolerance=tolerance, max_iterations=2000)
+    for M in (K, P):
+        M.destroy()
+    return x, iterations
+
+
 def solve_petsc(s, tolerance=TOL):
     ksp = PETSc.KSP().create(comm)
     ksp.setOperators(s.K, s.P)
@@ -190,18 +227,18 @@ def main():
                         help="the force of a known solution: L2 errors and their rates printed (and checked)")
     args = parser.parse_args()
     ok = True
-    counts = {"diagonal": [], "upper": [], "petsc": []}
+    counts = {"diagonal": [], "upper": [], "nested": [], "petsc": []}
     errors = []
     if comm.rank == 0:
-        print(f"{'cells':>6} {'unknowns':>9} {'MINRES+diag':>12} {'GMRES+upper':>12} {'PETSc MINRES':>13} "
+        print(f"{'cells':>6} {'unknowns':>9} {'MINRES+diag':>12} {'GMRES+upper':>12} {'nested':>7} {'PETSc MINRES':>13} "
               f"{'|x - x_petsc| / |x_petsc| (u, p)':>26}" + ("  L2 error u (rate)  L2 error p (rate)" if args.manufactured else ""))
     for n in args.n:
         s = Stokes(n, manufactured=args.manufactured)
         x_petsc, petsc_iterations, petsc_converged = solve_petsc(s)
         differences = []
         counts["petsc"].append(petsc_iterations)
-        for kind in ("diagonal", "upper"):
-            x, iterations = solve_dapetra(s, kind)
+        for kind in ("diagonal", "upper", "nested"):
+            x, iterations = solve_dapetra_nested(s, "diagonal") if kind == "nested" else solve_dapetra(s, kind)
             if kind == "diagonal" and args.manufactured:
                 errors.append(s.errors(x))
             counts[kind].append(iterations)
@@ -209,9 +246,10 @@ def main():
             ok &= s.residual(x) < 10 * TOL and iterations <= petsc_iterations
         ok &= petsc_converged and s.residual(x_petsc) < 10 * TOL and max(differences) < 1e-8
         if comm.rank == 0:
-            print(f"{n:>6} {s.size:>9} {counts['diagonal'][-1]:>12} {counts['upper'][-1]:>12} {petsc_iterations:>13} "
+            print(f"{n:>6} {s.size:>9} {counts['diagonal'][-1]:>12} {counts['upper'][-1]:>12} {counts['nested'][-1]:>7} "
+                  f"{petsc_iterations:>13} "
                   f"{max(differences):>26.2e}" + (error_columns(errors) if args.manufactured else ""), flush=True)
-    for kind in ("diagonal", "upper"):
+    for kind in ("diagonal", "upper", "nested"):
         its = counts[kind]
         if len(its) >= 2 and its[-1] > its[-2] * 1.25 + 5:
             ok = False

@@ -292,3 +292,164 @@ def test_a_block_solve_with_wrong_arguments_on_one_process_raises_on_every_proce
             with pytest.raises(dapetra.ValidationError) as e:
                 dapetra.solve_block(A, A, b, x, **kwargs)
             assert (e.value.problems[0]["rank"], e.value.problems[0]["key"]) == (bad, key), e.value.problems
+
+
+def coupling_rows(n_u, lo, hi):
+    """Rows lo..hi-1 of B, a discrete divergence between two fields: row i
+    is u_(2i) - u_(2i+1) + u_(2i+2)/2 (global columns of the first field,
+    whose size is n_u), in CSR form. Full row rank while 2 (rows) < n_u."""
+    indptr, indices, data = [0], [], []
+    for i in range(lo, hi):
+        row = [(2 * i, 1.0), (2 * i + 1, -1.0)] + ([(2 * i + 2, 0.5)] if 2 * i + 2 < n_u else [])
+        indices += [c for c, _ in row]
+        data += [v for _, v in row]
+        indptr.append(len(indices))
+    return np.array(indptr), np.array(indices), np.array(data)
+
+
+def transpose_rows(n_u, n_p, lo, hi):
+    """Rows lo..hi-1 of B^T (coupling_rows' B, n_p x n_u), in CSR form."""
+    indptr, indices, data = [0], [], []
+    b_indptr, b_indices, b_data = coupling_rows(n_u, 0, n_p)
+    entries = {}
+    for i in range(n_p):
+        for k in range(b_indptr[i], b_indptr[i + 1]):
+            entries.setdefault(int(b_indices[k]), []).append((i, b_data[k]))
+    for r in range(lo, hi):
+        row = entries.get(r, [])
+        indices += [c for c, _ in row]
+        data += [v for _, v in row]
+        indptr.append(len(indices))
+    return np.array(indptr), np.array(indices), np.array(data)
+
+
+def test_a_block_between_two_layouts_applies_as_its_rows(comm):
+    """B (rows one field's layout, columns another's: columns=), from CSR and
+    from triplets, applies as the dense matrix; solve() refuses it."""
+    n_u, n_p = 40, 13
+    ru, rp = block(n_u, comm.size, comm.rank), block(n_p, comm.size, comm.rank)
+    u, y = array([ru]), array([rp])
+    u["buffer"][:] = (np.arange(ru["start"], ru["stop"]) % 5) - 2.0
+    rows = coupling_rows(n_u, rp["start"], rp["stop"])
+    dense = np.zeros((n_p, n_u))
+    all_rows = coupling_rows(n_u, 0, n_p)
+    for i in range(n_p):
+        dense[i, all_rows[1][all_rows[0][i]:all_rows[0][i + 1]]] = all_rows[2][all_rows[0][i]:all_rows[0][i + 1]]
+    want = dense @ ((np.arange(n_u) % 5) - 2.0)
+    indptr, indices, data = rows
+    coo_rows = np.repeat(np.arange(rp["start"], rp["stop"]), np.diff(indptr))
+    for B in (dapetra.CrsMatrix.from_csr(y, *rows, comm=comm, columns=u),
+              dapetra.CrsMatrix(y, coo_rows, indices, data, comm=comm, columns=u)):
+        assert B.global_rows == n_p and B.global_entries == len(all_rows[1])
+        y["buffer"][:] = -7.0
+        B.apply(u, y)
+        np.testing.assert_array_equal(y["buffer"], want[rp["start"]:rp["stop"]])
+        with pytest.raises(dapetra.ValidationError) as e:
+            dapetra.solve(B, y, y)
+        assert e.value.problems[0]["key"] == "A"
+
+
+def saddle_system(comm, m, n_p):
+    """K = [[A, B^T], [B, 0]] with A the m x m Laplacian and B coupling_rows',
+    as blocks (each on its field's block layout) and as one matrix over each
+    process's rows in blocks (its velocities, then its pressures); S = I; b
+    and the dense K for the reference."""
+    n_u, P, r = m * m, comm.size, comm.rank
+    ru, rp = block(n_u, P, r), block(n_p, P, r)
+    owned = lambda rec: rec["stop"] - rec["start"]
+    lo = ru["start"] + rp["start"]  # this process's first row over both fields
+    whole = {"dist_type": "b", "size": n_u + n_p, "proc_grid_size": P, "proc_grid_rank": r,
+             "start": lo, "stop": lo + owned(ru) + owned(rp)}
+
+    def where_u(g):  # a velocity's row over both fields
+        q = next(q for q in range(P) if block(n_u, P, q)["start"] <= g < block(n_u, P, q)["stop"])
+        return block(n_u, P, q)["start"] + block(n_p, P, q)["start"] + (g - block(n_u, P, q)["start"])
+
+    def where_p(g):
+        q = next(q for q in range(P) if block(n_p, P, q)["start"] <= g < block(n_p, P, q)["stop"])
+        return block(n_u, P, q)["stop"] + block(n_p, P, q)["start"] + (g - block(n_p, P, q)["start"])
+
+    like_u, like_p, like = array([ru]), array([rp]), array([whole])
+    a_rows = laplacian_rows(m, ru["start"], ru["stop"])
+    bt_rows = transpose_rows(n_u, n_p, ru["start"], ru["stop"])
+    b_rows = coupling_rows(n_u, rp["start"], rp["stop"])
+    blocks = [[dapetra.CrsMatrix.from_csr(like_u, *a_rows, comm=comm),
+               dapetra.CrsMatrix.from_csr(like_u, *bt_rows, comm=comm, columns=like_p)],
+              [dapetra.CrsMatrix.from_csr(like_p, *b_rows, comm=comm, columns=like_u), None]]
+    S = dapetra.CrsMatrix(like_p, np.arange(rp["start"], rp["stop"]), np.arange(rp["start"], rp["stop"]),
+                          np.ones(owned(rp)), comm=comm)
+    # The same entries over both fields, as triplets; P = diag(A, I).
+    rows, cols, vals, prows, pcols, pvals = [], [], [], [], [], []
+    for (indptr, indices, data), first, row_at, col_at in ((a_rows, ru["start"], where_u, where_u),
+                                                            (bt_rows, ru["start"], where_u, where_p),
+                                                            (b_rows, rp["start"], where_p, where_u)):
+        for i in range(len(indptr) - 1):
+            for k in range(indptr[i], indptr[i + 1]):
+                rows.append(row_at(first + i)), cols.append(col_at(int(indices[k]))), vals.append(data[k])
+                if row_at is col_at:
+                    prows.append(rows[-1]), pcols.append(cols[-1]), pvals.append(data[k])
+    for g in range(rp["start"], rp["stop"]):
+        prows.append(where_p(g)), pcols.append(where_p(g)), pvals.append(1.0)
+    K = dapetra.CrsMatrix(like, np.array(rows), np.array(cols), np.array(vals), comm=comm)
+    Pm = dapetra.CrsMatrix(like, np.array(prows), np.array(pcols), np.array(pvals), comm=comm)
+    b = array([whole])
+    b["buffer"][:] = np.sin(np.arange(whole["start"], whole["stop"]) + 1.0)
+    # The dense reference over both fields' rows in blocks.
+    dense = np.zeros((n_u + n_p, n_u + n_p))
+    for (indptr, indices, data), row_at, col_at in ((laplacian_rows(m, 0, n_u), where_u, where_u),
+                                                    (transpose_rows(n_u, n_p, 0, n_u), where_u, where_p),
+                                                    (coupling_rows(n_u, 0, n_p), where_p, where_u)):
+        for i in range(len(indptr) - 1):
+            for k in range(indptr[i], indptr[i + 1]):
+                dense[row_at(i), col_at(int(indices[k]))] += data[k]
+    return blocks, S, K, Pm, b, whole, [owned(ru), owned(rp)], dense
+
+
+@pytest.mark.skipif(not hasattr(dapetra, "solve_block"), reason="built without MueLu")
+@pytest.mark.parametrize("kind", ["diagonal", "upper"])
+def test_blocks_solve_as_the_one_matrix_and_the_dense_reference(comm, kind):
+    """The same saddle-point system as blocks (nested) and as one matrix with
+    fields: both solutions are the dense solve's."""
+    blocks, S, K, Pm, b, whole, counts, dense = saddle_system(comm, 6, 13)
+    rhs = np.concatenate(comm.allgather(b["buffer"]))
+    want = np.linalg.solve(dense, rhs)[whole["start"]:whole["stop"]]
+    x_nested, x_one = array([whole]), array([whole])
+    its_nested, res_nested = dapetra.solve_block(blocks, S, b, x_nested, kind=kind, tolerance=1e-12)
+    its_one, res_one = dapetra.solve_block(K, Pm, b, x_one, fields=counts, kind=kind, tolerance=1e-12)
+    assert res_nested < 1e-11 and res_one < 1e-11, (res_nested, res_one)
+    scale = np.abs(np.linalg.solve(dense, rhs)).max()
+    np.testing.assert_allclose(x_nested["buffer"], want, rtol=0, atol=1e-9 * scale)
+    np.testing.assert_allclose(x_one["buffer"], want, rtol=0, atol=1e-9 * scale)
+
+
+@pytest.mark.skipif(not hasattr(dapetra, "solve_block"), reason="built without MueLu")
+def test_blocks_wrong_on_one_process_raise_on_every_process(comm):
+    """Blocks that are not matrices, fields beside blocks, one matrix on one
+    process and blocks on the others, columns= on one process only, b over
+    another split: each on one process in turn, every process raises naming it."""
+    blocks, S, K, Pm, b, whole, counts, _ = saddle_system(comm, 4, 5)
+    x = array([whole])
+    m = 4
+    ru = block(m * m, comm.size, comm.rank)
+    for bad in range(comm.size):
+        here = comm.rank == bad
+        calls = [(lambda: dapetra.solve_block([[blocks[0][0], "B^T"], blocks[1]] if here else blocks, S, b, x), "K"),
+                 (lambda: dapetra.solve_block(blocks[:1] if here else blocks, S, b, x), "K"),
+                 (lambda: dapetra.solve_block(blocks, S, b, x, fields=counts if here else None), "fields")]
+        for call, key in calls:
+            with pytest.raises(dapetra.ValidationError) as e:
+                call()
+            assert (e.value.problems[0]["rank"], e.value.problems[0]["key"]) == (bad, key), e.value.problems
+        if comm.size == 1:
+            continue  # one process cannot disagree with itself
+        # Each process names what it passed: which one is wrong is not for the library to say.
+        for call, key in ((lambda: dapetra.solve_block(K if here else blocks, Pm if here else S, b, x,
+                                                       fields=counts if here else None), "K"),
+                          (lambda: dapetra.CrsMatrix.from_csr(array([ru]), *laplacian_rows(m, ru["start"], ru["stop"]),
+                                                              comm=comm, columns=array([ru]) if here else None),
+                           "columns")):
+            with pytest.raises(dapetra.ValidationError) as e:
+                call()
+            assert [p["key"] for p in e.value.problems] == [key] * comm.size, e.value.problems
+            values = {p["rank"]: p["value"] for p in e.value.problems}
+            assert all(values[r] != values[bad] for r in range(comm.size) if r != bad), values

@@ -71,10 +71,11 @@ std::shared_ptr<const TpetraLayout> random_layout(std::mt19937_64& rng, global_i
   return TpetraLayout::create({Dim::unstructured(n, P, me, held[static_cast<std::size_t>(me)], false)}, comm, options);
 }
 
-// This process's owned rows in the owned map's order, as CSR.
-CsrRows owned_rows(const TpetraLayout& layout, std::uint64_t seed) {
+// This process's owned rows in the owned map's order, as CSR; columns in
+// [0, columns) (by default the layout's size: a square matrix).
+CsrRows owned_rows(const TpetraLayout& layout, std::uint64_t seed, global_index_t columns = -1) {
   const Map& owned = *layout.owned_map();
-  const global_index_t n = static_cast<global_index_t>(owned.getGlobalNumElements());
+  const global_index_t n = columns >= 0 ? columns : static_cast<global_index_t>(owned.getGlobalNumElements());
   CsrRows csr;
   for (std::size_t r = 0; r < compat::local_num_elements(owned); ++r) {
     for (const auto& [c, v] : row_entries(seed, owned.getGlobalElement(static_cast<LO>(r)) - owned.getIndexBase(), n)) {
@@ -90,7 +91,7 @@ CsrRows owned_rows(const TpetraLayout& layout, std::uint64_t seed) {
 void expect_products(const CrsMatrix& a, std::uint64_t seed, const std::function<double(global_index_t)>& f) {
   const Map& rows = *a.getRowMap();
   const GO base = rows.getIndexBase();
-  const global_index_t n = static_cast<global_index_t>(rows.getGlobalNumElements());
+  const global_index_t n = static_cast<global_index_t>(a.getDomainMap()->getGlobalNumElements());
   Vector x(a.getDomainMap()), y(a.getRangeMap());
   for (std::size_t i = 0; i < compat::local_num_elements(*a.getDomainMap()); ++i)
     x.replaceLocalValue(static_cast<LO>(i), f(a.getDomainMap()->getGlobalElement(static_cast<LO>(i)) - base));
@@ -160,6 +161,50 @@ TEST(CrsMatrixCopy, AppliesAsTheRowsItWasGiven) {
     EXPECT_EQ(b->getGlobalNumEntries(), distinct_entries(csr, *comm)) << "trial " << trial;
     expect_products(*b, rows_seed, [](global_index_t g) { return static_cast<double>(g + 1); });
     expect_products(*b, rows_seed, [](global_index_t g) { return static_cast<double>((g * g) % 7 - 3); });
+  }
+}
+
+// A block between two fields: rows on one random layout, columns on another
+// of another size.
+TEST(CrsMatrixCopy, ABlockBetweenTwoLayoutsAppliesAsItsRows) {
+  const auto comm = world();
+  const auto seed = dapetra::testing::test_seed(909);
+  SCOPED_TRACE(seed.replay);
+  std::mt19937_64 rng(seed.value);
+  for (int trial = 0; trial < 20; ++trial) {
+    const global_index_t n_rows = std::uniform_int_distribution<global_index_t>(1, 50)(rng);
+    const global_index_t n_cols = std::uniform_int_distribution<global_index_t>(1, 50)(rng);
+    const GO base = trial % 3 == 2 ? 1 : 0;
+    const auto rows = random_layout(rng, n_rows, base);
+    const auto columns = random_layout(rng, n_cols, base);
+    const std::uint64_t rows_seed = seed.value + static_cast<std::uint64_t>(trial);
+    const CsrRows csr = owned_rows(*rows, rows_seed, n_cols);
+    const auto a = crs_matrix_copy(*rows, *columns, csr.view());
+    EXPECT_TRUE(a->getRangeMap()->isSameAs(*rows->owned_map()));
+    EXPECT_TRUE(a->getDomainMap()->isSameAs(*columns->owned_map()));
+    EXPECT_EQ(a->getGlobalNumEntries(), distinct_entries(csr, *comm)) << "trial " << trial;
+    expect_products(*a, rows_seed, [](global_index_t g) { return static_cast<double>(g + 1); });
+    expect_products(*a, rows_seed, [](global_index_t g) { return static_cast<double>((g * g) % 7 - 3); });
+  }
+}
+
+// A column past the columns' layout, on one process at a time: refused on every process.
+TEST(Faults, CrsMatrixCopyOfABlockWithAColumnOutsideFailsEveryRank) {
+  const auto comm = world();
+  const int P = comm->getSize(), me = comm->getRank();
+  const global_index_t n_cols = 5 * P + 1;
+  const auto rows = TpetraLayout::create({Dim::block(3 * P, P, me, 3 * me, 3 * me + 3)}, comm);
+  const auto columns = TpetraLayout::create({Dim::even_block(n_cols, P, me)}, comm);
+  const CsrRows good = owned_rows(*rows, 11, n_cols);
+  for (int bad = 0; bad < P; ++bad) {
+    CsrRows csr = good;
+    if (me == bad) {
+      csr.columns.push_back(n_cols);
+      csr.values.push_back(1.0);
+      csr.row_offsets.back() += 1;
+    }
+    SCOPED_TRACE("rank " + std::to_string(bad));
+    expect_every_rank_throws([&] { crs_matrix_copy(*rows, *columns, csr.view()); }, bad, "columns");
   }
 }
 

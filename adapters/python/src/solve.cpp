@@ -13,6 +13,7 @@
 #endif
 
 #include <algorithm>
+#include <array>
 #include <numeric>
 
 #include "bindings.hpp"
@@ -40,7 +41,9 @@ using DoubleArray = py::array_t<double, py::array::c_style | py::array::forcecas
 
 struct CrsMatrix {
   Teuchos::RCP<Matrix> matrix;
-  std::shared_ptr<const TpetraLayout> layout;
+  std::shared_ptr<const TpetraLayout> layout;   // the rows' (and the range's)
+  std::shared_ptr<const TpetraLayout> columns;  // the domain's: `layout` itself unless a block between two fields
+  bool square() const { return columns == layout; }
 };
 
 std::vector<GO> as_global(const Int64Array& a) {
@@ -60,7 +63,9 @@ Array array_argument(const py::object& obj, const char* key, int rank, std::vect
 }
 
 // What both matrix constructors start from: the communicator, a matrix
-// whose layout is `like`'s (collective), no problems yet, this rank.
+// whose rows are `like`'s layout and whose columns are `columns`' (None:
+// like's; collective), no problems yet, this rank. Every process passes
+// columns, or none does (one reduction decides; else a problem on each).
 struct MatrixStart {
   Teuchos::RCP<const tpetra::Comm> comm;
   CrsMatrix out;
@@ -68,11 +73,20 @@ struct MatrixStart {
   int rank = 0;
 };
 
-MatrixStart start_matrix(const py::object& like, const py::object& comm_obj) {
+MatrixStart start_matrix(const py::object& like, const py::object& comm_obj, const py::object& columns_obj) {
   MatrixStart m;
   m.comm = teuchos_comm(comm_obj);
   m.out.layout = tpetra_layout_of(like, m.comm);
   m.rank = m.comm->getRank();
+  m.out.columns = m.out.layout;
+  const MPI_Comm comm = m.out.layout->distribution()->comm();
+  if (mpi::all_true(columns_obj.is_none(), comm)) return m;
+  if (!mpi::all_true(!columns_obj.is_none(), comm)) {
+    m.problems.push_back(Problem::of(m.rank, "columns", brief(columns_obj),
+                                     "every process passes columns, or none does", "some processes do not"));
+    return m;
+  }
+  m.out.columns = tpetra_layout_of(columns_obj, m.comm);  // collective
   return m;
 }
 
@@ -80,8 +94,8 @@ MatrixStart start_matrix(const py::object& like, const py::object& comm_obj) {
 // names, which one Export sums into the owned map (Tpetra's own exact-size
 // exportAndFillComplete).
 CrsMatrix make_matrix(const py::object& like, const py::object& rows_obj, const py::object& cols_obj,
-                      const py::object& values_obj, const py::object& comm_obj) {
-  auto [comm, out, problems, rank] = start_matrix(like, comm_obj);  // collective: the layout of `like`
+                      const py::object& values_obj, const py::object& comm_obj, const py::object& columns_obj) {
+  auto [comm, out, problems, rank] = start_matrix(like, comm_obj, columns_obj);  // collective: the layouts
   const auto rows = array_argument<Int64Array>(rows_obj, "rows", rank, problems);
   const auto cols = array_argument<Int64Array>(cols_obj, "cols", rank, problems);
   const auto values = array_argument<DoubleArray>(values_obj, "values", rank, problems);
@@ -112,17 +126,19 @@ CrsMatrix make_matrix(const py::object& like, const py::object& rows_obj, const 
   auto local = Teuchos::rcp(new Matrix(named_map, Teuchos::ArrayView<const std::size_t>(counts)));
   for (std::size_t k : order)
     local->insertGlobalValues(r[k], Teuchos::ArrayView<const GO>(&c[k], 1), Teuchos::ArrayView<const double>(&v[k], 1));
-  local->fillComplete(owned, owned);
+  const auto domain = out.columns->owned_map();
+  local->fillComplete(domain, owned);
   Tpetra::Export<LO, GO, Node> exporter(named_map, owned);
-  out.matrix = Tpetra::exportAndFillCompleteCrsMatrix<Matrix>(local, exporter, owned, owned);
+  out.matrix = Tpetra::exportAndFillCompleteCrsMatrix<Matrix>(local, exporter, domain, owned);
   return out;
 }
 
 // This process's owned rows in CSR form (SciPy's indptr, indices, data;
 // petsc4py's getValuesCSR()), converted in bulk by the Tpetra adapter.
 CrsMatrix matrix_from_csr(const py::object& like, const py::object& indptr_obj, const py::object& indices_obj,
-                          const py::object& data_obj, const py::object& first_row_obj, const py::object& comm_obj) {
-  auto [comm, out, problems, rank] = start_matrix(like, comm_obj);  // collective: the layout of `like`
+                          const py::object& data_obj, const py::object& first_row_obj, const py::object& comm_obj,
+                          const py::object& columns_obj) {
+  auto [comm, out, problems, rank] = start_matrix(like, comm_obj, columns_obj);  // collective: the layouts
   const auto indptr = array_argument<Int64Array>(indptr_obj, "indptr", rank, problems);
   const auto indices = array_argument<Int64Array>(indices_obj, "indices", rank, problems);
   const auto data = array_argument<DoubleArray>(data_obj, "data", rank, problems);
@@ -147,7 +163,7 @@ CrsMatrix matrix_from_csr(const py::object& like, const py::object& indptr_obj, 
   csr.num_entries = static_cast<std::size_t>(indices.size());
   csr.first_row = first_row;
   py::gil_scoped_release release;
-  out.matrix = tpetra::crs_matrix_copy(*out.layout, csr);
+  out.matrix = tpetra::crs_matrix_copy(*out.layout, *out.columns, csr);
   return out;
 }
 
@@ -193,29 +209,30 @@ Teuchos::ParameterList parameters_from(const py::object& obj, int rank, std::vec
 
 // The owned parts of two protocol objects as Tpetra multivectors (views),
 // once every process has read and viewed its own (mpi::agree): on the
-// matrix's layout, or with `column_axis` on their own layouts (several
-// columns), whose owned map must be the matrix's.
-std::pair<Teuchos::RCP<MV>, Teuchos::RCP<MV>> owned_views(const CrsMatrix& a, const py::object& first,
+// layouts `on` (the matrix's rows or columns), or with `column_axis` on
+// their own layouts (several columns), whose owned maps must be those.
+using Layouts = std::array<std::shared_ptr<const TpetraLayout>, 2>;
+std::pair<Teuchos::RCP<MV>, Teuchos::RCP<MV>> owned_views(const Layouts& on, const py::object& first,
                                                           const py::object& second, std::vector<Problem> problems,
                                                           const py::object& column_axis = py::none()) {
-  const int rank = a.layout->distribution()->rank();
-  std::shared_ptr<const TpetraLayout> layouts[2] = {a.layout, a.layout};
+  const int rank = on[0]->distribution()->rank();
+  Layouts layouts = on;
   Read read[2];
   // One reduction first: if any process names a column axis, every process
   // takes the collective path below (an axis given on some processes only,
   // or not an int, then fails on every process, as creation decides).
-  if (!mpi::all_true(column_axis.is_none(), a.layout->distribution()->comm())) {
+  if (!mpi::all_true(column_axis.is_none(), on[0]->distribution()->comm())) {
     tpetra::TpetraLayoutOptions options;
     std::vector<Problem> axis_problems;
     options.column_axis = column_axis_arg(column_axis, rank, axis_problems);
-    options.index_base = a.layout->owned_map()->getIndexBase();
-    const auto comm = a.matrix->getComm();
+    options.index_base = on[0]->owned_map()->getIndexBase();
+    const auto comm = on[0]->owned_map()->getComm();
     DistArray arrays[2];
     layouts[0] = tpetra_layout_of(first, comm, &arrays[0], options, axis_problems);  // collective
     layouts[1] = tpetra_layout_of(second, comm, &arrays[1], options);
     for (int i = 0; i < 2; ++i) {
       read[i].array = arrays[i];
-      if (!layouts[i]->owned_map()->isSameAs(*a.matrix->getDomainMap()))  // collective
+      if (!layouts[i]->owned_map()->isSameAs(*on[i]->owned_map()))  // collective
         problems.push_back({rank, options.column_axis, "column_axis", std::to_string(options.column_axis),
                             "the rows of b and x are the matrix's rows",
                             std::string(i ? "x" : "b") + "'s owned rows are not the matrix's"});
@@ -233,7 +250,7 @@ std::pair<Teuchos::RCP<MV>, Teuchos::RCP<MV>> owned_views(const CrsMatrix& a, co
       problems = e.problems();
     }
   }
-  mpi::agree(problems, a.layout->distribution()->comm());
+  mpi::agree(problems, on[0]->distribution()->comm());
   return views;  // the views hold the buffers alive (keep_alive)
 }
 
@@ -324,8 +341,11 @@ py::tuple solve(const CrsMatrix& a, const py::object& b_obj, const py::object& x
                         "the module was built without MueLu (libtrilinos-muelu-dev)"});
 #endif
   const Teuchos::ParameterList overrides = parameters_from(parameters, rank, problems);
+  if (!a.square())
+    problems.push_back(Problem::of(rank, "A", "a block between two fields", "a square matrix (made without columns=)",
+                                   "its columns are another layout's"));
   const NearNullspace nullspace = near_nullspace_arg(a, near_nullspace, coordinates, equations_per_node, rank, problems);
-  const auto [bv, xv] = owned_views(a, b_obj, x_obj, std::move(problems), column_axis);
+  const auto [bv, xv] = owned_views({a.layout, a.layout}, b_obj, x_obj, std::move(problems), column_axis);
   py::gil_scoped_release release;
   Teuchos::RCP<OP> prec;
   mpi::agree_on(a.layout->distribution()->comm(), [&] {
@@ -376,45 +396,154 @@ std::vector<std::vector<LO>> field_rows(const py::object& fields, std::size_t ow
   return rows;
 }
 
-// Saddle-point systems: FieldSplit, BlockPreconditioner and
-// solve_block_system (dapetra/tpetra/block_system.hpp) on two matrices
-// made like the ones solve() takes.
-py::tuple solve_block(const CrsMatrix& k, const CrsMatrix& p, const py::object& b_obj, const py::object& x_obj,
-                      const py::object& fields, const std::string& kind, int equations_per_node, double tolerance,
-                      int max_iterations, const py::object& first_parameters, const std::string& second,
-                      const py::object& second_parameters) {
-  const int rank = k.layout->distribution()->rank();
-  std::vector<Problem> problems;
+// The block options both forms of solve_block read alike; a wrong one is
+// this process's problem.
+tpetra::BlockOptions block_options(const std::string& kind, int equations_per_node, const py::object& first_parameters,
+                                   const std::string& second, const py::object& second_parameters, int rank,
+                                   std::vector<Problem>& problems) {
   if (kind != "diagonal" && kind != "upper")
     problems.push_back({rank, -1, "kind", kind, "kind is 'diagonal' (MINRES) or 'upper' (GMRES)", "an unknown kind"});
   if (equations_per_node < 1)
     problems.push_back(Problem::of(rank, "equations_per_node", std::to_string(equations_per_node), "a positive int", ""));
-  const std::size_t owned = tpetra::compat::local_num_elements(*k.matrix->getRowMap());
-  auto rows = field_rows(fields, owned, rank, problems);
-  const Teuchos::ParameterList first_overrides = parameters_from(first_parameters, rank, problems);
-  const Teuchos::ParameterList second_overrides = parameters_from(second_parameters, rank, problems);
-  if (!p.matrix->getRowMap()->isSameAs(*k.matrix->getRowMap()))  // collective
-    problems.push_back(Problem::of(rank, "P", "", "P has K's rows", "another row map"));
-  const auto [bv, xv] = owned_views(k, b_obj, x_obj, std::move(problems));  // agrees
-  py::gil_scoped_release release;
-  const tpetra::FieldSplit split(k.matrix->getRowMap(), std::move(rows));  // collective; agrees on its own rules
   tpetra::BlockOptions block;
   block.kind = kind == "diagonal" ? tpetra::BlockKind::diagonal : tpetra::BlockKind::upper_triangular;
   block.first_equations_per_node = equations_per_node;
-  block.first_parameters.setParameters(first_overrides);
+  block.first_parameters.setParameters(parameters_from(first_parameters, rank, problems));
   block.second = second;
   if (second != "RELAXATION") block.second_parameters = Teuchos::ParameterList();  // (the default's Jacobi sweeps)
-  block.second_parameters.setParameters(second_overrides);
+  block.second_parameters.setParameters(parameters_from(second_parameters, rank, problems));
+  return block;
+}
+
+tpetra::SolverOptions block_solver_options(const tpetra::BlockOptions& block, double tolerance, int max_iterations) {
+  tpetra::SolverOptions how;
+  how.tolerance = tolerance;
+  how.max_iterations = max_iterations;
+  return tpetra::BlockPreconditioner::solver_options(block, how);
+}
+
+// One matrix K and its preconditioning matrix P, the fields as lists of rows.
+py::tuple solve_block_monolithic(const CrsMatrix& k, const CrsMatrix& p, const py::object& b_obj,
+                                 const py::object& x_obj, const py::object& fields, const tpetra::BlockOptions& block,
+                                 double tolerance, int max_iterations, std::vector<Problem> problems) {
+  const int rank = k.layout->distribution()->rank();
+  const std::size_t owned = tpetra::compat::local_num_elements(*k.matrix->getRowMap());
+  auto rows = field_rows(fields, owned, rank, problems);
+  if (!k.square() || !p.square())
+    problems.push_back(Problem::of(rank, k.square() ? "P" : "K", "a block between two fields", "a square matrix", ""));
+  if (!p.matrix->getRowMap()->isSameAs(*k.matrix->getRowMap()))  // collective
+    problems.push_back(Problem::of(rank, "P", "", "P has K's rows", "another row map"));
+  const auto [bv, xv] = owned_views({k.layout, k.layout}, b_obj, x_obj, std::move(problems));  // agrees
+  py::gil_scoped_release release;
+  const tpetra::FieldSplit split(k.matrix->getRowMap(), std::move(rows));  // collective; agrees on its own rules
   Teuchos::RCP<OP> prec;
   mpi::agree_on(k.layout->distribution()->comm(),
                 [&] { prec = Teuchos::rcp(new tpetra::BlockPreconditioner(split, *k.matrix, *p.matrix, block)); });
-  tpetra::SolverOptions how;
-  how.method = block.kind == tpetra::BlockKind::diagonal ? "MINRES" : "GMRES";
-  how.tolerance = tolerance;
-  how.max_iterations = max_iterations;
-  const tpetra::SolveResult done = tpetra::solve_with(k.matrix, xv, bv, prec, how);
+  const tpetra::SolveResult done = tpetra::solve_with(k.matrix, xv, bv, prec, block_solver_options(block, tolerance, max_iterations));
   py::gil_scoped_acquire gil;
   return py::make_tuple(done.iterations, done.relative_residual);
+}
+
+// K as blocks: a list of two lists of two CrsMatrix objects or None (a
+// zero block); a wrong one is this process's problem.
+std::vector<std::vector<Teuchos::RCP<Matrix>>> blocks_arg(const py::object& k, int rank, std::vector<Problem>& problems) {
+  std::vector<std::vector<Teuchos::RCP<Matrix>>> blocks(2, std::vector<Teuchos::RCP<Matrix>>(2));
+  const auto wrong = [&](const std::string& why) {
+    problems.push_back(Problem::of(rank, "K", brief(k), "one CrsMatrix, or blocks: two lists of two CrsMatrix or None", why));
+    return blocks;
+  };
+  if (!py::isinstance<py::sequence>(k) || py::isinstance<py::str>(k) || py::len(k) != 2) return wrong("not two rows of blocks");
+  for (std::size_t i = 0; i < 2; ++i) {
+    const py::object row = k[py::int_(i)];
+    if (!py::isinstance<py::sequence>(row) || py::isinstance<py::str>(row) || py::len(row) != 2)
+      return wrong("row " + std::to_string(i) + " is not two blocks");
+    for (std::size_t j = 0; j < 2; ++j) {
+      const py::object item = row[py::int_(j)];
+      if (item.is_none()) continue;
+      if (!py::isinstance<CrsMatrix>(item))
+        return wrong("block (" + std::to_string(i) + ", " + std::to_string(j) + ") is neither a CrsMatrix nor None");
+      blocks[i][j] = item.cast<const CrsMatrix&>().matrix;
+    }
+  }
+  return blocks;
+}
+
+// b and x over every field, each process's rows in blocks as the operator's
+// map: views of their owned parts, their layouts checked against the map.
+std::pair<Teuchos::RCP<MV>, Teuchos::RCP<MV>> views_on(const Map& map, const py::object& b_obj, const py::object& x_obj) {
+  const Teuchos::RCP<const tpetra::Comm> comm = map.getComm();
+  const int rank = comm->getRank();
+  std::vector<Problem> problems;
+  DistArray arrays[2];
+  std::shared_ptr<const TpetraLayout> layouts[2];
+  const py::object objects[2] = {b_obj, x_obj};
+  for (int i = 0; i < 2; ++i) {
+    layouts[i] = tpetra_layout_of(objects[i], comm, &arrays[i]);  // collective; refuses on every process
+    if (!layouts[i]->owned_map()->isSameAs(map))                  // collective
+      problems.push_back(Problem::of(rank, i ? "x" : "b", "", "the blocks' rows: each process's first field's, then its second's",
+                                     "other owned rows"));
+  }
+  std::pair<Teuchos::RCP<MV>, Teuchos::RCP<MV>> views;
+  if (problems.empty()) {
+    try {
+      views = {tpetra::owned_view<double>(*layouts[0], arrays[0]), tpetra::owned_view<double>(*layouts[1], arrays[1])};
+    } catch (const ValidationError& e) {
+      problems = e.problems();
+    }
+  }
+  mpi::agree(problems, tpetra::mpi_comm_of(*comm));
+  return views;
+}
+
+// K as blocks (BlockOperator: nothing copied into one matrix) and the
+// Schur approximation S.
+py::tuple solve_block_nested(const py::object& k, const CrsMatrix& s, const py::object& b_obj, const py::object& x_obj,
+                             const py::object& fields, const tpetra::BlockOptions& block, double tolerance,
+                             int max_iterations, std::vector<Problem> problems) {
+  const int rank = s.layout->distribution()->rank();
+  auto blocks = blocks_arg(k, rank, problems);
+  if (!fields.is_none())
+    problems.push_back(Problem::of(rank, "fields", brief(fields), "None with blocks (the blocks are the fields)", ""));
+  if (!s.square())
+    problems.push_back(Problem::of(rank, "P", "a block between two fields", "S, a square matrix on the second field", ""));
+  mpi::agree(problems, s.layout->distribution()->comm());
+  Teuchos::RCP<const tpetra::BlockOperator> op;
+  {
+    py::gil_scoped_release release;
+    op = Teuchos::rcp(new tpetra::BlockOperator(std::move(blocks)));  // collective; agrees on its own rules
+  }
+  const auto [bv, xv] = views_on(*op->getDomainMap(), b_obj, x_obj);  // agrees
+  py::gil_scoped_release release;
+  Teuchos::RCP<OP> prec;
+  mpi::agree_on(s.layout->distribution()->comm(),
+                [&] { prec = Teuchos::rcp(new tpetra::BlockPreconditioner(*op, s.matrix, block)); });
+  const tpetra::SolveResult done = tpetra::solve_with(op, xv, bv, prec, block_solver_options(block, tolerance, max_iterations));
+  py::gil_scoped_acquire gil;
+  return py::make_tuple(done.iterations, done.relative_residual);
+}
+
+// Saddle-point systems (dapetra/tpetra/block_system.hpp): K one matrix
+// (FieldSplit, BlockPreconditioner) or blocks (BlockOperator). Every
+// process passes the same form (one reduction over P's communicator).
+py::tuple solve_block(const py::object& k, const CrsMatrix& p, const py::object& b_obj, const py::object& x_obj,
+                      const py::object& fields, const std::string& kind, int equations_per_node, double tolerance,
+                      int max_iterations, const py::object& first_parameters, const std::string& second,
+                      const py::object& second_parameters) {
+  const int rank = p.layout->distribution()->rank();
+  std::vector<Problem> problems;
+  const tpetra::BlockOptions block =
+      block_options(kind, equations_per_node, first_parameters, second, second_parameters, rank, problems);
+  const bool one = py::isinstance<CrsMatrix>(k);
+  const MPI_Comm comm = p.layout->distribution()->comm();
+  if (!mpi::all_true(one, comm) && !mpi::all_true(!one, comm)) {
+    problems.push_back(Problem::of(rank, "K", one ? "one matrix" : "blocks",
+                                   "every process passes one matrix, or every process blocks", "the processes differ"));
+    mpi::agree(problems, comm);
+  }
+  if (one)
+    return solve_block_monolithic(k.cast<const CrsMatrix&>(), p, b_obj, x_obj, fields, block, tolerance, max_iterations,
+                                  std::move(problems));
+  return solve_block_nested(k, p, b_obj, x_obj, fields, block, tolerance, max_iterations, std::move(problems));
 }
 #endif
 
@@ -467,15 +596,20 @@ void bind_solve(py::module_& m) {
   tpetra::compat::make_belos_pool_before_kokkos<double, LO, GO, Node>();
   py::class_<CrsMatrix>(m, "CrsMatrix", R"(A Tpetra CrsMatrix (double) on a DAP layout's owned rows.
 
-CrsMatrix(like, rows, cols, values, comm=None) is collective: `like` is any
-protocol object whose layout the vectors will have; rows, cols (global
-indices, int64) and values are this process's COO triplets, for any rows:
-duplicates are summed, and triplets of rows other processes own are sent
-there (finite-element assembly).)")
+CrsMatrix(like, rows, cols, values, comm=None, columns=None) is collective:
+`like` is any protocol object whose layout the vectors will have; rows,
+cols (global indices, int64) and values are this process's COO triplets,
+for any rows: duplicates are summed, and triplets of rows other processes
+own are sent there (finite-element assembly). columns=: a protocol object
+of the layout the matrix applies to, when it is another (a block between
+two fields, such as B in Stokes: rows pressures, columns velocities);
+cols are then its global indices. Every process passes it, or none. Such a
+block applies (apply(x, y): x on columns, y on like) and goes into
+solve_block's blocks; solve() takes square matrices only.)")
       .def(py::init(&make_matrix), py::arg("like"), py::arg("rows"), py::arg("cols"), py::arg("values"),
-           py::arg("comm") = py::none())
+           py::arg("comm") = py::none(), py::arg("columns") = py::none())
       .def_static("from_csr", &matrix_from_csr, py::arg("like"), py::arg("indptr"), py::arg("indices"), py::arg("data"),
-                  py::arg("first_row") = -1, py::arg("comm") = py::none(),
+                  py::arg("first_row") = -1, py::arg("comm") = py::none(), py::arg("columns") = py::none(),
                   R"(A CrsMatrix from this process's owned rows in CSR form (collective; copies).
 
 `like`: a protocol object whose layout's owned elements are the rows, in
@@ -486,11 +620,12 @@ first_row=Mat.getOwnershipRange()[0], which is then checked against the
 layout. Converted in bulk, no per-entry insert. A wrong input on any
 process (a column outside the array, offsets that do not end at the entry
 count, a row count other than the owned count, arrays of different
-lengths) raises the same ValidationError on every process.)")
+lengths) raises the same ValidationError on every process. columns=: as
+in the constructor.)")
       .def_property_readonly("global_rows", [](const CrsMatrix& a) { return a.matrix->getGlobalNumRows(); })
       .def_property_readonly("global_entries", [](const CrsMatrix& a) { return a.matrix->getGlobalNumEntries(); })
       .def("apply", [](const CrsMatrix& a, const py::object& x_obj, const py::object& y_obj) {
-             const auto [x, y] = owned_views(a, x_obj, y_obj, {});
+             const auto [x, y] = owned_views({a.columns, a.layout}, x_obj, y_obj, {});
              py::gil_scoped_release release;
              a.matrix->apply(*x, *y);
            },
@@ -526,19 +661,28 @@ modes (3 in 2-D, 6 in 3-D) and sets MueLu's number of equations to dim;
 near_nullspace= (owned unknowns x modes) gives any modes, with
 equations_per_node= their unknowns per node. Used by MueLu only.)");
 #ifdef DAPETRA_PYTHON_MUELU
-  m.def("solve_block", &solve_block, py::arg("K"), py::arg("P"), py::arg("b"), py::arg("x"), py::arg("fields"),
+  m.def("solve_block", &solve_block, py::arg("K"), py::arg("P"), py::arg("b"), py::arg("x"), py::arg("fields") = py::none(),
         py::arg("kind") = "diagonal", py::arg("equations_per_node") = 1, py::arg("tolerance") = 1e-10,
         py::arg("max_iterations") = 1000, py::arg("first_parameters") = py::none(),
         py::arg("second") = "RELAXATION", py::arg("second_parameters") = py::none(),
         R"(Solves a saddle-point system K x = b, K = [[A, B^T], [B, -C]], with a
 block preconditioner (collective), in place on x's owned part.
 
-K and P are CrsMatrix objects with the same rows; P holds A in its first
-field's block and the Schur approximation S in its second's (for Stokes,
-the pressure mass matrix; DOLFINx's Stokes demo assembles it so). fields:
-two counts (this process's rows in blocks: the first field's, then the
-second's, as DOLFINx's blocked assembly numbers them) or two arrays of
-owned local rows. kind 'diagonal': MINRES with diag(A^-1, S^-1); 'upper':
+K one matrix: K and P are CrsMatrix objects with the same rows; P holds A
+in its first field's block and the Schur approximation S in its second's
+(for Stokes, the pressure mass matrix; DOLFINx's Stokes demo assembles it
+so). fields: two counts (this process's rows in blocks: the first
+field's, then the second's, as DOLFINx's blocked assembly numbers them) or
+two arrays of owned local rows.
+
+K as blocks (DOLFINx's nested matrices, deal.II's block matrices):
+[[A, Bt], [B, C]], each a CrsMatrix (Bt and B made with columns=, see
+CrsMatrix) or None (a zero block); nothing is copied into one matrix. P is
+then S alone, on the second field's layout; fields is None. b and x are
+over both fields, each process's rows in blocks (its first field's, then
+its second's: a DOLFINx block vector).
+
+Every process passes the same form. kind 'diagonal': MINRES with diag(A^-1, S^-1); 'upper':
 GMRES with [[A, B^T], [0, -S]]^-1. A^-1 is one MueLu V-cycle
 (equations_per_node: a velocity's components, interleaved;
 first_parameters: overrides of MueLu's, which by default are

@@ -239,9 +239,11 @@ LocalRows local_rows(const LocalCsrView& csr) {
   return out;
 }
 
-// Tpetra's matrix on the owned map from its local arrays, sorted first
-// where a row is not; its column map is the owned elements then `others`.
-Teuchos::RCP<CrsMatrix> fill_complete(const Teuchos::RCP<const Map>& owned, LocalRows local, std::size_t num_rows) {
+// Tpetra's matrix on the owned rows from its local arrays, sorted first
+// where a row is not; its column map is the domain's owned elements then
+// `others`.
+Teuchos::RCP<CrsMatrix> fill_complete(const Teuchos::RCP<const Map>& owned, const Teuchos::RCP<const Map>& domain,
+                                      LocalRows local, std::size_t num_rows) {
   if (!local.ascending) {
     const std::size_t kept = sort_and_merge_rows(local.row_map, local.entries, local.values, num_rows);
     if (kept < local.entries.extent(0)) {  // repeats were summed
@@ -249,23 +251,31 @@ Teuchos::RCP<CrsMatrix> fill_complete(const Teuchos::RCP<const Map>& owned, Loca
       Kokkos::resize(local.values, kept);
     }
   }
-  const GO base = owned->getIndexBase();
-  const auto owned_gids = compat::local_element_list(*owned);
+  const GO base = domain->getIndexBase();
+  const auto owned_gids = compat::local_element_list(*domain);
   std::vector<GO> column_gids(owned_gids.begin(), owned_gids.end());
   column_gids.reserve(column_gids.size() + local.others.size());
   for (const GO g : local.others) column_gids.push_back(g);
   auto column_map = Teuchos::rcp(new Map(Teuchos::OrdinalTraits<Tpetra::global_size_t>::invalid(),
                                          Teuchos::ArrayView<const GO>(column_gids), base, owned->getComm()));
   auto matrix = Teuchos::rcp(new CrsMatrix(owned, column_map, local.row_map, local.entries, local.values));
-  matrix->expertStaticFillComplete(owned, owned);  // collective: the column map's Import
+  matrix->expertStaticFillComplete(domain, owned);  // collective: the column map's Import
   return matrix;
 }
 
-// The row layout is 1-D, one row per element.
+// The row (or column) layout is 1-D, one row per element.
 void check_one_dimensional(const TpetraLayout& rows, int rank, std::vector<Problem>& out) {
   if (rows.dim_data().size() != 1 || rows.column_axis() >= 0)
     out.push_back(Problem::of(rank, "dim_data", std::to_string(rows.dim_data().size()) + " axes",
                               "the row layout is 1-D, one row per element", "matrices take a 1-D layout"));
+}
+
+// Whether two layouts' communicators are the same group in the same order
+// (local: MPI_Comm_compare).
+bool same_communicator(const TpetraLayout& a, const TpetraLayout& b) {
+  int result = MPI_UNEQUAL;
+  MPI_Comm_compare(a.distribution()->comm(), b.distribution()->comm(), &result);
+  return result == MPI_IDENT || result == MPI_CONGRUENT;
 }
 
 // The checks both forms share: a 1-D row layout, sound offsets (then the
@@ -297,23 +307,36 @@ Teuchos::RCP<CrsMatrix> crs_matrix_copy(const TpetraLayout& rows, const LocalCsr
   mpi::agree(checks.problems, rows.distribution()->comm());
   LocalRows local = local_rows(csr);
   for (GO& g : local.others) g += base;
-  return fill_complete(owned, std::move(local), csr.num_rows);
+  return fill_complete(owned, owned, std::move(local), csr.num_rows);
 }
 
 Teuchos::RCP<CrsMatrix> crs_matrix_copy(const TpetraLayout& rows, const CsrView& csr) {
-  const auto owned = rows.owned_map();
+  return crs_matrix_copy(rows, rows, csr);
+}
+
+Teuchos::RCP<CrsMatrix> crs_matrix_copy(const TpetraLayout& rows, const TpetraLayout& columns, const CsrView& csr) {
   SharedChecks checks = shared_checks(rows, csr);
+  const int rank = rows.distribution()->rank();
+  if (&columns != &rows) {
+    check_one_dimensional(columns, rank, checks.problems);
+    if (!same_communicator(rows, columns))  // (local: agree() below tells the others)
+      checks.problems.push_back(Problem::of(rank, "columns", "another communicator",
+                                            "the columns' layout is over the rows' communicator", "it is not"));
+    checks.readable = checks.readable && checks.problems.empty();
+  }
   LocalRows local;
+  const auto domain = columns.owned_map();
   if (checks.readable) {
-    const global_index_t size = rows.distribution()->global_shape()[0];
-    local = local_rows(csr, *owned, size, owned->getIndexBase());
+    const global_index_t size = columns.distribution()->global_shape()[0];
+    local = local_rows(csr, *domain, size, domain->getIndexBase());
     if (local.outside)
-      checks.problems.push_back(Problem::of(rows.distribution()->rank(), "columns", std::to_string(local.first_outside),
-                                            "every column is a global index of the layout (0 <= c < " + std::to_string(size) + ")",
+      checks.problems.push_back(Problem::of(rank, "columns", std::to_string(local.first_outside),
+                                            "every column is a global index of the columns' layout (0 <= c < " +
+                                                std::to_string(size) + ")",
                                             std::to_string(local.outside) + " columns outside the layout"));
   }
   mpi::agree(checks.problems, rows.distribution()->comm());
-  return fill_complete(owned, std::move(local), csr.num_rows);
+  return fill_complete(rows.owned_map(), domain, std::move(local), csr.num_rows);
 }
 
 }  // namespace dapetra::tpetra

@@ -43,6 +43,18 @@ namespace dapetra::tpetra {
 /// @return the matrix on rows' owned map, fill complete (a copy).
 Teuchos::RCP<CrsMatrix> crs_matrix_copy(const TpetraLayout& rows, const CsrView& csr);
 
+/// Collective over rows.comm(). A rectangular block (a coupling between two
+/// fields: rows in one, columns in the other): as above, with domain map
+/// `columns`' owned map and columns global indices of `columns` (0 <= c <
+/// its global size). The two layouts are over the same communicator (else
+/// the same ValidationError on every process, key "columns"). Copies every
+/// entry.
+/// @param rows the layout whose owned elements are the rows, in order.
+/// @param columns the layout of the vectors the matrix applies to.
+/// @param csr this process's owned rows with global columns of `columns`.
+/// @return the matrix, range map rows' owned map, domain map columns', fill complete (a copy).
+Teuchos::RCP<CrsMatrix> crs_matrix_copy(const TpetraLayout& rows, const TpetraLayout& columns, const CsrView& csr);
+
 /// Collective over rows.comm(). The same matrix from rows with local
 /// columns: column c < csr.owned_columns is the owned map's c-th element,
 /// column owned_columns + j is global index csr.ghost_columns[j]; the column
