@@ -20,9 +20,11 @@
 #include <deal.II/numerics/vector_tools.h>
 
 #include <Teuchos_DefaultMpiComm.hpp>
+#include <Teuchos_XMLParameterListHelpers.hpp>
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdlib>
 #include <dapetra/dealii/compat.hpp>
 #include <dapetra/dealii/vector.hpp>
 #include <dapetra/tpetra/solver.hpp>
@@ -124,21 +126,11 @@ Solved Laplace::solve_with_tpetra(const dapetra::dealii::TpetraSparseMatrix& mat
   const auto layout = dapetra::tpetra::TpetraLayout::create(u, Teuchos::rcp(new Teuchos::MpiComm<int>(MPI_COMM_WORLD)), options);
   dapetra::tpetra::SolverOptions how;  // Belos CG + MueLu, Dapetra's settings
   how.tolerance = tolerance;
-  // Q2's stiffness matrix has weak and positive couplings; aggregating
-  // across them slows MueLu as it grows (ML's default aggregation threshold
-  // drops them too). Measured at 2 processes, 4.7e5 dofs (cycle 5 from 6
-  // initial refinements): drop tolerance 0 gave 75 iterations, 0.02 42,
-  // 0.05 31, 0.1 60 (ML 33).
-  how.parameters.set("aggregation: drop tol", 0.05);
-  // Chebyshev of degree 1 tuned for the lower end of the spectrum
-  // (lambda_max / 7, not MueLu's / 20) took CG from 38 to 26-28 iterations
-  // at 5.0e5 dofs (ML 29); degree 2 took 21-23 at a higher cost per
-  // iteration. MueLu's Kokkos set-up kernels and an implicit restriction
-  // (P^T applied, not formed) cut the set-up from 0.26-0.29 s to 0.18-0.20 s
-  // (ML's 0.17-0.19 s). 2 processes, this 2-core VM, 2026-11-26.
-  how.parameters.set("use kokkos refactor", true);
-  how.parameters.set("transpose: use implicit", true);
-  how.parameters.sublist("smoother: params").set("chebyshev: ratio eigenvalue", 7.0);
+  // Dapetra's MueLu settings as they are (muelu_parameters_for_cg); a
+  // Teuchos XML file named by DAPETRA_MUELU_XML overrides them, as
+  // FEM_MUELU_XML does for dapetra-fem.
+  if (const char* xml = std::getenv("DAPETRA_MUELU_XML"))
+    Teuchos::updateParametersFromXmlFile(xml, Teuchos::inoutArg(how.parameters));
   solution = 0;
   const auto result = dapetra::tpetra::solve(matrix.tpetra_matrix(), dapetra::tpetra::owned_view<double>(*layout, u),
                                              dapetra::tpetra::owned_view<double>(*layout, b), how);

@@ -412,24 +412,23 @@ struct BlockOptions {
   }
 
   /// MueLu's settings for a second-order velocity block (Taylor-Hood's
-  /// Q2 or P2), over Dapetra's for CG (muelu_parameters_for_cg()):
-  /// aggregation drops connections weaker than 5 % (Q2 and P2 stiffness
-  /// matrices have weak and positive ones), and Chebyshev smoothing of
-  /// degree 3 aims at the upper seventh of the spectrum (Dapetra's CG
-  /// settings: degree 1, and Ifpack2's ratio of 30). MINRES iterations with
-  /// the block diagonal kind, 2 processes, Trilinos 13.2, 2026-11-27:
+  /// Q2 or P2), over Dapetra's for CG (muelu_parameters_for_cg(), which
+  /// drop couplings weaker than 5 % and aim Chebyshev at the upper seventh
+  /// of the spectrum): Chebyshev of degree 3 (for a scalar block too; CG's
+  /// settings have 3 for several unknowns per node, 1 for one). MINRES
+  /// iterations with the block diagonal kind, 2 processes, Trilinos 13.2,
+  /// 2026-11-27:
   ///   - deal.II's step-55 (Q2-Q1, examples/dealii/step55.cpp) at 8, 16,
-  ///     32, 64 cells a side: 94, 120, 131, 137 with the CG settings alone;
-  ///     94, 113, 121, 128 dropping at 2 % (this default before); 96, 109,
-  ///     112, 114 at 5 %; 55, 65, 69, 71 with these (72 at 128);
+  ///     32, 64 cells a side: 94, 120, 131, 137 with CG's settings of
+  ///     before (degree 1, no dropping, Ifpack2's ratio of 30); 94, 113,
+  ///     121, 128 dropping at 2 %; 96, 109, 112, 114 at 5 %; 55, 65, 69, 71
+  ///     with these (72 at 128);
   ///   - DOLFINx's Stokes (P2-P1, examples/python/stokes_dolfinx.py) at 16,
   ///     32, 64 cells a side: 95, 106, 117 dropping at 2 %; 88, 99, 111 with
   ///     these, in the same time.
   /// @return the parameters.
   static Teuchos::ParameterList velocity_multigrid() {
     Teuchos::ParameterList p;
-    p.set("aggregation: drop tol", 0.05);
-    p.sublist("smoother: params").set("chebyshev: ratio eigenvalue", 7.0);
     p.sublist("smoother: params").set("chebyshev: degree", 3);
     return p;
   }
