@@ -12,7 +12,9 @@
 #include <array>
 #include <cstdio>
 #include <cmath>
+#include <functional>
 #include <map>
+#include <string>
 #include <vector>
 
 #include "dapetra/tpetra/block_system.hpp"
@@ -637,4 +639,47 @@ TEST(Faults, SeparateBlocksThatDoNotFitAreRefusedOnEveryProcess) {
         [&] { BlockPreconditioner prec(k, comm->getRank() == bad ? Teuchos::null : b.s, BlockOptions{}); }, bad,
         "preconditioning matrix");
   }
+}
+
+// A preconditioner's name or parameters that differ on one process in turn
+// (make_preconditioner, which every solve here goes through): refused on
+// every process before any set-up, which would otherwise leave the
+// processes in different collectives. And a parameter MueLu refuses on
+// every process: its message, on every process, as a ValidationError.
+TEST(Faults, PreconditionerArgumentsDifferingOnOneProcessAreRefusedOnEveryProcess) {
+  const auto comm = world();
+  const Mac mac(4, comm->getSize());
+  const Distributed d = distribute(mac);
+  const auto refused = [&](const std::function<void()>& step) {
+    try {
+      step();
+      ADD_FAILURE() << "accepted";
+    } catch (const ValidationError& e) {
+      ASSERT_FALSE(e.problems().empty());
+      EXPECT_EQ(e.problems()[0].key, "preconditioner") << e.what();
+    }
+  };
+  Teuchos::ParameterList sweeps;
+  sweeps.set("relaxation: sweeps", 2);
+  for (int bad = 0; bad < comm->getSize() && comm->getSize() > 1; ++bad) {
+    SCOPED_TRACE("rank " + std::to_string(bad));
+    const bool here = comm->getRank() == bad;
+    refused([&] { make_preconditioner(d.p, "RELAXATION", here ? sweeps : Teuchos::ParameterList()); });
+    refused([&] { make_preconditioner(d.p, here ? "ILUT" : "RELAXATION"); });
+    refused([&] { make_preconditioner(d.p, "MueLu", {}, here ? 2 : 1); });
+  }
+  Teuchos::ParameterList unknown;
+  unknown.set("multigrid algorithm", "no such algorithm");
+  try {
+    make_preconditioner(d.p, "MueLu", unknown);
+    ADD_FAILURE() << "MueLu accepted an unknown algorithm";
+  } catch (const ValidationError& e) {
+    ASSERT_FALSE(e.problems().empty());
+    EXPECT_EQ(e.problems()[0].rank, 0);
+  }
+  // The same arguments everywhere, "user data" (each process's own objects,
+  // printed as addresses) aside: accepted ("none": nothing to set up).
+  Teuchos::ParameterList with_data;
+  with_data.sublist("user data").set("mine", Teuchos::rcp(new int(comm->getRank())));
+  EXPECT_NO_THROW(make_preconditioner(d.p, "none", with_data));
 }

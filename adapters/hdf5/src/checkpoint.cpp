@@ -84,26 +84,12 @@ hid_t memory_type() {
   }
 }
 
-// FNV-1a of a call's collective arguments: the file, the dataset, and the
-// call, its mode and its element type's format.
-std::uint64_t arguments_hash(const std::string& file, const std::string& name, const std::string& call) {
-  std::uint64_t h = 1469598103934665603ull;
-  for (const std::string* s : {&file, &name, &call}) {
-    for (const unsigned char c : *s) h = (h ^ c) * 1099511628211ull;
-    h = (h ^ 0xffu) * 1099511628211ull;  // (a separator no name holds)
-  }
-  return h;
-}
-
 // Collective (one reduction): the same file, dataset, call, mode and element
 // type everywhere (`call` names the last three). A process whose arguments
 // differ from the least-hashed process's says so.
 void check_same_arguments(const std::string& file, const std::string& name, const std::string& call, MPI_Comm comm,
                           int rank, std::vector<Problem>& problems) {
-  const std::uint64_t h = arguments_hash(file, name, call);
-  std::uint64_t mine[2] = {h, ~h}, least[2];
-  MPI_Allreduce(mine, least, 2, MPI_UINT64_T, MPI_MIN, comm);
-  if (least[0] != ~least[1] && h != least[0])
+  if (!mpi::same_as_every_process(file + '\0' + name + '\0' + call, comm))  // ('\0': a separator no name holds)
     problems.push_back(Problem::of(rank, "name", file + ":" + name + " (" + call + ")",
                                    "every process names the same file and dataset, mode and element type",
                                    "another process names another"));

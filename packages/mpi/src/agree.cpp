@@ -76,6 +76,15 @@ bool all_true(bool value, MPI_Comm comm) {
   return all == 1;
 }
 
+bool same_as_every_process(const std::string& arguments, MPI_Comm comm) {
+  std::uint64_t h = 1469598103934665603ull;  // FNV-1a
+  for (const unsigned char c : arguments) h = (h ^ c) * 1099511628211ull;
+  const std::uint64_t mine[2] = {h, ~h};
+  std::uint64_t least[2];
+  MPI_Allreduce(mine, least, 2, MPI_UINT64_T, MPI_MIN, comm);
+  return least[0] == ~least[1] || h == least[0];  // (the least hash and the least complement are one text's)
+}
+
 void agree(const std::vector<Problem>& mine, MPI_Comm comm) {
   if (all_true(mine.empty(), comm)) return;
   throw ValidationError(gather_problems(mine, comm));

@@ -25,10 +25,13 @@
 
 #include <algorithm>
 #include <map>
+#include <sstream>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
+#include "dapetra/mpi/agree.hpp"
+#include "dapetra/tpetra/comm.hpp"
 #include "dapetra/tpetra/compat.hpp"
 #include "dapetra/tpetra/muelu_parameters.hpp"
 #include "dapetra/tpetra/types.hpp"
@@ -105,18 +108,13 @@ struct SolveResult {
   bool converged = false;
 };
 
-/// Collective over a's communicator. The preconditioner `name` names (see
-/// SolverOptions::preconditioner), set up on `a`, with `overrides` on top
-/// of Dapetra's defaults; null for "none".
-/// @param a the matrix.
-/// @param name "MueLu", an Ifpack2 preconditioner's name, or "none".
-/// @param overrides the preconditioner's parameters to change.
-/// @param equations_per_node MueLu's "number of equations" (see SolverOptions).
-/// @param near_nullspace MueLu's near-nullspace, or null (see SolverOptions).
-/// @return the preconditioner, ready to apply (or null).
-inline Teuchos::RCP<Operator> make_preconditioner(const Teuchos::RCP<CrsMatrix>& a, const std::string& name,
-                                                  const Teuchos::ParameterList& overrides = {}, int equations_per_node = 1,
-                                                  const Teuchos::RCP<MultiVector<double>>& near_nullspace = Teuchos::null) {
+namespace detail {
+
+// The preconditioner itself, set up on this process's part (collective
+// inside MueLu and Ifpack2).
+inline Teuchos::RCP<Operator> set_up_preconditioner(const Teuchos::RCP<CrsMatrix>& a, const std::string& name,
+                                                    const Teuchos::ParameterList& overrides, int equations_per_node,
+                                                    const Teuchos::RCP<MultiVector<double>>& near_nullspace) {
   if (name == "none") return Teuchos::null;
   if (name == "MueLu") {
 #ifndef DAPETRA_WITHOUT_MUELU
@@ -142,6 +140,46 @@ inline Teuchos::RCP<Operator> make_preconditioner(const Teuchos::RCP<CrsMatrix>&
   prec->setParameters(params);
   prec->initialize();
   prec->compute();
+  return prec;
+}
+
+}  // namespace detail
+
+/// Collective over a's communicator. The preconditioner `name` names (see
+/// SolverOptions::preconditioner), set up on `a`, with `overrides` on top
+/// of Dapetra's defaults; null for "none". Costs one reduction beyond the
+/// set-up: every process must pass the same name, overrides (MueLu's "user
+/// data" aside), equations per node and near-nullspace presence, or every
+/// process throws the same ValidationError (key "preconditioner", naming
+/// the processes that differ) before any set-up. A set-up that throws on
+/// every process (MueLu refusing its parameters, say) throws a
+/// ValidationError on every process, with MueLu's or Ifpack2's message.
+/// @param a the matrix.
+/// @param name "MueLu", an Ifpack2 preconditioner's name, or "none".
+/// @param overrides the preconditioner's parameters to change.
+/// @param equations_per_node MueLu's "number of equations" (see SolverOptions).
+/// @param near_nullspace MueLu's near-nullspace, or null (see SolverOptions).
+/// @return the preconditioner, ready to apply (or null).
+inline Teuchos::RCP<Operator> make_preconditioner(const Teuchos::RCP<CrsMatrix>& a, const std::string& name,
+                                                  const Teuchos::ParameterList& overrides = {}, int equations_per_node = 1,
+                                                  const Teuchos::RCP<MultiVector<double>>& near_nullspace = Teuchos::null) {
+  const MPI_Comm comm = mpi_comm_of(*a->getComm());
+  std::ostringstream arguments;
+  arguments << name << '\n' << equations_per_node << '\n' << near_nullspace.is_null() << '\n';
+  // (MueLu's "user data" holds each process's own objects, printed as
+  // addresses: left out. No used-flags: those differ with what each
+  // process read.)
+  Teuchos::ParameterList compared = overrides;
+  if (compared.isSublist("user data")) compared.remove("user data");
+  compared.print(arguments, 0, true, false);
+  std::vector<Problem> problems;
+  if (!mpi::same_as_every_process(arguments.str(), comm))
+    problems.push_back(Problem::of(a->getComm()->getRank(), "preconditioner", name,
+                                   "every process names the same preconditioner, parameters and near-nullspace",
+                                   "another process names others"));
+  mpi::agree(problems, comm);
+  Teuchos::RCP<Operator> prec;
+  mpi::agree_on(comm, [&] { prec = detail::set_up_preconditioner(a, name, overrides, equations_per_node, near_nullspace); });
   return prec;
 }
 

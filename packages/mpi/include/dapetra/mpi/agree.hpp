@@ -12,6 +12,7 @@
 #include <mpi.h>
 
 #include <exception>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -53,6 +54,18 @@ void agree_on(MPI_Comm comm, Step&& step) {
   }
   agree(mine, comm);
 }
+
+/// Collective over `comm` (one reduction of two 64-bit words): whether this
+/// process's `arguments` (a call's collective arguments written out as
+/// text) are every process's. False only on the processes whose text
+/// differs from the one that hashes least, so that exactly those report a
+/// problem (a hash collision can let a difference pass: 2^-64). For calls
+/// that must refuse arguments differing between processes before going
+/// into collectives with them.
+/// @param arguments this process's arguments, written out.
+/// @param comm the processes.
+/// @return whether they are the least-hashed process's.
+bool same_as_every_process(const std::string& arguments, MPI_Comm comm);
 
 /// Collective over `comm`: true on every process when `value` is true on
 /// every process (one reduction). For decisions every process must take
