@@ -284,7 +284,11 @@ bool run_study(const Options& o, const Teuchos::RCP<const Teuchos::Comm<int>>& c
       say("restart: the solution read from %s at every node by its number (%d per node); no solve\n", o.restart.c_str(),
           r.components);
     } else {
-      r = o.elasticity ? fem::solve_elasticity(part, comm, o.solve) : fem::solve_poisson(part, comm, o.solve);
+      // (A preconditioner MueLu or Ifpack2 refuses: one message, every process exits.)
+      if (!agreed(MPI_COMM_WORLD, [&] {
+            r = o.elasticity ? fem::solve_elasticity(part, comm, o.solve) : fem::solve_poisson(part, comm, o.solve);
+          }))
+        return false;
     }
     say("balance: %.0f %s per rank at most, %.1f on average (%.3f); %zu ghost copies of shared nodes (owned by the lowest "
         "rank)\n",

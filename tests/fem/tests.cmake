@@ -37,6 +37,14 @@ foreach(case IN LISTS bad_inputs)
                LABELS mpi fault TIMEOUT 60 PASS_REGEX "dapetra-fem: [^\n]*${expected}"
                FAIL_REGEX "terminate called" "Signal:" "exited on signal")
 endforeach()
+# A MueLu list MueLu refuses (FEM_MUELU_XML): one message from rank 0, every
+# process exits (before, MueLu's exception aborted every process).
+file(WRITE ${CMAKE_CURRENT_BINARY_DIR}/fem_bad_muelu.xml
+     "<ParameterList name=\"MueLu\"><Parameter name=\"multigrid algorithm\" type=\"string\" value=\"no such algorithm\"/></ParameterList>\n")
+dapetra_test(fem_bad_muelu_np2 NP 2 COMMAND dapetra-fem --n 8 --out ${CMAKE_CURRENT_BINARY_DIR}/fem_bad
+             LABELS mpi fault TIMEOUT 60 PASS_REGEX "dapetra-fem: rank 0: [^\n]*muelu(.|\n)*no such algorithm"
+             FAIL_REGEX "terminate called" "Signal:" "exited on signal"
+             ENV FEM_MUELU_XML=${CMAKE_CURRENT_BINARY_DIR}/fem_bad_muelu.xml)
 # --help prints the program's own usage first (not Kokkos' options), once.
 dapetra_test(fem_help_np2 NP 2 COMMAND dapetra-fem --help LABELS mpi TIMEOUT 60 PASS_REGEX "^usage: dapetra-fem"
              FAIL_REGEX "Kokkos" "usage:[^\n]*\n(.|\n)*usage:")
