@@ -8,6 +8,10 @@ DAPETRA_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 DAPETRA_PLAIN_BUILD=$DAPETRA_ROOT/build${DAPETRA_STACK:+/$DAPETRA_STACK}
 DAPETRA_BUILD=${DAPETRA_BUILD:-$DAPETRA_PLAIN_BUILD}
 
+# dapetra_step TEXT: a step's heading, with the time of day (UTC), so a log
+# shows where a run's minutes went.
+dapetra_step() { echo "== [$(date -u +%H:%M:%S)] $*"; }
+
 source "$DAPETRA_ROOT/scripts/lib/stacks.sh"
 
 # Everything the build, tests and adapters use: the same names on every stack
@@ -85,7 +89,7 @@ dapetra_install_deps() {
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
   done
   if [ ${#missing[@]} -gt 0 ]; then
-    echo "== installing: ${missing[*]}"
+    dapetra_step "installing: ${missing[*]}"
     local sudo=""
     [ "$(id -u)" -ne 0 ] && sudo="sudo"
     $sudo apt-get update -qq
@@ -102,7 +106,7 @@ dapetra_install_deps() {
 dapetra_configure() {
   mkdir -p "$DAPETRA_BUILD"
   local log="$DAPETRA_BUILD/configure.log"
-  echo "== configuring ${DAPETRA_BUILD#$DAPETRA_ROOT/}/"
+  dapetra_step "configuring ${DAPETRA_BUILD#$DAPETRA_ROOT/}/"
   cmake -S "$DAPETRA_ROOT" -B "$DAPETRA_BUILD" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
     -DPython3_EXECUTABLE="$DAPETRA_PYTHON" "${DAPETRA_STACK_CMAKE_ARGS[@]}" "$@" >"$log" 2>&1 ||
     { cat "$log"; return 1; }
@@ -112,7 +116,7 @@ dapetra_configure() {
 dapetra_build() {
   local args=()
   for t in "$@"; do args+=(--target "$t"); done
-  echo "== building ${*:-everything} (-j ${DAPETRA_JOBS:-2})"
+  dapetra_step "building ${*:-everything} (-j ${DAPETRA_JOBS:-2})"
   local log="$DAPETRA_BUILD/build.log"
   cmake --build "$DAPETRA_BUILD" -j "${DAPETRA_JOBS:-2}" "${args[@]}" >"$log" 2>&1 ||
     { tail -n 80 "$log"; return 1; }

@@ -63,7 +63,7 @@ _dapetra_make_sid() {
     apt-get update -qq
     DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends debootstrap >/dev/null
   }
-  echo "== making the sid chroot in $dir (once)"
+  dapetra_step "making the sid chroot in $dir (once)"
   debootstrap --variant=minbase sid "$dir" "$(dapetra_debian_mirror)" \
     >"$dir.debootstrap.log" 2>&1 || { tail -n 30 "$dir.debootstrap.log"; return 1; }
   # sid's Release file is signed with an expiry date that has passed.
@@ -79,7 +79,7 @@ _dapetra_make_trilinos17() {
   local dir=$1 sid
   dapetra_stack_make_chroot newest || return 1
   sid=$(dapetra_stack_root newest)
-  echo "== making the Trilinos 17.0 chroot in $dir from $sid (once)"
+  dapetra_step "making the Trilinos 17.0 chroot in $dir from $sid (once)"
   cp -a --reflink=auto "$sid" "$dir"
   rm -f "$dir/etc/dapetra-chroot"
   echo "deb $(dapetra_debian_mirror) experimental main" >"$dir/etc/apt/sources.list.d/experimental.list"
