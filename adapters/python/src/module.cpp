@@ -1,4 +1,4 @@
-// The compiled part of the `dapetra` Python package (dapetra/_dapetra).
+// The compiled part of the `dapetra` Python package: its extension module dapetra._dapetra.
 #include "bindings.hpp"
 #include "convert.hpp"
 #include "dapetra/error.hpp"
