@@ -56,7 +56,7 @@ bool same_owned(const step40::Vector& a, const step40::Vector& b, bool with_ghos
   return bench::all_ranks(same, comm);
 }
 
-void halo_rows(Report& report, const step40::Laplace& problem, const std::string& size, MPI_Comm comm, int reps) {
+void halo_rows(Report& report, const step40::Laplace<2>& problem, const std::string& size, MPI_Comm comm, int reps) {
   step40::Vector ours = problem.relevant_vector(), theirs = problem.relevant_vector();
   const DistArray a = dapetra::dealii::vector_as_distarray(ours);
   const auto plan = mpi::HaloPlan::create(mpi::DistributedLayout::create(a, comm, dapetra::dealii::owners_of(ours)));
@@ -89,7 +89,7 @@ void halo_rows(Report& report, const step40::Laplace& problem, const std::string
 }
 
 // y = A x for x(g) = cos(g) on both matrices, agreeing to rounding; and both right-hand sides.
-bool same_system(const step40::Laplace& problem, const dapetra::dealii::TpetraSparseMatrix& ours, const step40::Vector& rhs,
+bool same_system(const step40::Laplace<2>& problem, const dapetra::dealii::TpetraSparseMatrix& ours, const step40::Vector& rhs,
                  const step40::TrilinosSystem& theirs, MPI_Comm comm) {
   dl::TrilinosWrappers::MPI::Vector x(problem.owned(), comm), y(problem.owned(), comm);
   for (const auto g : problem.owned()) x(g) = std::cos(static_cast<double>(g));
@@ -164,7 +164,7 @@ bool same_products(const tpetra::CrsMatrix& a, const tpetra::CrsMatrix& b, MPI_C
   return bench::all_ranks(same, comm);
 }
 
-void system_rows(Report& report, const step40::Laplace& problem, const std::string& size, MPI_Comm comm, int reps) {
+void system_rows(Report& report, const step40::Laplace<2>& problem, const std::string& size, MPI_Comm comm, int reps) {
   dapetra::dealii::TpetraSparseMatrix ours(problem.owned(), problem.pattern(), comm);
   step40::Vector rhs = problem.relevant_vector(), solution = problem.relevant_vector();
   step40::TrilinosSystem theirs;
@@ -229,7 +229,7 @@ int main(int argc, char** argv) {
   Report report(rank);
   report.header();
   // step-40's mesh after one adaptive cycle: 2^8 (quick 2^6) cells a side, then Kelly's refinement of a first solution.
-  step40::Laplace problem(quick ? 6 : 8);
+  step40::Laplace<2> problem(step40::Shape{quick ? 6u : 8u});
   problem.setup();
   {
     dapetra::dealii::TpetraSparseMatrix first(problem.owned(), problem.pattern(), comm);

@@ -40,8 +40,9 @@ double seconds_since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
-// f = 1 above the curve y = 0.5 + 0.25 sin(4 pi x), -1 below (step-40's).
-double load(const dl::Point<2>& p) { return p[1] > 0.5 + 0.25 * std::sin(4.0 * dl::numbers::PI * p[0]) ? 1.0 : -1.0; }
+// f = 1 above the curve (surface) y = 0.5 + 0.25 sin(4 pi x), -1 below (step-40's).
+template <int dim>
+double load(const dl::Point<dim>& p) { return p[1] > 0.5 + 0.25 * std::sin(4.0 * dl::numbers::PI * p[0]) ? 1.0 : -1.0; }
 
 // A solution of deal.II's own vector types, with its constraints
 // distributed, as a vector of owned and relevant dofs.
@@ -53,44 +54,55 @@ void copy_owned(const Solution& from, Vector& to) {
 
 }  // namespace
 
-Laplace::Laplace(unsigned initial)
-    : mesh_(MPI_COMM_WORLD, dl::Triangulation<2>::MeshSmoothing(dl::Triangulation<2>::smoothing_on_refinement |
-                                                                dl::Triangulation<2>::smoothing_on_coarsening)),
-      fe_(2),
+template <int dim>
+Laplace<dim>::Laplace(const Shape& shape)
+    : uniform_(shape.uniform),
+      mesh_(MPI_COMM_WORLD, typename dl::Triangulation<dim>::MeshSmoothing(dl::Triangulation<dim>::smoothing_on_refinement |
+                                                                           dl::Triangulation<dim>::smoothing_on_coarsening)),
+      fe_(shape.degree),
       dofs_(mesh_) {
   dl::GridGenerator::hyper_cube(mesh_);
-  mesh_.refine_global(initial);
+  mesh_.refine_global(shape.initial);
 }
 
-void Laplace::setup() {
+template <int dim>
+void Laplace<dim>::setup() {
   dofs_.distribute_dofs(fe_);
   owned_ = dofs_.locally_owned_dofs();
   relevant_ = dl::DoFTools::extract_locally_relevant_dofs(dofs_);
   dapetra::dealii::compat::reinit_constraints(constraints_, owned_, relevant_);
   dl::DoFTools::make_hanging_node_constraints(dofs_, constraints_);
-  dl::VectorTools::interpolate_boundary_values(dofs_, 0, dl::Functions::ZeroFunction<2>(), constraints_);
+  dl::VectorTools::interpolate_boundary_values(dofs_, 0, dl::Functions::ZeroFunction<dim>(), constraints_);
   constraints_.close();
 }
 
-void Laplace::refine(const Vector& solution) {
+template <int dim>
+void Laplace<dim>::refine(const Vector& solution) {
+  if (uniform_) {
+    mesh_.refine_global(1);
+    return;
+  }
   dl::Vector<float> estimate(mesh_.n_active_cells());
-  dl::KellyErrorEstimator<2>::estimate(dofs_, dl::QGauss<1>(fe_.degree + 1), {}, solution, estimate);
+  dl::KellyErrorEstimator<dim>::estimate(dofs_, dl::QGauss<dim - 1>(fe_.degree + 1), {}, solution, estimate);
   dl::parallel::distributed::GridRefinement::refine_and_coarsen_fixed_number(mesh_, estimate, 0.3, 0.03);
   mesh_.execute_coarsening_and_refinement();
 }
 
-dl::DynamicSparsityPattern Laplace::pattern() const {
+template <int dim>
+dl::DynamicSparsityPattern Laplace<dim>::pattern() const {
   dl::DynamicSparsityPattern dsp(relevant_);
   dl::DoFTools::make_sparsity_pattern(dofs_, dsp, constraints_, false);
   return dsp;
 }
 
-Vector Laplace::relevant_vector() const { return Vector(owned_, relevant_, MPI_COMM_WORLD); }
+template <int dim>
+Vector Laplace<dim>::relevant_vector() const { return Vector(owned_, relevant_, MPI_COMM_WORLD); }
 
+template <int dim>
 template <class Matrix, class RhsVector>
-void Laplace::assemble(Matrix& matrix, RhsVector& rhs) const {
-  const dl::QGauss<2> quadrature(fe_.degree + 1);
-  dl::FEValues<2> values(fe_, quadrature, dl::update_values | dl::update_gradients | dl::update_quadrature_points | dl::update_JxW_values);
+void Laplace<dim>::assemble(Matrix& matrix, RhsVector& rhs) const {
+  const dl::QGauss<dim> quadrature(fe_.degree + 1);
+  dl::FEValues<dim> values(fe_, quadrature, dl::update_values | dl::update_gradients | dl::update_quadrature_points | dl::update_JxW_values);
   const unsigned n = fe_.n_dofs_per_cell();
   dl::FullMatrix<double> cell_matrix(n, n);
   dl::Vector<double> cell_rhs(n);
@@ -101,7 +113,7 @@ void Laplace::assemble(Matrix& matrix, RhsVector& rhs) const {
     cell_rhs = 0.;
     values.reinit(cell);
     for (unsigned q = 0; q < quadrature.size(); ++q) {
-      const double f = load(values.quadrature_point(q));
+      const double f = load<dim>(values.quadrature_point(q));
       for (unsigned i = 0; i < n; ++i) {
         for (unsigned j = 0; j < n; ++j) cell_matrix(i, j) += values.shape_grad(i, q) * values.shape_grad(j, q) * values.JxW(q);
         cell_rhs(i) += f * values.shape_value(i, q) * values.JxW(q);
@@ -114,9 +126,9 @@ void Laplace::assemble(Matrix& matrix, RhsVector& rhs) const {
   rhs.compress(dl::VectorOperation::add);
 }
 
-template void Laplace::assemble(dapetra::dealii::TpetraSparseMatrix&, Vector&) const;
 
-Solved Laplace::solve_with_tpetra(const dapetra::dealii::TpetraSparseMatrix& matrix, Vector& rhs, Vector& solution,
+template <int dim>
+Solved Laplace<dim>::solve_with_tpetra(const dapetra::dealii::TpetraSparseMatrix& matrix, Vector& rhs, Vector& solution,
                                   double tolerance) const {
   const auto t0 = std::chrono::steady_clock::now();
   // deal.II's memory as DAP arrays, and Tpetra's views of their owned parts: nothing is copied.
@@ -144,8 +156,8 @@ namespace {
 
 // deal.II's structure for its own matrix types: the pattern sent to the
 // owners of its rows, then the matrix and the right-hand side.
-template <class System>
-void deal_ii_structure(const Laplace& problem, System& system) {
+template <int dim, class System>
+void deal_ii_structure(const Laplace<dim>& problem, System& system) {
   dl::DynamicSparsityPattern dsp = problem.pattern();
   dl::SparsityTools::distribute_sparsity_pattern(dsp, problem.owned(), MPI_COMM_WORLD, problem.relevant());
   system.matrix.reinit(problem.owned(), problem.owned(), dsp, MPI_COMM_WORLD);
@@ -154,13 +166,14 @@ void deal_ii_structure(const Laplace& problem, System& system) {
 
 }  // namespace
 
-void Laplace::structure(TrilinosSystem& system) const { deal_ii_structure(*this, system); }
-void Laplace::structure(PetscSystem& system) const { deal_ii_structure(*this, system); }
+template <int dim>
+void Laplace<dim>::structure(TrilinosSystem& system) const { deal_ii_structure(*this, system); }
+template <int dim>
+void Laplace<dim>::structure(PetscSystem& system) const { deal_ii_structure(*this, system); }
 
-template void Laplace::assemble(dl::TrilinosWrappers::SparseMatrix&, dl::TrilinosWrappers::MPI::Vector&) const;
-template void Laplace::assemble(dl::PETScWrappers::MPI::SparseMatrix&, dl::PETScWrappers::MPI::Vector&) const;
 
-Solved Laplace::solve(TrilinosSystem& system, Vector& solution, double tolerance) const {
+template <int dim>
+Solved Laplace<dim>::solve(TrilinosSystem& system, Vector& solution, double tolerance) const {
   const auto t0 = std::chrono::steady_clock::now();
   dl::TrilinosWrappers::MPI::Vector x(owned_, MPI_COMM_WORLD);
   dl::SolverControl control(dofs_.n_dofs(), tolerance * system.rhs.l2_norm());
@@ -174,7 +187,8 @@ Solved Laplace::solve(TrilinosSystem& system, Vector& solution, double tolerance
   return out;
 }
 
-Solved Laplace::solve(PetscSystem& system, Vector& solution, double tolerance) const {
+template <int dim>
+Solved Laplace<dim>::solve(PetscSystem& system, Vector& solution, double tolerance) const {
   const auto t0 = std::chrono::steady_clock::now();
   dl::PETScWrappers::MPI::Vector x(owned_, MPI_COMM_WORLD);
   dl::SolverControl control(dofs_.n_dofs(), tolerance * system.rhs.l2_norm());
@@ -189,8 +203,9 @@ Solved Laplace::solve(PetscSystem& system, Vector& solution, double tolerance) c
   return out;
 }
 
-void Laplace::write(const Vector& solution, const std::string& directory, unsigned cycle) const {
-  dl::DataOut<2> out;
+template <int dim>
+void Laplace<dim>::write(const Vector& solution, const std::string& directory, unsigned cycle) const {
+  dl::DataOut<dim> out;
   out.attach_dof_handler(dofs_);
   out.add_data_vector(solution, "u");
   dl::Vector<float> part(mesh_.n_active_cells());
@@ -199,6 +214,17 @@ void Laplace::write(const Vector& solution, const std::string& directory, unsign
   out.build_patches();
   out.write_vtu_with_pvtu_record(directory + "/", "step40", cycle, MPI_COMM_WORLD, 2);
 }
+
+// The two dimensions, and each path's assembly in both.
+template class Laplace<2>;
+template class Laplace<3>;
+#define STEP40_ASSEMBLY(dim)                                                                                       \
+  template void Laplace<dim>::assemble(dapetra::dealii::TpetraSparseMatrix&, Vector&) const;                       \
+  template void Laplace<dim>::assemble(dl::TrilinosWrappers::SparseMatrix&, dl::TrilinosWrappers::MPI::Vector&) const; \
+  template void Laplace<dim>::assemble(dl::PETScWrappers::MPI::SparseMatrix&, dl::PETScWrappers::MPI::Vector&) const;
+STEP40_ASSEMBLY(2)
+STEP40_ASSEMBLY(3)
+#undef STEP40_ASSEMBLY
 
 double relative_difference(const Vector& a, const Vector& b) {
   double diff = 0, size = 0;

@@ -1,6 +1,7 @@
 // deal.II's step-40 problem (a Laplacian, Q2, on a p4est mesh refined
 // adaptively by Kelly's estimator, zero boundary values, f = +-1 on either
-// side of a sine curve), set up and assembled once for each linear-algebra
+// side of a sine curve; also in 3-D, of any degree, and refined everywhere,
+// for the plain Q1 Laplace of docs/multifield.md), set up and assembled once for each linear-algebra
 // path: Dapetra's (TpetraSparseMatrix and deal.II's own distributed vectors,
 // solved by Belos CG + MueLu), deal.II's Trilinos path (Epetra + ML) and its
 // PETSc path (PETSc + BoomerAMG), so that the example and the benchmarks
@@ -44,16 +45,25 @@ struct PetscSystem {
   ::dealii::PETScWrappers::MPI::Vector rhs;
 };
 
+// How the problem is posed: the dimension is Laplace's parameter.
+struct Shape {
+  unsigned initial = 5;  // the unit square (cube) refined this many times everywhere
+  unsigned degree = 2;   // of FE_Q
+  bool uniform = false;  // refine() refines every cell instead of by Kelly's estimate
+};
+
+template <int dim>
 class Laplace {
  public:
-  // Collective. The unit square refined `initial` times everywhere.
-  explicit Laplace(unsigned initial);
+  // Collective.
+  explicit Laplace(const Shape& shape);
 
   // Collective. Distributes the dofs and builds the constraints (hanging
   // nodes, boundary values) for the current mesh.
   void setup();
   // Collective. Kelly's estimate of `solution` (ghosts updated), then 30 %
-  // of the cells refined and 3 % coarsened, as step-40 does.
+  // of the cells refined and 3 % coarsened, as step-40 does; or, with
+  // Shape::uniform, every cell refined.
   void refine(const Vector& solution);
 
   // This process's pattern over its cells (owned rows and rows owned
@@ -90,9 +100,10 @@ class Laplace {
   const ::dealii::IndexSet& relevant() const { return relevant_; }
 
  private:
-  ::dealii::parallel::distributed::Triangulation<2> mesh_;
-  ::dealii::FE_Q<2> fe_;
-  ::dealii::DoFHandler<2> dofs_;
+  bool uniform_;
+  ::dealii::parallel::distributed::Triangulation<dim> mesh_;
+  ::dealii::FE_Q<dim> fe_;
+  ::dealii::DoFHandler<dim> dofs_;
   ::dealii::IndexSet owned_, relevant_;
   ::dealii::AffineConstraints<double> constraints_;
 };

@@ -7,8 +7,11 @@
 // the tutorial. With --compare each cycle is also solved the tutorial's two
 // ways, deal.II's Trilinos path (Epetra + ML) and its PETSc path (BoomerAMG),
 // on the same mesh: iterations, times and how far the solutions are apart.
+// --dim 3, --degree P and --uniform (every cell refined each cycle) pose the
+// plain Laplace problems on which docs/multifield.md measures Dapetra's MueLu
+// defaults against ML (Q1, 2-D and 3-D).
 //
-//   mpirun -n 2 dapetra-step40 [--initial 5] [--cycles 4] [--compare] [--tol 1e-10] [--out DIR] [--report FILE.json]
+//   mpirun -n 2 dapetra-step40 [--initial 5] [--cycles 4] [--dim 2] [--degree 2] [--uniform] [--compare] [--tol 1e-10] [--out DIR] [--report FILE.json]
 //
 // Exit status 1 when, with --compare, a solution differs from deal.II's own
 // by more than 1e-6 of its size, or a solve does not converge.
@@ -25,7 +28,9 @@
 namespace {
 
 struct Options {
-  unsigned initial = 5, cycles = 4;
+  step40::Shape shape;
+  int dim = 2;
+  unsigned cycles = 4;
   bool compare = false;
   double tolerance = 1e-10;
   std::string out, report;
@@ -36,13 +41,16 @@ Options parse(int argc, char** argv) {
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     const bool value = i + 1 < argc;
-    if (a == "--initial" && value) o.initial = static_cast<unsigned>(std::stoul(argv[++i]));
+    if (a == "--initial" && value) o.shape.initial = static_cast<unsigned>(std::stoul(argv[++i]));
+    else if (a == "--degree" && value) o.shape.degree = static_cast<unsigned>(std::stoul(argv[++i]));
+    else if (a == "--uniform") o.shape.uniform = true;
+    else if (a == "--dim" && value && (argv[i + 1] == std::string("2") || argv[i + 1] == std::string("3"))) o.dim = std::stoi(argv[++i]);
     else if (a == "--cycles" && value) o.cycles = static_cast<unsigned>(std::stoul(argv[++i]));
     else if (a == "--tol" && value) o.tolerance = std::stod(argv[++i]);
     else if (a == "--out" && value) o.out = argv[++i];
     else if (a == "--report" && value) o.report = argv[++i];
     else if (a == "--compare") o.compare = true;
-    else throw std::invalid_argument("usage: dapetra-step40 [--initial N] [--cycles K] [--compare] [--tol T] [--out DIR] [--report FILE.json]");
+    else throw std::invalid_argument("usage: dapetra-step40 [--initial N] [--cycles K] [--dim 2|3] [--degree P] [--uniform] [--compare] [--tol T] [--out DIR] [--report FILE.json]");
   }
   return o;
 }
@@ -53,8 +61,8 @@ double seconds_since(std::chrono::steady_clock::time_point t0) {
 
 // deal.II's own path `name` on the same mesh: its structure, assembly and
 // solve, timed, and how far its solution lies from ours.
-template <class System>
-void compare(const step40::Laplace& problem, System& system, const char* name, const step40::Vector& ours, double tolerance,
+template <int dim, class System>
+void compare(const step40::Laplace<dim>& problem, System& system, const char* name, const step40::Vector& ours, double tolerance,
              bool root, nlohmann::json& row, bool& agree) {
   auto t0 = std::chrono::steady_clock::now();
   problem.structure(system);
@@ -74,7 +82,8 @@ void compare(const step40::Laplace& problem, System& system, const char* name, c
 }
 
 // One cycle: Dapetra's path, and with `compare` deal.II's two; returns whether they agree.
-bool run_cycle(step40::Laplace& problem, const Options& o, unsigned cycle, bool root, nlohmann::json& report) {
+template <int dim>
+bool run_cycle(step40::Laplace<dim>& problem, const Options& o, unsigned cycle, bool root, nlohmann::json& report) {
   problem.setup();
   auto t0 = std::chrono::steady_clock::now();
   dapetra::dealii::TpetraSparseMatrix matrix(problem.owned(), problem.pattern(), MPI_COMM_WORLD);
@@ -103,6 +112,17 @@ bool run_cycle(step40::Laplace& problem, const Options& o, unsigned cycle, bool 
   return agree;
 }
 
+// Every cycle in `dim` dimensions; returns whether every cycle agreed.
+template <int dim>
+bool run(const Options& o, bool root) {
+  step40::Laplace<dim> problem(o.shape);
+  nlohmann::json report = nlohmann::json::array();
+  bool agree = true;
+  for (unsigned cycle = 0; cycle < o.cycles; ++cycle) agree = run_cycle(problem, o, cycle, root, report) && agree;
+  if (root && !o.report.empty()) std::ofstream(o.report) << report.dump(1) << "\n";
+  return agree;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -110,11 +130,7 @@ int main(int argc, char** argv) {
   const bool root = dealii::Utilities::MPI::this_mpi_process(MPI_COMM_WORLD) == 0;
   try {
     const Options o = parse(argc, argv);
-    step40::Laplace problem(o.initial);
-    nlohmann::json report = nlohmann::json::array();
-    bool agree = true;
-    for (unsigned cycle = 0; cycle < o.cycles; ++cycle) agree = run_cycle(problem, o, cycle, root, report) && agree;
-    if (root && !o.report.empty()) std::ofstream(o.report) << report.dump(1) << "\n";
+    const bool agree = o.dim == 3 ? run<3>(o, root) : run<2>(o, root);
     if (root && !agree) std::printf("FAILED: a solution differs from deal.II's own, or a solve did not converge\n");
     return agree ? 0 : 1;
   } catch (const std::exception& e) {

@@ -13,6 +13,9 @@ if(TARGET dapetra-step40)
   foreach(np 1 3)
     dapetra_test(dealii_step40_np${np} NP ${np} COMMAND dapetra-step40 --compare --initial 4 --cycles 3 LABELS mpi TIMEOUT 300)
   endforeach()
+  # The plain Q1 Laplace in 3-D, refined everywhere (the defaults study's problem).
+  dapetra_test(dealii_step40_q1_3d_np2 NP 2 COMMAND dapetra-step40 --compare --dim 3 --degree 1 --uniform --initial 2 --cycles 3
+               LABELS mpi TIMEOUT 300)
 endif()
 # deal.II's step-55 (Taylor-Hood Stokes) through Dapetra's block system
 # against deal.II's own Trilinos and PETSc solves, four cycles: the program

@@ -415,7 +415,7 @@ struct BlockOptions {
   /// Q2 or P2), over Dapetra's for CG (muelu_parameters_for_cg(), which
   /// drop couplings weaker than 5 % and aim Chebyshev at the upper seventh
   /// of the spectrum): Chebyshev of degree 3 (for a scalar block too; CG's
-  /// settings have 3 for several unknowns per node, 1 for one). MINRES
+  /// settings have 3 for several unknowns per node, 2 for one). MINRES
   /// iterations with the block diagonal kind, 2 processes, Trilinos 13.2,
   /// 2026-11-27:
   ///   - deal.II's step-55 (Q2-Q1, examples/dealii/step55.cpp) at 8, 16,

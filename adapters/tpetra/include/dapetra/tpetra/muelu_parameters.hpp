@@ -22,11 +22,11 @@ namespace dapetra::tpetra {
 /// most 100 rows on the coarsest level, smoothed there by four symmetric
 /// Gauss-Seidel sweeps; MueLu prints nothing. Aggregation drops couplings
 /// weaker than 5 %, Chebyshev aims at the upper seventh of the spectrum
-/// (lambda_max / 7), and the restriction is applied as P^T, not formed: one
-/// set that took fewer iterations on every problem measured, at 2
-/// processes (docs/multifield.md, "Defaults that serve"): P1 Laplace 24 to
-/// 21 (2-D) and 25 to 17 (3-D), P1 elasticity 16 to 15 (2-D) and 16 to 14
-/// (3-D), deal.II's Q2 Laplace (step-40) 31-52 to 21-24 (ML: 21-24). For several unknowns per node
+/// (lambda_max / 7) with a polynomial of degree 2, and the restriction is
+/// applied as P^T, not formed: one set that took fewer iterations on every
+/// problem measured, at 2 processes, with CG's time the same or less but on
+/// deal.II's Q1 Laplace in 3-D (docs/multifield.md, "Defaults that serve",
+/// which has the figures and ML's). For several unknowns per node
 /// (interleaved), MueLu is told the number of equations, and Chebyshev's
 /// degree is 3 instead of Ifpack2's default 1: on 3-D elasticity with the rigid-body modes
 /// that took MueLu from 28 to 14 iterations at 10^4 unknowns and from 38 to
