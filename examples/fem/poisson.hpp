@@ -96,12 +96,4 @@ Result solve_poisson(const MeshPart& part, const Teuchos::RCP<const Teuchos::Com
 // the part's figures; nothing is assembled or solved.
 Result evaluate_poisson(const MeshPart& part, const Teuchos::Comm<int>& comm, std::vector<double> u);
 
-// The serial reference: the same discretisation, assembled and solved in one
-// process with Eigen's sparse Cholesky (independent of Tpetra and Dapetra).
-std::vector<double> solve_serial(const Mesh& mesh);
-
-// Entries of the assembled global matrix row of node i, as (column, value),
-// from the serial assembly (for checking the distributed one).
-std::vector<std::vector<std::pair<std::int64_t, double>>> serial_matrix_rows(const Mesh& mesh);
-
 }  // namespace fem

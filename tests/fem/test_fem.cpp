@@ -26,6 +26,7 @@
 #include "distribute.hpp"
 #include "mesh.hpp"
 #include "poisson.hpp"
+#include "serial_reference.hpp"
 
 namespace {
 

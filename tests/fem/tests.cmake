@@ -1,5 +1,5 @@
 # The finite-element pipeline under MPI at 1-4 processes (label `mpi`).
-dapetra_test_program(test_fem SOURCES fem/fem_main.cpp fem/test_fem.cpp fem/test_elasticity.cpp LIBS dapetra::fem GTest::gtest
+dapetra_test_program(test_fem SOURCES fem/fem_main.cpp fem/test_fem.cpp fem/test_elasticity.cpp fem/serial_reference.cpp LIBS dapetra::fem GTest::gtest
                      DEFINES DAPETRA_FEM_MESHES="${DAPETRA_ROOT}/examples/fem/meshes")
 # Under the sanitizers (5-10 times slower; MueLu's set-up most of all) the
 # convergence studies are left to the plain build, and 2 and 3 processes

@@ -278,6 +278,15 @@ TEST(Halo, UnequalWidthsFillEveryPaddingElementAndNothingElse) {
     written += !(layout->is_owned(0, loc[0]) && layout->is_owned(1, loc[1]));
   });
   EXPECT_EQ(written, plan->num_ghosts());
+  // What all processes send, all receive; and a process receives at most
+  // the ghosts it writes (the rest are copies of its own elements).
+  unsigned long long counts[2] = {plan->num_sent(), plan->num_received()}, totals[2] = {0, 0};
+  MPI_Allreduce(counts, totals, 2, MPI_UNSIGNED_LONG_LONG, MPI_SUM, MPI_COMM_WORLD);
+  EXPECT_EQ(totals[0], totals[1]);
+  EXPECT_LE(plan->num_received(), plan->num_ghosts());
+  if (comm->size() > 1) {
+    EXPECT_GT(totals[0], 0u);
+  }
 }
 
 TEST(Halo, WidthEqualToTheNeighboursOwnedCountWorksAndWiderIsRefused) {

@@ -277,7 +277,12 @@ nor touch the ghosts until end_update.)")
             return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() / calls;
           },
           py::arg("a"), py::arg("calls"))
-      .def_property_readonly("num_ghosts", [](const PyHaloPlan& p) { return p.plan->num_ghosts(); })
+      .def_property_readonly("num_ghosts", [](const PyHaloPlan& p) { return p.plan->num_ghosts(); },
+                             "Elements an update writes on this process (ghost copies, padding).")
+      .def_property_readonly("num_sent", [](const PyHaloPlan& p) { return p.plan->num_sent(); },
+                             "Elements this process sends to other processes per update.")
+      .def_property_readonly("num_received", [](const PyHaloPlan& p) { return p.plan->num_received(); },
+                             "Elements this process receives from other processes per update.")
       .def_property_readonly("num_neighbours", [](const PyHaloPlan& p) { return p.plan->num_neighbours(); });
 
   py::class_<PyRedistributionPlan>(m, "RedistributionPlan",
@@ -294,7 +299,13 @@ owned element of b from a, apply_reverse(b, a) the reverse.)")
            py::arg("a"), py::arg("b"))
       .def("apply_reverse",
            [](const PyRedistributionPlan& p, const py::object& b, const py::object& a) { p.move(b, a, false); },
-           py::arg("b"), py::arg("a"));
+           py::arg("b"), py::arg("a"))
+      .def_property_readonly("num_sent", [](const PyRedistributionPlan& p) { return p.plan->num_sent(); },
+                             "Elements this process sends to other processes per apply().")
+      .def_property_readonly("num_received", [](const PyRedistributionPlan& p) { return p.plan->num_received(); },
+                             "Elements this process receives from other processes per apply().")
+      .def_property_readonly("num_local", [](const PyRedistributionPlan& p) { return p.plan->num_local(); },
+                             "Elements this process copies to itself per apply().");
 }
 
 }  // namespace dapetra::python

@@ -120,9 +120,6 @@ DistArray to_distarray(const Teuchos::RCP<MultiVector<Scalar>>& vector, const Tp
   template DistArray detail::to_distarray<S>(const Teuchos::RCP<MultiVector<S>>&);             \
   template DistArray detail::to_distarray<S>(const Teuchos::RCP<MultiVector<S>>&, const TpetraLayout&);
 
-DAPETRA_INSTANTIATE_PRODUCER(double)
-DAPETRA_INSTANTIATE_PRODUCER(float)
-DAPETRA_INSTANTIATE_PRODUCER(int)
-DAPETRA_INSTANTIATE_PRODUCER(long long)
+DAPETRA_FOR_EACH_TPETRA_SCALAR(DAPETRA_INSTANTIATE_PRODUCER)
 
 }  // namespace dapetra::tpetra

@@ -173,9 +173,6 @@ void copy_vector_to_buffer(const MultiVector<Scalar>& vector, const TpetraLayout
   template void detail::copy_owned_vector_to_rows<S>(const MultiVector<S>&, const TpetraLayout&, MultiVector<S>&); \
   template void detail::copy_vector_to_buffer<S>(const MultiVector<S>&, const TpetraLayout&, const DistArray&);
 
-DAPETRA_INSTANTIATE_VIEWS(double)
-DAPETRA_INSTANTIATE_VIEWS(float)
-DAPETRA_INSTANTIATE_VIEWS(int)
-DAPETRA_INSTANTIATE_VIEWS(long long)
+DAPETRA_FOR_EACH_TPETRA_SCALAR(DAPETRA_INSTANTIATE_VIEWS)
 
 }  // namespace dapetra::tpetra

@@ -485,7 +485,8 @@ std::shared_ptr<const HaloPlan> HaloPlan::create(std::shared_ptr<const Distribut
 HaloPlan::HaloPlan() : parts_(std::make_unique<detail::HaloParts>()) {}
 HaloPlan::~HaloPlan() = default;
 std::size_t HaloPlan::num_ghosts() const { return parts_->num_received + parts_->local_copies.size(); }
-std::size_t HaloPlan::num_sends() const { return parts_->num_sent; }
+std::size_t HaloPlan::num_sent() const { return parts_->num_sent; }
+std::size_t HaloPlan::num_received() const { return parts_->num_received; }
 std::size_t HaloPlan::num_neighbours() const { return parts_->peers.size(); }
 
 }  // namespace dapetra::mpi

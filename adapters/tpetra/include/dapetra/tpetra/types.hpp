@@ -19,6 +19,15 @@
 #include <Tpetra_MultiVector_fwd.hpp>
 #include <type_traits>
 
+// Calls M(type) for every element type Dapetra's Tpetra objects hold: the
+// one list the type check below and the adapter's explicit instantiations
+// are made from (the plans' longer list: DAPETRA_FOR_EACH_PLAN_SCALAR).
+#define DAPETRA_FOR_EACH_TPETRA_SCALAR(M) \
+  M(double)                               \
+  M(float)                                \
+  M(int)                                  \
+  M(long long)
+
 namespace dapetra::tpetra {
 
 /// Tpetra's local ordinal (Dapetra's 32-bit local index).
@@ -39,9 +48,10 @@ using MultiVector = Tpetra::MultiVector<Scalar, LO, GO, Node>;
 using CrsMatrix = Tpetra::CrsMatrix<double, LO, GO, Node>;
 
 /// Whether Dapetra's Tpetra objects hold this element type.
+#define DAPETRA_SAME_AS_OR(T) std::is_same_v<Scalar, T> ||
 template <class Scalar>
-inline constexpr bool is_supported_scalar_v = std::is_same_v<Scalar, double> || std::is_same_v<Scalar, float> ||
-                                             std::is_same_v<Scalar, int> || std::is_same_v<Scalar, long long>;
+inline constexpr bool is_supported_scalar_v = DAPETRA_FOR_EACH_TPETRA_SCALAR(DAPETRA_SAME_AS_OR) false;
+#undef DAPETRA_SAME_AS_OR
 
 /// Every function templated on the element type checks it at compile time,
 /// so another type is a clear compile error rather than a link error.

@@ -150,8 +150,14 @@ class HaloPlan {
   const DistributedLayout& layout() const { return *layout_; }
   /// @return elements written by update() on this process (ghost copies, padding).
   std::size_t num_ghosts() const;
-  /// @return elements this process sends per update.
-  std::size_t num_sends() const;
+  /// @return elements this process sends to other processes per update.
+  std::size_t num_sent() const;
+  /// @return elements this process receives from other processes per update.
+  std::size_t num_received() const;
+  /// @return num_sent() (the earlier name; removed in the next release).
+  [[deprecated("HaloPlan::num_sends() is now num_sent(), as RedistributionPlan's")]] std::size_t num_sends() const {
+    return num_sent();
+  }
   /// @return processes this one exchanges messages with.
   std::size_t num_neighbours() const;
 
