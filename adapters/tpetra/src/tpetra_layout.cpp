@@ -194,12 +194,12 @@ void MapBuilder::linearise() {
 // (Along the scattered axis, or beside it, only this process's own.)
 bool MapBuilder::owned_at_coords(const std::vector<int>& c, int a, global_index_t i) const {
   const GlobalLayout* every = mpi::adapter::gathered_records(dl);
-  if (a == dl.scattered_axis() || !every) return dl.is_owned(a, i);
+  if (a == mpi::adapter::scattered_axis(dl) || !every) return dl.is_owned(a, i);
   return every->axis(a).is_owned(c[a], i);
 }
 
 Run MapBuilder::owned_run(const std::vector<int>& c, const Dim& d, int a) const {
-  const bool scattered = a == dl.scattered_axis();
+  const bool scattered = a == mpi::adapter::scattered_axis(dl);
   if (scattered && dl.every_element_owned()) return Run{0, local_extent(d), true};
   if (!scattered && d.dist_type == DistType::block) {
     const LocalRange lr = owned_local_range(d);

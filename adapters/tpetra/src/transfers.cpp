@@ -52,7 +52,7 @@ std::vector<Problem> pair_problems(const TpetraLayout& from, const TpetraLayout&
 // constructors below differ in their collectives.
 bool owners_known(const TpetraLayout& layout) {
   const mpi::DistributedLayout& dl = *layout.distribution();
-  return dl.dim_data().size() == 1 && dl.scattered_axis() == 0 && mpi::adapter::gathered_records(dl) == nullptr;
+  return dl.dim_data().size() == 1 && mpi::adapter::scattered_axis(dl) == 0 && mpi::adapter::gathered_records(dl) == nullptr;
 }
 
 // The owner of each element the Import receives: buffer_map's elements that

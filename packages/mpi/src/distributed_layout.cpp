@@ -20,6 +20,7 @@
 #include "dapetra/wire/pack.hpp"
 #include "layout_access.hpp"
 #include "layout_builder.hpp"
+#include "ownership_access.hpp"
 
 namespace dapetra::mpi {
 namespace detail {
@@ -62,7 +63,7 @@ PackedRank describe_local(const std::string& version, const BufferView& buffer, 
   // Owned ranges imply them too, checked from the ghosts alone.
   const int scattered = scattered_axis_of(dim_data);
   const Ownership& ownership = options.ownership;
-  const bool by_ranges = ownership.ranges() != nullptr;
+  const bool by_ranges = detail::OwnershipAccess::ranges(ownership) != nullptr;
   const bool defer_index_rules = scattered >= 0 && (dim_data[scattered].one_to_one || by_ranges);
   const auto record_problems = check_rank(dim_data, rank, buffer.shape, defer_index_rules ? scattered : -1);
   mine.problems.insert(mine.problems.end(), buffer_problems.begin(), buffer_problems.end());
@@ -82,7 +83,7 @@ PackedRank describe_local(const std::string& version, const BufferView& buffer, 
     // Under owned ranges the indices were checked against them: nothing
     // more is needed of them (a fault found there is among the problems).
     const auto summary = by_ranges ? IndexSummary{} : summarize_indices(dim_data[scattered], rank, nprocs);
-    mine.extra[extra_default_rule] = !ownership.rule() || ownership.is_lowest_holder();
+    mine.extra[extra_default_rule] = !detail::OwnershipAccess::rule(ownership) || detail::OwnershipAccess::is_lowest_holder(ownership);
     mine.extra[extra_in_range] = summary.in_range;
     mine.extra[extra_lowest_negative] = summary.lowest_negative;
     mine.extra[extra_held] = static_cast<std::int64_t>(dim_data[scattered].indices.size());
@@ -90,13 +91,13 @@ PackedRank describe_local(const std::string& version, const BufferView& buffer, 
     mine.extra[extra_fingerprint_2] = static_cast<std::int64_t>(summary.fingerprint.sum[1]);
   }
   if (by_ranges) {
-    const auto& ranges = *ownership.ranges();
+    const auto& ranges = *detail::OwnershipAccess::ranges(ownership);
     const auto problems = check_owned_ranges(ranges, dim_data, scattered, rank, nprocs);
     mine.problems.insert(mine.problems.end(), problems.begin(), problems.end());
     mine.extra[extra_ranges] = fold_all(ranges.data(), ranges.size(), 1);
   }
-  if (ownership.held_owners()) {
-    const auto problems = check_held_owners(*ownership.held_owners(), dim_data, scattered, rank, nprocs);
+  if (detail::OwnershipAccess::held_owners(ownership)) {
+    const auto problems = check_held_owners(*detail::OwnershipAccess::held_owners(ownership), dim_data, scattered, rank, nprocs);
     mine.problems.insert(mine.problems.end(), problems.begin(), problems.end());
     mine.extra[extra_claims] = 1;
   }
@@ -258,7 +259,7 @@ std::shared_ptr<const DistributedLayout> LayoutBuilder::create(const std::string
   else if (!self->global_)  // (grid lines or cuts that failed their checks too)
     gather_everything(*self, mine, vote.summary, options);
   // (On one process the claims were checked alone: each names this rank.)
-  if (nprocs == 1 && options.ownership.held_owners()) mark_claimed(*self);
+  if (nprocs == 1 && detail::OwnershipAccess::held_owners(options.ownership)) mark_claimed(*self);
   // Only now: records that failed the checks may describe no grid at all.
   self->grid_ = ProcessGrid::of(dim_data);
   self->coords_ = grid_coords(dim_data);
@@ -338,9 +339,11 @@ namespace adapter {
 global_index_t lowest_index(const DistributedLayout& layout) { return detail::LayoutAccess::lowest_index(layout); }
 
 const GlobalLayout* gathered_records(const DistributedLayout& layout) { return detail::LayoutAccess::gathered(layout); }
+int scattered_axis(const DistributedLayout& layout) { return detail::LayoutAccess::scattered_axis(layout); }
+bool owners_claimed(const DistributedLayout& layout) { return detail::LayoutAccess::owners_claimed(layout); }
 
 std::vector<int> owners_of_held(const DistributedLayout& layout) {
-  const int a = layout.scattered_axis();
+  const int a = detail::LayoutAccess::scattered_axis(layout);
   if (a < 0 || detail::LayoutAccess::gathered(layout)) return {};
   const auto& owners = detail::LayoutAccess::scattered(layout);
   std::vector<int> out(static_cast<std::size_t>(layout.local_shape()[static_cast<std::size_t>(a)]));

@@ -109,7 +109,7 @@ AxisPlan plan_axis(const DistributedLayout& layout, int a, const Dim& d, bool mi
     ax.any_filled = true;
     const std::size_t q = ax.slot(p);
     ax.source_table[q] = ax.source(p);
-    ax.owner_table[q] = mine && a == layout.scattered_axis()
+    ax.owner_table[q] = mine && a == detail::LayoutAccess::scattered_axis(layout)
                             ? detail::LayoutAccess::scattered(layout).owner_of(p, layout.rank())
                         : d.proc_grid_size == 1 ? 0
                                                 : detail::LayoutAccess::global(layout).axis(a).owner(ax.source_table[q]);
@@ -125,7 +125,7 @@ AxisPlan plan_axis_keep(const DistributedLayout& layout, int a, const Dim& d, bo
   ax.extent = local_extent(d);
   ax.stride = mine ? static_cast<std::ptrdiff_t>(layout.local_strides()[a]) : 0;
   ax.keep = {0, static_cast<local_index_t>(ax.extent)};
-  if (d.dist_type == DistType::unstructured && mine && a == layout.scattered_axis() &&
+  if (d.dist_type == DistType::unstructured && mine && a == detail::LayoutAccess::scattered_axis(layout) &&
       detail::LayoutAccess::scattered(layout).rest_foreign) {  // owned: a prefix
     ax.keep = {0, detail::LayoutAccess::scattered(layout).prefix};
     return ax;
@@ -318,7 +318,7 @@ bool holds_nothing(const std::vector<AxisPlan>& axes) {
 // look-up. Returns each axis's multiplier (`radix`).
 std::vector<global_index_t> request_radix(const DistributedLayout& layout, std::vector<AxisPlan>& axes) {
   const std::vector<Dim>& dims = layout.dim_data();
-  const int ndim = static_cast<int>(dims.size()), scattered = layout.scattered_axis();
+  const int ndim = static_cast<int>(dims.size()), scattered = detail::LayoutAccess::scattered_axis(layout);
   std::vector<global_index_t> radix(static_cast<std::size_t>(ndim), 0);
   global_index_t r = 1;
   for (int a = ndim - 1; a >= 0; --a)
@@ -410,7 +410,7 @@ Ghosts walk_ghosts(const DistributedLayout& layout, const std::vector<AxisPlan>&
 // request into an offset here.
 void answer_requests(const DistributedLayout& layout, const std::vector<AxisPlan>& axes,
                      const std::vector<global_index_t>& radix, const detail::Outbox& wanted, detail::RunsByPeer& sends) {
-  const int scattered = layout.scattered_axis();
+  const int scattered = detail::LayoutAccess::scattered_axis(layout);
   if (layout.nprocs() == 1) return;
   const detail::Inbox given = detail::exchange_words(wanted, layout.comm());
   const auto offset_of = [&](std::int64_t code) {

@@ -55,7 +55,7 @@ void IndexMapBuilder::axes() {
       const auto p = static_cast<global_index_t>(i);
       if (dl.is_owned(a, p))
         owner[i] = coords[a];
-      else if (a == dl.scattered_axis())
+      else if (a == detail::LayoutAccess::scattered_axis(dl))
         owner[i] = dl.grid().coord_of(detail::LayoutAccess::scattered(dl).owner_of(p, dl.rank()), a);
       else
         owner[i] = detail::LayoutAccess::global(dl).axis(a).owner(g[i]);

@@ -39,6 +39,14 @@ struct LayoutAccess {
   // The same, for plans that take the gathered path only.
   static const GlobalLayout& global(const DistributedLayout& l) { return *l.global_; }
   static global_index_t lowest_index(const DistributedLayout& l) { return l.lowest_index_; }
+  // The 'u' axis whose indices stayed on their processes, or -1.
+  static int scattered_axis(const DistributedLayout& l) { return l.scattered_axis_; }
+  // The rule that picks the owner of a shared 'u' index; where the holders
+  // named the owners (owners_claimed) no rule does, and it throws std::logic_error.
+  static const SharedIndexOwner& shared_owner(const DistributedLayout& l) { return l.shared_owner_; }
+  // Whether the owners along the 'u' axis were named by their holders
+  // (Ownership::from_held_owners).
+  static bool owners_claimed(const DistributedLayout& l) { return l.owners_claimed_; }
   // Which collective creation on its communicator made the layout.
   static std::int64_t number(const DistributedLayout& l) { return l.number_; }
   // A plan's first message tag; each plan uses tags [tag, tag + tags_per_plan).

@@ -1,5 +1,7 @@
 #include "dapetra/mpi/ownership.hpp"
 
+#include "ownership_access.hpp"
+
 #include <algorithm>
 #include <utility>
 
@@ -19,8 +21,8 @@ Ownership Ownership::from_held_owners(std::vector<int> owner_of_each_held) {
   return Ownership(How(Claims{std::move(owner_of_each_held)}));
 }
 
-bool Ownership::is_lowest_holder() const {
-  const SharedIndexOwner* r = rule();
+bool detail::OwnershipAccess::is_lowest_holder(const Ownership& o) {
+  const SharedIndexOwner* r = rule(o);
   if (!r) return false;
   // The default is the core's function itself; a lambda doing the same is
   // not recognised, and only costs the rendezvous its shortcut.

@@ -224,7 +224,7 @@ struct Records {
 // does not own, with their owners, gathered (an index held twice is one of
 // them somewhere). Collective.
 SharedIndexOwner claimed_owners_rule(const DistributedLayout& layout) {
-  const int a = layout.scattered_axis(), me = layout.rank();
+  const int a = detail::LayoutAccess::scattered_axis(layout), me = layout.rank();
   const auto& owners = detail::LayoutAccess::scattered(layout);
   const auto& indices = layout.dim_data()[a].indices;
   std::vector<std::int64_t> ghosts;  // (index, owner) pairs
@@ -253,7 +253,7 @@ Records every_record(const DistributedLayout& layout) {
   LayoutRecords all;
   for (int p = 0; p < words.count(); ++p) all.ranks.push_back(unpack_rank(words.of(p), words.size(p)).entry);
   r.gathered = std::make_unique<GlobalLayout>(assume_valid, std::move(all),
-                                              layout.owners_claimed() ? claimed_owners_rule(layout) : layout.shared_owner());
+                                              detail::LayoutAccess::owners_claimed(layout) ? claimed_owners_rule(layout) : detail::LayoutAccess::shared_owner(layout));
   r.global = r.gathered.get();
   return r;
 }
@@ -268,7 +268,7 @@ Records every_record(const DistributedLayout& layout) {
 // distribution on 4 processes went there). Collective over the layouts'
 // communicator; `other` must have its records (LayoutAccess::gathered).
 Records records_near(const DistributedLayout& scattered, const DistributedLayout& other) {
-  const int a = scattered.scattered_axis();
+  const int a = detail::LayoutAccess::scattered_axis(scattered);
   const Dim& mine = scattered.dim_data()[a];
   const AxisPartition& along = detail::LayoutAccess::global(other).axis(a);
   std::vector<std::vector<int>> ranks_at(static_cast<std::size_t>(along.grid_size()));  // other's ranks by coordinate along a
@@ -293,7 +293,7 @@ Records records_near(const DistributedLayout& scattered, const DistributedLayout
     near.ranks.push_back(std::move(entry));
   }
   Records r;
-  r.gathered = std::make_unique<GlobalLayout>(assume_valid, std::move(near), scattered.shared_owner());
+  r.gathered = std::make_unique<GlobalLayout>(assume_valid, std::move(near), detail::LayoutAccess::shared_owner(scattered));
   r.global = r.gathered.get();
   return r;
 }

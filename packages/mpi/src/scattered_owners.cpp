@@ -15,6 +15,7 @@
 #include "dapetra/wire/leading_run.hpp"
 #include "layout_access.hpp"
 #include "layout_builder.hpp"
+#include "ownership_access.hpp"
 #include "rendezvous.hpp"
 
 namespace dapetra::mpi::detail {
@@ -68,13 +69,13 @@ std::unique_ptr<ScatteredOwners> from_prefix(PrefixOwners found, int me) {
 // The owned ranges, or none (empty) when ownership is not by ranges.
 const std::vector<global_index_t>& ranges_of(const Ownership& ownership) {
   static const std::vector<global_index_t> none;
-  return ownership.ranges() ? *ownership.ranges() : none;
+  return detail::OwnershipAccess::ranges(ownership) ? *detail::OwnershipAccess::ranges(ownership) : none;
 }
 
 // The claimed owners, or none (empty) when ownership is not claimed.
 const std::vector<int>& claims_of(const Ownership& ownership) {
   static const std::vector<int> none;
-  return ownership.held_owners() ? *ownership.held_owners() : none;
+  return detail::OwnershipAccess::held_owners(ownership) ? *detail::OwnershipAccess::held_owners(ownership) : none;
 }
 
 }  // namespace
@@ -142,7 +143,7 @@ ScatteredSummary read_summary(const Ballot& ballot, const SummaryPlaces& at, con
 }
 
 SharedIndexOwner rule_of(const Ownership& ownership) {
-  const SharedIndexOwner* rule = ownership.rule();
+  const SharedIndexOwner* rule = detail::OwnershipAccess::rule(ownership);
   return rule ? *rule : SharedIndexOwner(lowest_holder);
 }
 

@@ -141,16 +141,6 @@ class DistributedLayout {
     return memory_orders_[memory_orders_.size() == 1 ? 0 : static_cast<std::size_t>(rank)];
   }
 
-  /// @return the 'u' axis whose indices stayed on their processes, or -1.
-  int scattered_axis() const { return scattered_axis_; }
-  /// The rule that picks the owner of a shared 'u' index. Where the owners
-  /// were claimed (held_owners) no rule names them: it throws std::logic_error.
-  /// @return the rule.
-  const SharedIndexOwner& shared_owner() const { return shared_owner_; }
-  /// Whether the owners along the 'u' axis were claimed by their holders
-  /// (Ownership::from_held_owners).
-  /// @return whether they were.
-  bool owners_claimed() const { return owners_claimed_; }
 
   /// Whether this process owns position i along axis a of its buffer
   /// (boundary padding is owned; communication padding and copies of 'u'

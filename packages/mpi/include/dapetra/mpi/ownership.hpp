@@ -25,6 +25,10 @@
 
 namespace dapetra::mpi {
 
+namespace detail {
+struct OwnershipAccess;
+}  // namespace detail
+
 /// Who owns shared 'u' indices (see the file's description).
 class Ownership {
  public:
@@ -62,26 +66,9 @@ class Ownership {
   /// @return that ownership.
   static Ownership from_held_owners(std::vector<int> owner_of_each_held);
 
-  /// The rule, when ownership is a rule; nullptr otherwise.
-  /// @return the rule or nullptr.
-  const SharedIndexOwner* rule() const { return std::get_if<SharedIndexOwner>(&how_); }
-  /// Whether the rule is the default, lowest_holder.
-  /// @return true for lowest_holder().
-  bool is_lowest_holder() const;
-  /// The boundaries, when ownership is from_ranges(); nullptr otherwise.
-  /// @return the P+1 boundaries or nullptr.
-  const std::vector<global_index_t>* ranges() const {
-    const auto* r = std::get_if<Ranges>(&how_);
-    return r ? &r->boundaries : nullptr;
-  }
-  /// The claimed owners, when ownership is from_held_owners(); nullptr otherwise.
-  /// @return one rank per held position, or nullptr.
-  const std::vector<int>* held_owners() const {
-    const auto* c = std::get_if<Claims>(&how_);
-    return c ? &c->owners : nullptr;
-  }
 
  private:
+  friend struct detail::OwnershipAccess;  ///< creation reads which of the three it is
   struct Ranges {
     std::vector<global_index_t> boundaries;
   };

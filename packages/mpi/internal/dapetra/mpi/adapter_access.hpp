@@ -25,9 +25,17 @@ namespace dapetra::mpi::adapter {
 // (which may hold negative indices); 0 for every other layout.
 global_index_t lowest_index(const DistributedLayout& layout);
 
+// The 'u' axis whose indices stayed on their processes (settled without
+// gathering), or -1.
+int scattered_axis(const DistributedLayout& layout);
+
+// Whether the owners along the layout's 'u' axis were named by their
+// holders (Ownership::from_held_owners).
+bool owners_claimed(const DistributedLayout& layout);
+
 // The rank owning each position this process holds along the layout's
 // 'u' axis, when that axis was settled without gathering (its only
-// distributed axis, scattered_axis() >= 0, and no records gathered); empty
+// distributed axis, scattered_axis(layout) >= 0, and no records gathered); empty
 // otherwise. Known since creation: no communication.
 std::vector<int> owners_of_held(const DistributedLayout& layout);
 
