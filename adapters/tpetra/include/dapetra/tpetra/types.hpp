@@ -47,8 +47,8 @@ using MultiVector = Tpetra::MultiVector<Scalar, LO, GO, Node>;
 /// Trilinos' solvers on Debian's build).
 using CrsMatrix = Tpetra::CrsMatrix<double, LO, GO, Node>;
 
-/// Whether Dapetra's Tpetra objects hold this element type.
 #define DAPETRA_SAME_AS_OR(T) std::is_same_v<Scalar, T> ||
+/// Whether Dapetra's Tpetra objects hold this element type.
 template <class Scalar>
 inline constexpr bool is_supported_scalar_v = DAPETRA_FOR_EACH_TPETRA_SCALAR(DAPETRA_SAME_AS_OR) false;
 #undef DAPETRA_SAME_AS_OR
