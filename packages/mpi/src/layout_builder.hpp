@@ -67,7 +67,7 @@ SharedIndexOwner rule_of(const Ownership& ownership);
 // This process's own checks of the owners it claims, or of the owned ranges it was given.
 std::vector<Problem> check_held_owners(const std::vector<int>& claims, const std::vector<Dim>& dim_data, int scattered,
                                        int rank, int nprocs);
-std::vector<Problem> check_owned_ranges(const std::vector<global_index_t>& starts, const std::vector<Dim>& dim_data,
+std::vector<Problem> check_owned_ranges(const std::vector<global_index_t>& boundaries, const std::vector<Dim>& dim_data,
                                         int scattered, int rank, int nprocs);
 
 // --- grid_lines.cpp

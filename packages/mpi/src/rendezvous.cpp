@@ -406,14 +406,14 @@ Owners holders_by_claims(const std::vector<std::int64_t>& indices, const std::ve
       indices, [&](std::int64_t g, const Holders& h) { return confirm_claims(g, h, problems); }, problems, comm, &claims);
 }
 
-Owners owners_from_ranges(const std::int64_t* indices, std::size_t n, const std::vector<std::int64_t>& starts) {
+Owners owners_from_ranges(const std::int64_t* indices, std::size_t n, const std::vector<std::int64_t>& boundaries) {
   Owners result;
   result.owner.resize(n);
   result.position.resize(n);
   for (std::size_t i = 0; i < n; ++i) {
-    const int p = range_holding(starts, indices[i]);
+    const int p = range_holding(boundaries, indices[i]);
     result.owner[i] = p;
-    result.position[i] = static_cast<local_index_t>(indices[i] - starts[static_cast<std::size_t>(p)]);
+    result.position[i] = static_cast<local_index_t>(indices[i] - boundaries[static_cast<std::size_t>(p)]);
   }
   return result;
 }

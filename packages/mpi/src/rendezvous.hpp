@@ -54,17 +54,17 @@ Owners holders_by_rule(const std::vector<std::int64_t>& indices, const SharedInd
 // ValidationError. Collective; indices locally unique.
 Owners holders_by_claims(const std::vector<std::int64_t>& indices, const std::vector<int>& claims, MPI_Comm comm);
 
-// The process whose owned range [starts[p], starts[p + 1]) holds g (empty
+// The process whose owned range [boundaries[p], boundaries[p + 1]) holds g (empty
 // ranges before it skipped).
-inline int range_holding(const std::vector<std::int64_t>& starts, std::int64_t g) {
-  return static_cast<int>(std::upper_bound(starts.begin(), starts.end(), g) - starts.begin()) - 1;
+inline int range_holding(const std::vector<std::int64_t>& boundaries, std::int64_t g) {
+  return static_cast<int>(std::upper_bound(boundaries.begin(), boundaries.end(), g) - boundaries.begin()) - 1;
 }
 
 // Closed form for indices numbered by owned ranges (process p owns
-// [starts[p], starts[p + 1]) and keeps them first, in order): the owner of
-// g is the range holding it, its position there g - starts[owner]. For the
+// [boundaries[p], boundaries[p + 1]) and keeps them first, in order): the owner of
+// g is the range holding it, its position there g - boundaries[owner]. For the
 // n indices at `indices`; the caller has checked the ranges and that every
 // index lies in [0, size).
-Owners owners_from_ranges(const std::int64_t* indices, std::size_t n, const std::vector<std::int64_t>& starts);
+Owners owners_from_ranges(const std::int64_t* indices, std::size_t n, const std::vector<std::int64_t>& boundaries);
 
 }  // namespace dapetra::mpi::detail

@@ -175,20 +175,20 @@ std::vector<Problem> check_held_owners(const std::vector<int>& claims, const std
 // axis (check_rank defers them), checked at the cost of the ghosts: the
 // prefix needs one comparison per index. That every process passed the
 // same ranges is checked from their folds in the creation's vote.
-std::vector<Problem> check_owned_ranges(const std::vector<global_index_t>& starts, const std::vector<Dim>& dim_data,
+std::vector<Problem> check_owned_ranges(const std::vector<global_index_t>& boundaries, const std::vector<Dim>& dim_data,
                                         int scattered, int rank, int nprocs) {
   const int axis = lone_u_axis(dim_data, scattered, nprocs);
   const ArgumentFault problem{rank, axis, "owned_ranges"};
   if (axis < 0) return problem.no_lone_u_axis("owned ranges");
   const Dim& u = dim_data[axis];
-  if (starts.size() != static_cast<std::size_t>(nprocs) + 1)
-    return problem(std::to_string(starts.size()), "owned_ranges holds one boundary more than there are processes",
-                   std::to_string(starts.size()) + " boundaries for " + std::to_string(nprocs) + " processes");
-  if (starts.front() != 0 || starts.back() != u.size || !std::is_sorted(starts.begin(), starts.end()))
+  if (boundaries.size() != static_cast<std::size_t>(nprocs) + 1)
+    return problem(std::to_string(boundaries.size()), "owned_ranges holds one boundary more than there are processes",
+                   std::to_string(boundaries.size()) + " boundaries for " + std::to_string(nprocs) + " processes");
+  if (boundaries.front() != 0 || boundaries.back() != u.size || !std::is_sorted(boundaries.begin(), boundaries.end()))
     return problem("", "the owned ranges run from 0 to size without decreasing",
-                   "they run from " + std::to_string(starts.front()) + " to " + std::to_string(starts.back()) +
+                   "they run from " + std::to_string(boundaries.front()) + " to " + std::to_string(boundaries.back()) +
                        " over an axis of size " + std::to_string(u.size));
-  const global_index_t first = starts[static_cast<std::size_t>(rank)], mine = starts[static_cast<std::size_t>(rank) + 1] - first;
+  const global_index_t first = boundaries[static_cast<std::size_t>(rank)], mine = boundaries[static_cast<std::size_t>(rank) + 1] - first;
   if (static_cast<global_index_t>(u.indices.size()) < mine)
     return problem(std::to_string(mine), "each process holds its owned range first, in ascending order",
                    "its range has " + std::to_string(mine) + " indices, it holds " + std::to_string(u.indices.size()));
@@ -286,7 +286,7 @@ void LayoutBuilder::resolve_scattered(DistributedLayout& self, const ScatteredSu
   const bool by_ranges = !owned_ranges.empty();  // on every process alike: the ranges were compared
   refuse_disagreeing_ownership(summary, self.scattered_axis_);
   if (by_ranges) {  // the owner of a shared index is the one whose range holds it
-    self.shared_owner_ = [starts = owned_ranges](global_index_t g, const std::vector<int>&) { return range_holding(starts, g); };
+    self.shared_owner_ = [boundaries = owned_ranges](global_index_t g, const std::vector<int>&) { return range_holding(boundaries, g); };
   }
   if (summary.claimed) mark_claimed(self);
   self.lowest_index_ = self.dim_data_.size() == 1 ? summary.lowest_negative : 0;
