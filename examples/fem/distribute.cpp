@@ -53,7 +53,7 @@ enum NodeField { fx, fy, fz, on_boundary, number, owner_rank, node_fields };
 
 void agree_on_fault(MPI_Comm comm, const std::string& fault) {
   std::vector<dapetra::Problem> mine;
-  if (!fault.empty()) mine.push_back(dapetra::Problem{Ranks(comm).rank, -1, "", "", "", fault});
+  if (!fault.empty()) mine.push_back(dapetra::Problem::of(Ranks(comm).rank, "", "", "", fault));
   try {
     dapetra::mpi::agree(mine, comm);
   } catch (const dapetra::ValidationError& e) {

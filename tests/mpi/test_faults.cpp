@@ -374,12 +374,12 @@ TEST(Faults, AgreeGivesEveryProcessTheSameError) {
     const auto e = dapetra::testing::outcome([&] { agree(mine, w); });
     ASSERT_TRUE(e.has_value()) << "faulty rank " << bad;
     ASSERT_EQ(e->problems().size(), 1u);
-    EXPECT_EQ(e->problems()[0], (Problem{bad, 1, "stop", "20", "stop <= size", "stop 20 exceeds size 18"}));
+    EXPECT_EQ(e->problems()[0], (Problem::of(bad, "stop", "20", "stop <= size", "stop 20 exceeds size 18", 1)));
   }
   // Every process faulty, with its own problem and one they all share.
   const Problem shared{-1, -1, "column_axis", "", "every process names the same column axis", "they differ"};
   const auto e = dapetra::testing::outcome([&] {
-    agree({Problem{r, -1, "indices", std::to_string(r), "an index of [0, size)", "rank's own"}, shared}, w);
+    agree({Problem::of(r, "indices", std::to_string(r), "an index of [0, size)", "rank's own"), shared}, w);
   });
   ASSERT_TRUE(e.has_value());
   ASSERT_EQ(e->problems().size(), static_cast<std::size_t>(P) + 1);

@@ -246,7 +246,7 @@ TEST(Faults, AnInputOneProcessCouldNotReadIsRefusedEverywhere) {
     std::optional<ValidationError> error;
     try {
       if (me == faulty)
-        mpi::adapter::refuse_layout({Problem{-1, 0, "indices", "'x'", "indices are integers", "a string"}}, comm);
+        mpi::adapter::refuse_layout({Problem::of(-1, "indices", "'x'", "indices are integers", "a string", 0)}, comm);
       else
         DistributedLayout::create(std::vector<Dim>{Dim::even_block(20, P, me)}, comm);
     } catch (const ValidationError& e) {

@@ -139,8 +139,8 @@ Ownership assembled_ownership(Mat a) {
   PetscBool assembled = PETSC_FALSE;
   check(MatAssembled(a, &assembled), "MatAssembled");
   if (assembled != PETSC_TRUE)
-    throw ValidationError({Problem{out.rank, -1, "Mat", "not assembled", "the Mat is assembled (MatAssemblyEnd)",
-                                   "PETSc's rows are final only after assembly"}});
+    throw ValidationError({Problem::of(out.rank, "Mat", "not assembled", "the Mat is assembled (MatAssemblyEnd)",
+                                       "PETSc's rows are final only after assembly")});
   check(MatGetOwnershipRange(a, &out.start, &out.stop), "MatGetOwnershipRange");
   check(MatGetOwnershipRangeColumn(a, &out.column_start, &out.column_stop), "MatGetOwnershipRangeColumn");
   return out;
@@ -154,10 +154,11 @@ LocalCsrRows local_csr_rows_copy(Mat a) {
   mpi::agree_on(comm, [&] {  // first, so that every process or none goes on to MatConvert (collective)
     const Ownership own = assembled_ownership(a);
     if (own.column_start != own.start || own.column_stop != own.stop)
-      throw ValidationError({Problem{own.rank, -1, "Mat", "columns [" + std::to_string(own.column_start) + ", " +
-                                                             std::to_string(own.column_stop) + ")",
-                                     "each process owns the same columns as rows (a square Mat on one layout)",
-                                     "rows [" + std::to_string(own.start) + ", " + std::to_string(own.stop) + ")"}});
+      throw ValidationError(
+          {Problem::of(own.rank, "Mat",
+                       "columns [" + std::to_string(own.column_start) + ", " + std::to_string(own.column_stop) + ")",
+                       "each process owns the same columns as rows (a square Mat on one layout)",
+                       "rows [" + std::to_string(own.start) + ", " + std::to_string(own.stop) + ")")});
     out.first_row = own.start;
   });
   struct Converted {  // PETSc's own conversion, for a type other than AIJ
@@ -211,9 +212,10 @@ NearNullspaceCopy near_nullspace_copy(Mat a) {
       if (static_cast<std::size_t>(length) != out.rows) {
         int rank = 0;
         MPI_Comm_rank(comm_of(a), &rank);
-        throw ValidationError({Problem{rank, -1, "near_nullspace", std::to_string(length) + " rows in vector " + std::to_string(k),
-                                       "each near-nullspace vector has the Mat's " + std::to_string(out.rows) + " rows here",
-                                       "MatSetNearNullSpace was given vectors of another layout"}});
+        throw ValidationError(
+            {Problem::of(rank, "near_nullspace", std::to_string(length) + " rows in vector " + std::to_string(k),
+                         "each near-nullspace vector has the Mat's " + std::to_string(out.rows) + " rows here",
+                         "MatSetNearNullSpace was given vectors of another layout")});
       }
       const PetscScalar* v = nullptr;
       check(VecGetArrayRead(vectors[k], &v), "VecGetArrayRead");

@@ -31,8 +31,8 @@ int column_axis_arg(const py::handle& axis, int rank, std::vector<Problem>& prob
     if (!overflow && !PyErr_Occurred() && v >= 0 && v <= std::numeric_limits<int>::max()) return static_cast<int>(v);
     PyErr_Clear();
   }
-  problems.push_back(Problem{rank, -1, "column_axis", brief(axis), "None, or an int naming an axis of the array",
-                             "this column axis is no axis of any array"});
+  problems.push_back(Problem::of(rank, "column_axis", brief(axis), "None, or an int naming an axis of the array",
+                                 "this column axis is no axis of any array"));
   return -1;
 }
 

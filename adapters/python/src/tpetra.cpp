@@ -92,9 +92,9 @@ py::object owned_dot(const TpetraVector& v, const TpetraVector& w) {
   Teuchos::Array<double> values(v.vector->getNumVectors());
   std::vector<Problem> problems;
   if (!owned_map(v)->locallySameAs(*owned_map(w)) || v.vector->getNumVectors() != w.vector->getNumVectors())
-    problems.push_back(Problem{owned_map(v)->getComm()->getRank(), -1, "map", "",
-                               "dot() takes two vectors with the same owned map and columns",
-                               "the vectors are distributed differently here"});
+    problems.push_back(Problem::of(owned_map(v)->getComm()->getRank(), "map", "",
+                                   "dot() takes two vectors with the same owned map and columns",
+                                   "the vectors are distributed differently here"));
   {
     py::gil_scoped_release release;
     mpi::agree(problems, tpetra::mpi_comm_of(*owned_map(v)->getComm()));
@@ -122,9 +122,9 @@ TpetraVector view_of(const py::object& obj, const py::object& comm, const py::ob
 // The owned rows sharing the vector's memory: a vector on the owned map.
 TpetraVector owned_view(const TpetraVector& v) {
   if (!owned_rows_are_a_run(v))
-    throw ValidationError({Problem{v.layout->rank(), -1, "dim_data", "",
-                                   "an owned view needs the owned elements contiguous in the buffer",
-                                   "the owned elements are scattered through the buffer; use copy_owned()"}});
+    throw ValidationError({Problem::of(v.layout->rank(), "dim_data", "",
+                                       "an owned view needs the owned elements contiguous in the buffer",
+                                       "the owned elements are scattered through the buffer; use copy_owned()")});
   if (!v.layout) return v;
   return TpetraVector{tpetra::owned_rows_view<double>(*v.layout, *v.vector), nullptr, v.array};
 }

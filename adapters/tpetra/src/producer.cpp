@@ -55,8 +55,9 @@ template <class Scalar>
 DistArray wrap_vector(const Teuchos::RCP<MultiVector<Scalar>>& vector, std::vector<Dim> dims,
                       std::vector<global_index_t> shape, std::vector<global_index_t> strides) {
   if (!vector->isConstantStride())
-    throw ValidationError({Problem{vector->getMap()->getComm()->getRank(), -1, "strides", "",
-                                   "a DAP buffer has constant strides", "the MultiVector's columns are not equally spaced"}});
+    throw ValidationError(
+        {Problem::of(vector->getMap()->getComm()->getRank(), "strides", "", "a DAP buffer has constant strides",
+                     "the MultiVector's columns are not equally spaced")});
   auto host = vector->getLocalViewHost(Tpetra::Access::ReadWrite);
   DistArray a;
   a.buffer.data = host.data();
@@ -89,12 +90,12 @@ template <class Scalar>
 DistArray to_distarray(const Teuchos::RCP<MultiVector<Scalar>>& vector, const TpetraLayout& layout) {
   const Teuchos::RCP<const Map> map = vector->getMap();
   if (map.get() != layout.buffer_map().get() && !map->locallySameAs(*layout.buffer_map()))
-    throw ValidationError({Problem{layout.rank(), -1, "map", "", "the vector lives on the layout's buffer map",
-                                   "the vector's map is not the layout's buffer map"}});
+    throw ValidationError({Problem::of(layout.rank(), "map", "", "the vector lives on the layout's buffer map",
+                                       "the vector's map is not the layout's buffer map")});
   if (vector->getNumVectors() != layout.num_vectors())
-    throw ValidationError({Problem{layout.rank(), -1, "columns", std::to_string(vector->getNumVectors()),
-                                   "the vector has the layout's number of columns",
-                                   "the layout has " + std::to_string(layout.num_vectors())}});
+    throw ValidationError({Problem::of(layout.rank(), "columns", std::to_string(vector->getNumVectors()),
+                                       "the vector has the layout's number of columns",
+                                       "the layout has " + std::to_string(layout.num_vectors()))});
   // The layout's strides, with the columns as far apart as this vector's are.
   std::vector<global_index_t> strides = layout.local_strides();
   const auto isz = static_cast<global_index_t>(sizeof(Scalar));

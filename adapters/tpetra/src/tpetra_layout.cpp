@@ -99,16 +99,17 @@ void MapBuilder::check_column_axis(int axis) {
   int mine[2] = {axis, -axis}, all[2] = {0, 0};  // minimums: the lowest axis named, minus the highest
   Teuchos::reduceAll<int, int>(*self.comm_, Teuchos::REDUCE_MIN, 2, mine, all);
   if (all[0] != -all[1])
-    throw ValidationError({Problem{-1, -1, "column_axis", "", "every process names the same column axis",
-                                   "the processes name column axes from " + std::to_string(all[0]) + " to " +
-                                       std::to_string(-all[1])}});
+    throw ValidationError({Problem::of(
+        -1, "column_axis", "", "every process names the same column axis",
+        "the processes name column axes from " + std::to_string(all[0]) + " to " + std::to_string(-all[1]))});
   if (axis < 0) return;
   std::vector<Problem> problems;
   if (axis >= ndim || dims[axis].proc_grid_size != 1 || dims[axis].dist_type != DistType::block ||
       dims[axis].padding[0] != 0 || dims[axis].padding[1] != 0)
-    problems.push_back(Problem{dl.rank(), axis, "column_axis", std::to_string(axis),
-                               "the column axis is an axis of the array, undistributed ('b' over one process) and unpadded",
-                               "this axis cannot become MultiVector columns"});
+    problems.push_back(
+        Problem::of(dl.rank(), "column_axis", std::to_string(axis),
+                    "the column axis is an axis of the array, undistributed ('b' over one process) and unpadded",
+                    "this axis cannot become MultiVector columns", axis));
   mpi::agree(problems, raw_comm(*self.comm_));
 }
 
@@ -150,8 +151,9 @@ void MapBuilder::rows_and_viewability() {
   if (col < 0) return;
   std::vector<Problem> problems;
   if (!self.why_not_viewable_.empty())
-    problems.push_back(Problem{dl.rank(), col, "column_axis", std::to_string(col),
-                               "a column axis needs each column contiguous in memory", self.why_not_viewable_});
+    problems.push_back(Problem::of(dl.rank(), "column_axis", std::to_string(col),
+                                   "a column axis needs each column contiguous in memory", self.why_not_viewable_,
+                                   col));
   mpi::agree(problems, raw_comm(*self.comm_));
 }
 
@@ -165,7 +167,8 @@ void MapBuilder::linearise() {
   for (int i = static_cast<int>(self.map_shape_.size()) - 1; i >= 0; --i) {
     self.map_strides_[i] = num_global;
     if (self.map_shape_[i] != 0 && num_global > std::numeric_limits<global_index_t>::max() / self.map_shape_[i])
-      throw ValidationError({Problem{-1, -1, "size", "", "the global element count fits 64 bits", "the array is too large"}});
+      throw ValidationError(
+          {Problem::of(-1, "size", "", "the global element count fits 64 bits", "the array is too large")});
     num_global *= self.map_shape_[i];
   }
   // Tpetra's global ordinal is the one its build instantiated: 64-bit in
@@ -173,19 +176,19 @@ void MapBuilder::linearise() {
   // every process, so every process refuses alike.
   const auto go_max = static_cast<global_index_t>(std::numeric_limits<GO>::max());
   if (num_global > 0 && num_global - 1 > go_max - static_cast<global_index_t>(self.index_base_))
-    throw ValidationError({Problem{-1, -1, "size", std::to_string(num_global),
-                                   "the global element count fits Tpetra's global ordinal (" +
-                                       std::to_string(8 * sizeof(GO)) + "-bit in this Trilinos build)",
-                                   "the array is too large for this Trilinos"}});
+    throw ValidationError({Problem::of(-1, "size", std::to_string(num_global),
+                                       "the global element count fits Tpetra's global ordinal (" +
+                                           std::to_string(8 * sizeof(GO)) + "-bit in this Trilinos build)",
+                                       "the array is too large for this Trilinos")});
   // A 1-D 'u' array's negative indices are its GIDs too (the lowest, at
   // most 0, is the same on every process): base + lowest >= GO's least,
   // written so that nothing overflows.
   const global_index_t lowest = one_d_unstructured ? mpi::adapter::lowest_index(dl) : 0;
   if (static_cast<global_index_t>(self.index_base_) < static_cast<global_index_t>(std::numeric_limits<GO>::min()) - lowest)
-    throw ValidationError({Problem{-1, 0, "indices", std::to_string(lowest),
-                                   "every index fits Tpetra's global ordinal (" + std::to_string(8 * sizeof(GO)) +
-                                       "-bit in this Trilinos build)",
-                                   "an index is too far below zero for this Trilinos"}});
+    throw ValidationError({Problem::of(
+        -1, "indices", std::to_string(lowest),
+        "every index fits Tpetra's global ordinal (" + std::to_string(8 * sizeof(GO)) + "-bit in this Trilinos build)",
+        "an index is too far below zero for this Trilinos", 0)});
   for (int a = 0, i = 0; a < ndim; ++a)
     if (a != self.column_axis_) flat_stride[a] = one_d_unstructured ? 1 : self.map_strides_[i++];
 }

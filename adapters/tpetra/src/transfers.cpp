@@ -27,22 +27,22 @@ std::vector<Problem> pair_problems(const TpetraLayout& from, const TpetraLayout&
   std::vector<Problem> problems;
   const int rank = from.rank();
   if (from.map_shape() != to.map_shape())
-    problems.push_back(Problem{rank, -1, "shape", shape_text(to.map_shape()),
-                               "both layouts have the same global shape (column axis left out)",
-                               "the source's is " + shape_text(from.map_shape())});
+    problems.push_back(Problem::of(rank, "shape", shape_text(to.map_shape()),
+                                   "both layouts have the same global shape (column axis left out)",
+                                   "the source's is " + shape_text(from.map_shape())));
   if (from.num_vectors() != to.num_vectors())
-    problems.push_back(Problem{rank, to.column_axis(), "column_axis", std::to_string(to.num_vectors()),
-                               "both layouts have the same number of columns",
-                               "the source has " + std::to_string(from.num_vectors())});
+    problems.push_back(Problem::of(rank, "column_axis", std::to_string(to.num_vectors()),
+                                   "both layouts have the same number of columns",
+                                   "the source has " + std::to_string(from.num_vectors()), to.column_axis()));
   if (from.index_base() != to.index_base())
-    problems.push_back(Problem{rank, -1, "index_base", std::to_string(to.index_base()),
-                               "both layouts have the same index base",
-                               "the source's is " + std::to_string(from.index_base())});
+    problems.push_back(Problem::of(rank, "index_base", std::to_string(to.index_base()),
+                                   "both layouts have the same index base",
+                                   "the source's is " + std::to_string(from.index_base())));
   int same = MPI_UNEQUAL;
   MPI_Comm_compare(from.distribution()->comm(), to.distribution()->comm(), &same);
   if (same != MPI_IDENT && same != MPI_CONGRUENT)
-    problems.push_back(Problem{rank, -1, "comm", "", "both layouts span the same processes in the same order",
-                               "the target layout's communicator differs from the source's"});
+    problems.push_back(Problem::of(rank, "comm", "", "both layouts span the same processes in the same order",
+                                   "the target layout's communicator differs from the source's"));
   return problems;
 }
 

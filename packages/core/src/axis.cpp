@@ -10,7 +10,7 @@ namespace dapetra {
 int lowest_holder(global_index_t, const std::vector<int>& holders) { return holders.front(); }
 
 static ValidationError axis_error(const std::string& message) {
-  return ValidationError({Problem{-1, -1, "", "", "records of one axis are consistent", message}});
+  return ValidationError({Problem::of(-1, "", "", "records of one axis are consistent", message)});
 }
 
 AxisPartition::AxisPartition(std::vector<Dim> dims, SharedIndexOwner rule)

@@ -91,7 +91,7 @@ std::vector<int> memory_order(const BufferView& b) {
 std::vector<Problem> check_buffer(const BufferView& b, int rank) {
   std::vector<Problem> out;
   const auto add = [&](std::string key, std::string value, std::string rule, std::string message) {
-    out.push_back(Problem{rank, -1, std::move(key), std::move(value), std::move(rule), std::move(message)});
+    out.push_back(Problem::of(rank, std::move(key), std::move(value), std::move(rule), std::move(message)));
   };
   const std::size_t expected = itemsize_of(b.format);
   if (expected == 0)

@@ -130,15 +130,15 @@ std::optional<std::size_t> too_deep_at(std::string_view text, std::size_t limit)
 
 bool parse_text(std::string_view text, json& j, std::vector<Problem>& out, int rank) {
   if (const auto at = too_deep_at(text, max_json_depth)) {
-    out.push_back(Problem{rank, -1, "", "byte " + std::to_string(*at), "JSON nests at most 64 levels deep",
-                          "nesting exceeds 64 levels at byte " + std::to_string(*at)});
+    out.push_back(Problem::of(rank, "", "byte " + std::to_string(*at), "JSON nests at most 64 levels deep",
+                              "nesting exceeds 64 levels at byte " + std::to_string(*at)));
     return false;
   }
   try {
     j = json::parse(text.begin(), text.end());
     return true;
   } catch (const json::exception& e) {  // parse_error, and out_of_range for numbers like 1e400
-    out.push_back(Problem{rank, -1, "", "", "well-formed JSON", e.what()});
+    out.push_back(Problem::of(rank, "", "", "well-formed JSON", e.what()));
     return false;
   }
 }
@@ -168,7 +168,8 @@ std::vector<Dim> dim_data_from_json(std::string_view text, const std::vector<glo
   std::vector<Dim> dims;
   if (parse_text(text, j, out, rank)) {
     if (!j.is_array()) {
-      out.push_back(Problem{rank, -1, "dim_data", brief(j), "dim_data is a list of dimension dictionaries", "found " + type_name(j)});
+      out.push_back(Problem::of(rank, "dim_data", brief(j), "dim_data is a list of dimension dictionaries",
+                                "found " + type_name(j)));
     } else {
       dims.resize(j.size());
       for (std::size_t d = 0; d < j.size(); ++d) read_dim(j[d], RecordPlace{rank, static_cast<int>(d)}, local_shape, out, dims[d]);
@@ -239,7 +240,7 @@ ParsedLayout parse_layout(std::string_view text) {
 
 LayoutRecords read_layout_file(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
-  if (!in) throw ValidationError({Problem{-1, -1, "", path, "the layout file can be read", "cannot open " + path}});
+  if (!in) throw ValidationError({Problem::of(-1, "", path, "the layout file can be read", "cannot open " + path)});
   std::stringstream ss;
   ss << in.rdbuf();
   ParsedLayout p = parse_layout(ss.str());

@@ -24,7 +24,8 @@ struct Reader {
   const std::int64_t* p;
   std::size_t n, i = 0;
   std::int64_t get() {
-    if (i >= n) throw ValidationError({Problem{-1, -1, "", "", "packed records are complete", "truncated record data"}});
+    if (i >= n)
+      throw ValidationError({Problem::of(-1, "", "", "packed records are complete", "truncated record data")});
     return p[i++];
   }
   // A length, refused if its items (each at least `words_per_item` words, or
@@ -33,13 +34,15 @@ struct Reader {
     const std::int64_t c = get();
     const std::size_t left = n - i;
     if (c < 0 || static_cast<std::size_t>(c) > (bytes ? left * 8 : left / words_per_item))
-      throw ValidationError({Problem{-1, -1, "", std::to_string(c), "packed records are complete", "bad length in record data"}});
+      throw ValidationError(
+          {Problem::of(-1, "", std::to_string(c), "packed records are complete", "bad length in record data")});
     return static_cast<std::size_t>(c);
   }
   std::string str() {
     const std::size_t len = count(1, true);
     const std::size_t words = (len + 7) / 8;
-    if (words > n - i) throw ValidationError({Problem{-1, -1, "", "", "packed records are complete", "truncated string"}});
+    if (words > n - i)
+      throw ValidationError({Problem::of(-1, "", "", "packed records are complete", "truncated string")});
     std::string s(len, '\0');
     if (len) std::memcpy(s.data(), p + i, len);
     i += words;
@@ -60,7 +63,8 @@ void get_key(Reader& rd, T& v) {
   if constexpr (std::is_same_v<T, DistType>) {
     const std::int64_t t = rd.get();
     if (t != 'b' && t != 'c' && t != 'u')
-      throw ValidationError({Problem{-1, -1, "dist_type", std::to_string(t), "dist_type is 'b', 'c' or 'u'", "corrupt record data"}});
+      throw ValidationError(
+          {Problem::of(-1, "dist_type", std::to_string(t), "dist_type is 'b', 'c' or 'u'", "corrupt record data")});
     v = static_cast<DistType>(t);
   } else if constexpr (std::is_same_v<T, std::array<global_index_t, 2>>) {
     v[0] = rd.get();
@@ -106,7 +110,8 @@ std::vector<std::int64_t> pack_rank(const PackedRank& rank) {
 
 PackedRank unpack_rank(const std::int64_t* words, std::size_t count) {
   Reader rd{words, count};
-  if (rd.get() != magic) throw ValidationError({Problem{-1, -1, "", "", "packed records are complete", "not Dapetra record data"}});
+  if (rd.get() != magic)
+    throw ValidationError({Problem::of(-1, "", "", "packed records are complete", "not Dapetra record data")});
   PackedRank out;
   out.entry.dim_data.resize(rd.count(12));
   for (Dim& d : out.entry.dim_data) {
@@ -116,7 +121,8 @@ PackedRank unpack_rank(const std::int64_t* words, std::size_t count) {
   }
   const std::int64_t nshape = rd.get();
   if (nshape >= 0) {
-    if (static_cast<std::size_t>(nshape) > count) throw ValidationError({Problem{-1, -1, "", "", "packed records are complete", "bad shape length"}});
+    if (static_cast<std::size_t>(nshape) > count)
+      throw ValidationError({Problem::of(-1, "", "", "packed records are complete", "bad shape length")});
     out.entry.local_shape.emplace(static_cast<std::size_t>(nshape));
     for (auto& s : *out.entry.local_shape) s = rd.get();
   }

@@ -24,7 +24,7 @@ std::string RecordValue::type_name() const {
 namespace detail {
 
 void FieldReader::fail(const std::string& key, const std::string& value, const std::string& rule, const std::string& message) {
-  out.push_back(Problem{where.rank, where.dim, key, value, rule, message});
+  out.push_back(Problem::of(where.rank, key, value, rule, message, where.dim));
 }
 
 bool FieldReader::integer(const RecordValue& v, const std::string& key, global_index_t lo, global_index_t hi, global_index_t& x) {

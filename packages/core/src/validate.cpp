@@ -23,17 +23,6 @@ std::string pair_str(const std::array<global_index_t, 2>& p) {
   return "[" + str(p[0]) + ", " + str(p[1]) + "]";
 }
 
-class Collector {
- public:
-  explicit Collector(std::vector<Problem>& out) : out_(out) {}
-  void add(int rank, int dim, std::string key, std::string value, std::string rule, std::string message) {
-    out_.push_back(Problem{rank, dim, std::move(key), std::move(value), std::move(rule), std::move(message)});
-  }
-
- private:
-  std::vector<Problem>& out_;
-};
-
 bool parse_version(const std::string& v, long long parts[3]) {
   std::size_t pos = 0;
   for (int i = 0; i < 3; ++i) {
@@ -74,53 +63,60 @@ Difference first_difference(const Dim& x, const Dim& y) {
   return diff;
 }
 
-void block_axis_rules(Collector& c, int d, const std::vector<const Dim*>& dims, const std::vector<int>& mpi_rank) {
+void block_axis_rules(std::vector<Problem>& out, int d, const std::vector<const Dim*>& dims,
+                      const std::vector<int>& mpi_rank) {
   const int P = static_cast<int>(dims.size());
   const global_index_t size = dims[0]->size;
   for (int k = 0; k < P; ++k)
     if (dims[k]->periodic != dims[0]->periodic)
-      c.add(mpi_rank[k], d, "periodic", dims[k]->periodic ? "true" : "false",
-            "periodic is the same on every grid rank of an axis",
-            "grid rank " + str(k) + " disagrees with grid rank 0 on periodic");
+      out.push_back(Problem::of(mpi_rank[k], "periodic", dims[k]->periodic ? "true" : "false",
+                                "periodic is the same on every grid rank of an axis",
+                                "grid rank " + str(k) + " disagrees with grid rank 0 on periodic", d));
 
   const GlobalRange first = owned_global_range(*dims[0]);
   if (first.begin != 0)
-    c.add(mpi_rank[0], d, "start", str(dims[0]->start),
-          "grid rank 0 owns from global index 0 (start + boundary padding counted from 0)",
-          "grid rank 0 owns from global index " + str(first.begin) + ", so indices below it have no owner");
+    out.push_back(Problem::of(
+        mpi_rank[0], "start", str(dims[0]->start),
+        "grid rank 0 owns from global index 0 (start + boundary padding counted from 0)",
+        "grid rank 0 owns from global index " + str(first.begin) + ", so indices below it have no owner", d));
   const GlobalRange last = owned_global_range(*dims[P - 1]);
   if (last.end != size)
-    c.add(mpi_rank[P - 1], d, "stop", str(dims[P - 1]->stop),
-          "the last grid rank owns up to size",
-          "the last grid rank owns up to " + str(last.end) + " but size is " + str(size));
+    out.push_back(Problem::of(mpi_rank[P - 1], "stop", str(dims[P - 1]->stop), "the last grid rank owns up to size",
+                              "the last grid rank owns up to " + str(last.end) + " but size is " + str(size), d));
 
   for (int k = 0; k + 1 < P; ++k) {
     const Dim& a = *dims[k];
     const Dim& b = *dims[k + 1];
     const GlobalRange ra = owned_global_range(a), rb = owned_global_range(b);
     if (ra.end != rb.begin) {
-      c.add(mpi_rank[k + 1], d, "start", str(b.start),
-            "owned ranges of neighbouring grid ranks are adjacent (stop - right communication padding "
-            "of rank k == start + left communication padding of rank k+1)",
-            "grid rank " + str(k) + " owns up to " + str(ra.end) + " but grid rank " + str(k + 1) +
-                " owns from " + str(rb.begin) + (ra.end < rb.begin ? " (a gap)" : " (an overlap)"));
+      out.push_back(
+          Problem::of(mpi_rank[k + 1], "start", str(b.start),
+                      "owned ranges of neighbouring grid ranks are adjacent (stop - right communication padding "
+                      "of rank k == start + left communication padding of rank k+1)",
+                      "grid rank " + str(k) + " owns up to " + str(ra.end) + " but grid rank " + str(k + 1) +
+                          " owns from " + str(rb.begin) + (ra.end < rb.begin ? " (a gap)" : " (an overlap)"),
+                      d));
       continue;
     }
     if (a.padding[1] != b.padding[0])
-      c.add(mpi_rank[k + 1], d, "padding", pair_str(b.padding),
-            "right communication padding of grid rank k equals left communication padding of grid rank k+1",
-            "grid rank " + str(k) + " has right padding " + str(a.padding[1]) + " but grid rank " +
-                str(k + 1) + " has left padding " + str(b.padding[0]));
+      out.push_back(
+          Problem::of(mpi_rank[k + 1], "padding", pair_str(b.padding),
+                      "right communication padding of grid rank k equals left communication padding of grid rank k+1",
+                      "grid rank " + str(k) + " has right padding " + str(a.padding[1]) + " but grid rank " +
+                          str(k + 1) + " has left padding " + str(b.padding[0]),
+                      d));
     if (b.padding[0] > ra.size())
-      c.add(mpi_rank[k + 1], d, "padding", pair_str(b.padding),
-            "communication padding is at most the neighbour's owned count",
-            "left padding " + str(b.padding[0]) + " is wider than the " + str(ra.size()) +
-                " indices grid rank " + str(k) + " owns");
+      out.push_back(Problem::of(mpi_rank[k + 1], "padding", pair_str(b.padding),
+                                "communication padding is at most the neighbour's owned count",
+                                "left padding " + str(b.padding[0]) + " is wider than the " + str(ra.size()) +
+                                    " indices grid rank " + str(k) + " owns",
+                                d));
     if (a.padding[1] > rb.size())
-      c.add(mpi_rank[k], d, "padding", pair_str(a.padding),
-            "communication padding is at most the neighbour's owned count",
-            "right padding " + str(a.padding[1]) + " is wider than the " + str(rb.size()) +
-                " indices grid rank " + str(k + 1) + " owns");
+      out.push_back(Problem::of(mpi_rank[k], "padding", pair_str(a.padding),
+                                "communication padding is at most the neighbour's owned count",
+                                "right padding " + str(a.padding[1]) + " is wider than the " + str(rb.size()) +
+                                    " indices grid rank " + str(k + 1) + " owns",
+                                d));
   }
 
   // Periodic wrap (Dapetra's rule, as Domi did it): edge padding index g is
@@ -130,22 +126,24 @@ void block_axis_rules(Collector& c, int d, const std::vector<const Dim*>& dims, 
     const global_index_t left = dims[0]->padding[0], right = dims[P - 1]->padding[1];
     const global_index_t period = size - left - right;
     if (period < left || period < right)
-      c.add(mpi_rank[left >= right ? 0 : P - 1], d, "padding",
-            pair_str(left >= right ? dims[0]->padding : dims[P - 1]->padding),
-            "on a periodic axis each edge padding is at most the interior period (size - edge paddings)",
-            "edge padding (" + str(left) + ", " + str(right) + ") leaves an interior of " + str(period) +
-                ", too short to fill it from the opposite end");
+      out.push_back(
+          Problem::of(mpi_rank[left >= right ? 0 : P - 1], "padding",
+                      pair_str(left >= right ? dims[0]->padding : dims[P - 1]->padding),
+                      "on a periodic axis each edge padding is at most the interior period (size - edge paddings)",
+                      "edge padding (" + str(left) + ", " + str(right) + ") leaves an interior of " + str(period) +
+                          ", too short to fill it from the opposite end",
+                      d));
   }
 }
 
-void check_unstructured_axis(Collector& c, int d, const std::vector<const Dim*>& dims,
+void check_unstructured_axis(std::vector<Problem>& out, int d, const std::vector<const Dim*>& dims,
                              const std::vector<int>& mpi_rank, bool index_rules) {
   const int P = static_cast<int>(dims.size());
   for (int k = 0; k < P; ++k)
     if (dims[k]->one_to_one != dims[0]->one_to_one)
-      c.add(mpi_rank[k], d, "one_to_one", dims[k]->one_to_one ? "true" : "false",
-            "one_to_one is the same on every grid rank of an axis",
-            "grid rank " + str(k) + " disagrees with grid rank 0 on one_to_one");
+      out.push_back(Problem::of(mpi_rank[k], "one_to_one", dims[k]->one_to_one ? "true" : "false",
+                                "one_to_one is the same on every grid rank of an axis",
+                                "grid rank " + str(k) + " disagrees with grid rank 0 on one_to_one", d));
   if (!index_rules) return;
   const auto held = detail::sorted_holdings(dims);
   global_index_t distinct = 0;
@@ -158,22 +156,24 @@ void check_unstructured_axis(Collector& c, int d, const std::vector<const Dim*>&
       for (std::size_t j = a + 1; j < b; ++j) {
         if (held[j].grid_rank == held[j - 1].grid_rank) continue;  // a local duplicate, reported locally
         if (++overlaps <= max_listed_problems)
-          c.add(mpi_rank[held[j].grid_rank], d, "indices", str(held[a].index),
-                "with one_to_one true each index is held by exactly one process",
-                "index " + str(held[a].index) + " is held by grid ranks " + str(held[j - 1].grid_rank) +
-                    " and " + str(held[j].grid_rank));
+          out.push_back(Problem::of(mpi_rank[held[j].grid_rank], "indices", str(held[a].index),
+                                    "with one_to_one true each index is held by exactly one process",
+                                    "index " + str(held[a].index) + " is held by grid ranks " +
+                                        str(held[j - 1].grid_rank) + " and " + str(held[j].grid_rank),
+                                    d));
       }
     }
     a = b;
   }
   if (overlaps > max_listed_problems)
-    c.add(-1, d, "indices", str(static_cast<global_index_t>(overlaps)) + " overlaps",
-          "with one_to_one true each index is held by exactly one process",
-          "... and " + str(static_cast<global_index_t>(overlaps - max_listed_problems)) + " more overlaps");
+    out.push_back(Problem::of(
+        -1, "indices", str(static_cast<global_index_t>(overlaps)) + " overlaps",
+        "with one_to_one true each index is held by exactly one process",
+        "... and " + str(static_cast<global_index_t>(overlaps - max_listed_problems)) + " more overlaps", d));
   if (distinct != dims[0]->size)
-    c.add(-1, d, "size", str(dims[0]->size),
-          "size equals the number of distinct indices held over the axis",
-          "the processes hold " + str(distinct) + " distinct indices but size is " + str(dims[0]->size));
+    out.push_back(
+        Problem::of(-1, "size", str(dims[0]->size), "size equals the number of distinct indices held over the axis",
+                    "the processes hold " + str(distinct) + " distinct indices but size is " + str(dims[0]->size), d));
 }
 
 // Each index at most once on this process. The cheap test first (one pass
@@ -198,7 +198,7 @@ bool any_repeated(const global_index_t* first, const global_index_t* last, globa
   return std::adjacent_find(plain.begin(), plain.end()) != plain.end();
 }
 
-void add_uniqueness_problems(const Dim& d, int rank, int dim, Collector& c) {
+void add_uniqueness_problems(const Dim& d, int rank, int dim, std::vector<Problem>& out) {
   // A leading ascending run (a finite-element numbering's owned prefix)
   // holds no index twice: only what follows it is checked, against itself
   // and against the run's stretch of indices.
@@ -214,25 +214,27 @@ void add_uniqueness_problems(const Dim& d, int rank, int dim, Collector& c) {
     std::sort(sorted.begin(), sorted.end());
     for (std::size_t i = 1; i < sorted.size(); ++i)
       if (sorted[i].first == sorted[i - 1].first && ++dups <= max_listed_problems)
-        c.add(rank, dim, "indices", str(sorted[i].first), "indices are locally unique",
-              "index " + str(sorted[i].first) + " appears at positions " +
-                  str(static_cast<global_index_t>(sorted[i - 1].second)) + " and " +
-                  str(static_cast<global_index_t>(sorted[i].second)));
+        out.push_back(Problem::of(rank, "indices", str(sorted[i].first), "indices are locally unique",
+                                  "index " + str(sorted[i].first) + " appears at positions " +
+                                      str(static_cast<global_index_t>(sorted[i - 1].second)) + " and " +
+                                      str(static_cast<global_index_t>(sorted[i].second)),
+                                  dim));
   }
   if (dups > max_listed_problems)
-    c.add(rank, dim, "indices", str(static_cast<global_index_t>(dups)) + " duplicates", "indices are locally unique",
-          "... and " + str(static_cast<global_index_t>(dups - max_listed_problems)) + " more duplicates");
+    out.push_back(Problem::of(
+        rank, "indices", str(static_cast<global_index_t>(dups)) + " duplicates", "indices are locally unique",
+        "... and " + str(static_cast<global_index_t>(dups - max_listed_problems)) + " more duplicates", dim));
 }
 
 // In several dimensions the flat global index is linearised from the
 // per-axis indices, so 'u' indices must be axis positions. Returns whether
 // all are.
-bool add_range_problems(const Dim& d, int rank, int dim, Collector& c) {
+bool add_range_problems(const Dim& d, int rank, int dim, std::vector<Problem>& out) {
   std::size_t bad = 0;
   for (global_index_t g : d.indices)
     if ((g < 0 || g >= d.size) && ++bad <= max_listed_problems)
-      c.add(rank, dim, "indices", str(g), "in a multi-dimensional array 'u' indices lie in [0, size)",
-            "index " + str(g) + " is outside [0, " + str(d.size) + ")");
+      out.push_back(Problem::of(rank, "indices", str(g), "in a multi-dimensional array 'u' indices lie in [0, size)",
+                                "index " + str(g) + " is outside [0, " + str(d.size) + ")", dim));
   return bad == 0;
 }
 
@@ -241,17 +243,16 @@ bool add_range_problems(const Dim& d, int rank, int dim, Collector& c) {
 std::vector<Problem> check_version(const std::string& version) {
   std::vector<Problem> out;
   if (version == dap_version) return out;  // the usual case, without parsing
-  Collector c(out);
   long long have[3], ours[3];
   parse_version(dap_version, ours);
   if (!parse_version(version, have))
-    c.add(-1, -1, "__version__", "'" + version + "'", "__version__ is 'major.minor.patch'",
-          "not a semantic version string");
+    out.push_back(Problem::of(-1, "__version__", "'" + version + "'", "__version__ is 'major.minor.patch'",
+                              "not a semantic version string", -1));
   else if (have[0] != ours[0])
-    c.add(-1, -1, "__version__", "'" + version + "'",
-          "the major version is " + std::to_string(ours[0]) + " (this library speaks DAP " + dap_version +
-              "; minor and patch may differ)",
-          "major version " + std::to_string(have[0]) + " is not spoken by this library");
+    out.push_back(Problem::of(-1, "__version__", "'" + version + "'",
+                              "the major version is " + std::to_string(ours[0]) + " (this library speaks DAP " +
+                                  dap_version + "; minor and patch may differ)",
+                              "major version " + std::to_string(have[0]) + " is not spoken by this library", -1));
   return out;
 }
 
@@ -260,19 +261,18 @@ namespace {
 std::vector<Problem> check_dim_rules(const Dim& d, int rank, int dim, std::optional<global_index_t> extent,
                                      bool check_index_rules) {
   std::vector<Problem> out;
-  Collector c(out);
   bool common_ok = true;
   if (d.size < 0) {
-    c.add(rank, dim, "size", str(d.size), "size >= 0", "negative size");
+    out.push_back(Problem::of(rank, "size", str(d.size), "size >= 0", "negative size", dim));
     common_ok = false;
   }
   if (d.proc_grid_size < 1) {
-    c.add(rank, dim, "proc_grid_size", str(d.proc_grid_size), "proc_grid_size >= 1",
-          "a grid axis needs at least one process");
+    out.push_back(Problem::of(rank, "proc_grid_size", str(d.proc_grid_size), "proc_grid_size >= 1",
+                              "a grid axis needs at least one process", dim));
     common_ok = false;
   } else if (d.proc_grid_rank < 0 || d.proc_grid_rank >= d.proc_grid_size) {
-    c.add(rank, dim, "proc_grid_rank", str(d.proc_grid_rank), "0 <= proc_grid_rank < proc_grid_size",
-          "grid rank outside the grid axis of " + str(d.proc_grid_size) + " processes");
+    out.push_back(Problem::of(rank, "proc_grid_rank", str(d.proc_grid_rank), "0 <= proc_grid_rank < proc_grid_size",
+                              "grid rank outside the grid axis of " + str(d.proc_grid_size) + " processes", dim));
     common_ok = false;
   }
   if (!common_ok) return out;
@@ -281,32 +281,35 @@ std::vector<Problem> check_dim_rules(const Dim& d, int rank, int dim, std::optio
     case DistType::block: {
       bool range_ok = true;
       if (d.start < 0) {
-        c.add(rank, dim, "start", str(d.start), "start >= 0", "negative start");
+        out.push_back(Problem::of(rank, "start", str(d.start), "start >= 0", "negative start", dim));
         range_ok = false;
       }
       if (d.stop < d.start) {
         // The spec says stop > start; start == stop is the empty buffer of 1.6.4.
-        c.add(rank, dim, "stop", str(d.stop), "stop >= start", "stop " + str(d.stop) + " is below start " + str(d.start));
+        out.push_back(Problem::of(rank, "stop", str(d.stop), "stop >= start",
+                                  "stop " + str(d.stop) + " is below start " + str(d.start), dim));
         range_ok = false;
       }
       if (d.stop > d.size) {
-        c.add(rank, dim, "stop", str(d.stop), "stop <= size",
-              "stop " + str(d.stop) + " exceeds size " + str(d.size));
+        out.push_back(Problem::of(rank, "stop", str(d.stop), "stop <= size",
+                                  "stop " + str(d.stop) + " exceeds size " + str(d.size), dim));
         range_ok = false;
       }
       for (int side = 0; side < 2; ++side)
         if (d.padding[side] < 0) {
-          c.add(rank, dim, "padding", pair_str(d.padding), "padding widths >= 0", "negative padding width");
+          out.push_back(
+              Problem::of(rank, "padding", pair_str(d.padding), "padding widths >= 0", "negative padding width", dim));
           range_ok = false;
         }
       if (range_ok && d.padding[0] + d.padding[1] > d.stop - d.start)
-        c.add(rank, dim, "padding", pair_str(d.padding), "padding[0] + padding[1] <= stop - start",
-              "padding wider than the " + str(d.stop - d.start) + " indices held");
+        out.push_back(Problem::of(rank, "padding", pair_str(d.padding), "padding[0] + padding[1] <= stop - start",
+                                  "padding wider than the " + str(d.stop - d.start) + " indices held", dim));
       break;
     }
     case DistType::cyclic: {
       if (d.block_size < 1) {
-        c.add(rank, dim, "block_size", str(d.block_size), "block_size >= 1", "block size must be positive");
+        out.push_back(
+            Problem::of(rank, "block_size", str(d.block_size), "block_size >= 1", "block size must be positive", dim));
         break;
       }
       // Grid rank r's first block starts at r * block_size; a rank with no
@@ -316,28 +319,35 @@ std::vector<Problem> check_dim_rules(const Dim& d, int rank, int dim, std::optio
         first = std::numeric_limits<global_index_t>::max();
       const bool empty_ok = first >= d.size && d.start == d.size;
       if (d.start != first && !empty_ok)
-        c.add(rank, dim, "start", str(d.start), "start == proc_grid_rank * block_size (or size when that is past the end)",
-              "grid rank " + str(d.proc_grid_rank) + " with block size " + str(d.block_size) + " starts at " +
-                  (first >= d.size ? str(d.size) : str(first)));
+        out.push_back(Problem::of(rank, "start", str(d.start),
+                                  "start == proc_grid_rank * block_size (or size when that is past the end)",
+                                  "grid rank " + str(d.proc_grid_rank) + " with block size " + str(d.block_size) +
+                                      " starts at " + (first >= d.size ? str(d.size) : str(first)),
+                                  dim));
       break;
     }
     case DistType::unstructured: {
       if (static_cast<global_index_t>(d.indices.size()) > d.size)
-        c.add(rank, dim, "indices", str(static_cast<global_index_t>(d.indices.size())) + " indices",
-              "len(indices) <= size", "more indices than size");
-      if (check_index_rules) add_uniqueness_problems(d, rank, dim, c);
+        out.push_back(Problem::of(rank, "indices", str(static_cast<global_index_t>(d.indices.size())) + " indices",
+                                  "len(indices) <= size", "more indices than size", dim));
+      if (check_index_rules) add_uniqueness_problems(d, rank, dim, out);
       break;
     }
   }
   const global_index_t n = local_extent(d);
   if (n > std::numeric_limits<local_index_t>::max())
-    c.add(rank, dim, d.dist_type == DistType::unstructured ? "indices" : "size", str(n),
-          "local extent fits a 32-bit local index", "this process would hold " + str(n) + " indices along the axis");
+    out.push_back(Problem::of(rank, d.dist_type == DistType::unstructured ? "indices" : "size", str(n),
+                              "local extent fits a 32-bit local index",
+                              "this process would hold " + str(n) + " indices along the axis", dim));
   if (extent && out.empty() && *extent != n)
-    c.add(rank, dim, d.dist_type == DistType::block ? "stop" : d.dist_type == DistType::cyclic ? "size" : "indices",
-          str(*extent),
-          d.dist_type == DistType::block ? "stop - start == buffer shape" : "number of indices held == buffer shape",
-          "the record describes " + str(n) + " elements along this axis but the buffer has " + str(*extent));
+    out.push_back(Problem::of(
+        rank,
+        d.dist_type == DistType::block    ? "stop"
+        : d.dist_type == DistType::cyclic ? "size"
+                                          : "indices",
+        str(*extent),
+        d.dist_type == DistType::block ? "stop - start == buffer shape" : "number of indices held == buffer shape",
+        "the record describes " + str(n) + " elements along this axis but the buffer has " + str(*extent), dim));
   return out;
 }
 
@@ -351,12 +361,11 @@ std::vector<Problem> check_rank(const std::vector<Dim>& dim_data, int rank,
                                 const std::optional<std::vector<global_index_t>>& local_shape,
                                 int defer_index_rules_axis) {
   std::vector<Problem> out;
-  Collector c(out);
   const bool shape_fits = !local_shape || local_shape->size() == dim_data.size();
   if (!shape_fits)
-    c.add(rank, -1, "local_shape", str(static_cast<global_index_t>(local_shape->size())) + " axes",
-          "the buffer has one axis per dimension dictionary",
-          "dim_data has " + str(static_cast<global_index_t>(dim_data.size())) + " records");
+    out.push_back(Problem::of(rank, "local_shape", str(static_cast<global_index_t>(local_shape->size())) + " axes",
+                              "the buffer has one axis per dimension dictionary",
+                              "dim_data has " + str(static_cast<global_index_t>(dim_data.size())) + " records", -1));
   bool all_ok = true;
   for (std::size_t d = 0; d < dim_data.size(); ++d) {
     std::optional<global_index_t> extent;
@@ -366,7 +375,7 @@ std::vector<Problem> check_rank(const std::vector<Dim>& dim_data, int rank,
     all_ok = all_ok && p.empty();
     out.insert(out.end(), p.begin(), p.end());
     if (index_rules && dim_data.size() > 1 && dim_data[d].dist_type == DistType::unstructured)
-      all_ok = add_range_problems(dim_data[d], rank, static_cast<int>(d), c) && all_ok;
+      all_ok = add_range_problems(dim_data[d], rank, static_cast<int>(d), out) && all_ok;
   }
   if (all_ok) {
     global_index_t total = 1;
@@ -375,8 +384,9 @@ std::vector<Problem> check_rank(const std::vector<Dim>& dim_data, int rank,
       total = (n != 0 && total > std::numeric_limits<local_index_t>::max() / n) ? std::numeric_limits<global_index_t>::max() : total * n;
     }
     if (total > std::numeric_limits<local_index_t>::max())
-      c.add(rank, -1, "dim_data", str(total), "the local buffer's element count fits a 32-bit local index",
-            "the buffer would hold more than 2^31 - 1 elements");
+      out.push_back(Problem::of(rank, "dim_data", str(total),
+                                "the local buffer's element count fits a 32-bit local index",
+                                "the buffer would hold more than 2^31 - 1 elements", -1));
   }
   return out;
 }
@@ -384,27 +394,27 @@ std::vector<Problem> check_rank(const std::vector<Dim>& dim_data, int rank,
 std::vector<Problem> check_block_axis(int axis, const std::vector<const Dim*>& by_grid_rank,
                                       const std::vector<int>& mpi_rank) {
   std::vector<Problem> out;
-  Collector c(out);
-  block_axis_rules(c, axis, by_grid_rank, mpi_rank);
+  block_axis_rules(out, axis, by_grid_rank, mpi_rank);
   return out;
 }
 
 std::vector<Problem> check_axis(int axis, const std::vector<const Dim*>& by_grid_rank, const std::vector<int>& mpi_rank,
                                 const CheckOptions& options) {
   std::vector<Problem> out;
-  Collector c(out);
   const int P = static_cast<int>(by_grid_rank.size());
   switch (by_grid_rank[0]->dist_type) {
-    case DistType::block: block_axis_rules(c, axis, by_grid_rank, mpi_rank); break;
+    case DistType::block:
+      block_axis_rules(out, axis, by_grid_rank, mpi_rank);
+      break;
     case DistType::cyclic:
       for (int k = 1; k < P; ++k)
         if (by_grid_rank[k]->block_size != by_grid_rank[0]->block_size)
-          c.add(mpi_rank[k], axis, "block_size", str(by_grid_rank[k]->block_size),
-                "block_size is the same on every grid rank of an axis",
-                "grid rank 0 has block_size " + str(by_grid_rank[0]->block_size));
+          out.push_back(Problem::of(mpi_rank[k], "block_size", str(by_grid_rank[k]->block_size),
+                                    "block_size is the same on every grid rank of an axis",
+                                    "grid rank 0 has block_size " + str(by_grid_rank[0]->block_size), axis));
       break;
     case DistType::unstructured:
-      check_unstructured_axis(c, axis, by_grid_rank, mpi_rank, options.unstructured_indices);
+      check_unstructured_axis(out, axis, by_grid_rank, mpi_rank, options.unstructured_indices);
       break;
   }
   return out;
@@ -412,11 +422,10 @@ std::vector<Problem> check_axis(int axis, const std::vector<const Dim*>& by_grid
 
 std::vector<Problem> check_index_rules(const std::vector<Dim>& dim_data, int axis, int rank) {
   std::vector<Problem> out;
-  Collector c(out);
   const Dim& d = dim_data[static_cast<std::size_t>(axis)];
   if (d.dist_type != DistType::unstructured) return out;
-  add_uniqueness_problems(d, rank, axis, c);
-  if (dim_data.size() > 1) add_range_problems(d, rank, axis, c);
+  add_uniqueness_problems(d, rank, axis, out);
+  if (dim_data.size() > 1) add_range_problems(d, rank, axis, out);
   return out;
 }
 
@@ -456,14 +465,15 @@ LocalVerdicts check_each_rank(const LayoutRecords& layout, std::vector<Problem>&
 }
 
 // Whether every process describes as many dimensions as rank 0.
-bool same_number_of_axes(const LayoutRecords& layout, Collector& c) {
+bool same_number_of_axes(const LayoutRecords& layout, std::vector<Problem>& out) {
   const std::size_t ndim = layout.ranks[0].dim_data.size();
   bool same = true;
   for (int r = 1; r < static_cast<int>(layout.ranks.size()); ++r)
     if (layout.ranks[r].dim_data.size() != ndim) {
-      c.add(r, -1, "dim_data", str(static_cast<global_index_t>(layout.ranks[r].dim_data.size())) + " records",
-            "every process describes the same number of dimensions",
-            "rank 0 has " + str(static_cast<global_index_t>(ndim)) + " records");
+      out.push_back(Problem::of(r, "dim_data",
+                                str(static_cast<global_index_t>(layout.ranks[r].dim_data.size())) + " records",
+                                "every process describes the same number of dimensions",
+                                "rank 0 has " + str(static_cast<global_index_t>(ndim)) + " records", -1));
       same = false;
     }
   return same;
@@ -472,8 +482,8 @@ bool same_number_of_axes(const LayoutRecords& layout, Collector& c) {
 // The keys every process must agree on, per axis, judged against the first
 // process whose common keys are sound: each axis's agreement and grid
 // extent. Returns whether the grid is known (every proc_grid_size agreed).
-bool agree_per_axis(const LayoutRecords& layout, const LocalVerdicts& v, Collector& c, std::vector<char>& axis_agrees,
-                    std::vector<int>& grid_shape) {
+bool agree_per_axis(const LayoutRecords& layout, const LocalVerdicts& v, std::vector<Problem>& out,
+                    std::vector<char>& axis_agrees, std::vector<int>& grid_shape) {
   const int nprocs = static_cast<int>(layout.ranks.size());
   const std::size_t ndim = layout.ranks[0].dim_data.size();
   bool grid_ok = true;
@@ -499,17 +509,20 @@ bool agree_per_axis(const LayoutRecords& layout, const LocalVerdicts& v, Collect
       }
       const Dim& x = layout.ranks[r].dim_data[d];
       if (x.dist_type != ref.dist_type) {
-        c.add(r, di, "dist_type", std::string("'") + to_char(x.dist_type) + "'", "dist_type is the same on every process",
-              who + " has '" + to_char(ref.dist_type) + "'");
+        out.push_back(Problem::of(r, "dist_type", std::string("'") + to_char(x.dist_type) + "'",
+                                  "dist_type is the same on every process",
+                                  who + " has '" + to_char(ref.dist_type) + "'", di));
         axis_agrees[d] = 0;
       }
       if (x.size != ref.size) {
-        c.add(r, di, "size", str(x.size), "size is the same on every process", who + " has size " + str(ref.size));
+        out.push_back(Problem::of(r, "size", str(x.size), "size is the same on every process",
+                                  who + " has size " + str(ref.size), di));
         axis_agrees[d] = 0;
       }
       if (x.proc_grid_size != ref.proc_grid_size) {
-        c.add(r, di, "proc_grid_size", str(x.proc_grid_size), "proc_grid_size is the same on every process",
-              who + " has proc_grid_size " + str(ref.proc_grid_size));
+        out.push_back(Problem::of(r, "proc_grid_size", str(x.proc_grid_size),
+                                  "proc_grid_size is the same on every process",
+                                  who + " has proc_grid_size " + str(ref.proc_grid_size), di));
         grid_ok = false;
       }
     }
@@ -518,27 +531,28 @@ bool agree_per_axis(const LayoutRecords& layout, const LocalVerdicts& v, Collect
 }
 
 // Whether the grid holds exactly the layout's processes.
-bool grid_holds_every_process(const ProcessGrid& grid, int nprocs, Collector& c) {
+bool grid_holds_every_process(const ProcessGrid& grid, int nprocs, std::vector<Problem>& out) {
   long long grid_procs = 1;
   for (int n : grid.shape()) grid_procs = std::min<long long>(grid_procs * n, 1LL << 40);
   if (grid_procs == nprocs) return true;
   std::string shape;
   for (int n : grid.shape()) shape += (shape.empty() ? "" : " x ") + str(n);
-  c.add(-1, -1, "proc_grid_size", shape.empty() ? "()" : shape,
-        "the product of proc_grid_size over the dimensions equals the number of processes",
-        "the grid holds " + str(grid_procs) + " processes but the layout has " + str(nprocs));
+  out.push_back(Problem::of(-1, "proc_grid_size", shape.empty() ? "()" : shape,
+                            "the product of proc_grid_size over the dimensions equals the number of processes",
+                            "the grid holds " + str(grid_procs) + " processes but the layout has " + str(nprocs), -1));
   return false;
 }
 
 // Whether every rank sits at its C-order grid coordinates.
-bool ranks_at_their_coordinates(const LayoutRecords& layout, const ProcessGrid& grid, Collector& c) {
+bool ranks_at_their_coordinates(const LayoutRecords& layout, const ProcessGrid& grid, std::vector<Problem>& out) {
   bool ok = true;
   for (int r = 0; r < static_cast<int>(layout.ranks.size()); ++r)
     for (std::size_t d = 0; d < layout.ranks[r].dim_data.size(); ++d) {
       const int want = grid.coord_of(r, static_cast<int>(d)), have = layout.ranks[r].dim_data[d].proc_grid_rank;
       if (want != have) {
-        c.add(r, static_cast<int>(d), "proc_grid_rank", str(have), "rank r sits at the C-order grid coordinates of r",
-              "rank " + str(r) + " belongs at grid coordinate " + str(want) + " on this axis");
+        out.push_back(Problem::of(r, "proc_grid_rank", str(have), "rank r sits at the C-order grid coordinates of r",
+                                  "rank " + str(r) + " belongs at grid coordinate " + str(want) + " on this axis",
+                                  static_cast<int>(d)));
         ok = false;
       }
     }
@@ -551,7 +565,7 @@ bool ranks_at_their_coordinates(const LayoutRecords& layout, const ProcessGrid& 
 // differing "on edge processes", is about ranks at different positions
 // along the axis; ranks sharing a grid rank share the same edge, so padding
 // must agree too. Then the axis's own rules (check_axis).
-void check_one_axis(const LayoutRecords& layout, std::size_t d, int P, const CheckOptions& options, Collector& c,
+void check_one_axis(const LayoutRecords& layout, std::size_t d, int P, const CheckOptions& options,
                     std::vector<Problem>& out) {
   const int di = static_cast<int>(d);
   std::vector<const Dim*> by_grid_rank(static_cast<std::size_t>(P), nullptr);
@@ -566,8 +580,10 @@ void check_one_axis(const LayoutRecords& layout, std::size_t d, int P, const Che
     }
     const Difference diff = first_difference(*by_grid_rank[k], x);
     if (!diff.key.empty())
-      c.add(r, di, diff.key, diff.b, "processes with the same proc_grid_rank on an axis have identical dimension dictionaries",
-            "rank " + str(mpi_rank[k]) + " at the same grid rank " + str(k) + " has " + diff.key + " = " + diff.a);
+      out.push_back(Problem::of(
+          r, diff.key, diff.b,
+          "processes with the same proc_grid_rank on an axis have identical dimension dictionaries",
+          "rank " + str(mpi_rank[k]) + " at the same grid rank " + str(k) + " has " + diff.key + " = " + diff.a, di));
   }
   const auto axis_problems = check_axis(di, by_grid_rank, mpi_rank, options);
   out.insert(out.end(), axis_problems.begin(), axis_problems.end());
@@ -577,23 +593,22 @@ void check_one_axis(const LayoutRecords& layout, std::size_t d, int P, const Che
 
 std::vector<Problem> check_layout(const LayoutRecords& layout, const CheckOptions& options) {
   std::vector<Problem> out = check_version(layout.version);
-  Collector c(out);
   const int nprocs = static_cast<int>(layout.ranks.size());
   if (nprocs == 0) {
-    c.add(-1, -1, "ranks", "[]", "a layout describes at least one process", "no ranks");
+    out.push_back(Problem::of(-1, "ranks", "[]", "a layout describes at least one process", "no ranks", -1));
     return out;
   }
   const LocalVerdicts verdicts = check_each_rank(layout, out);
-  if (!same_number_of_axes(layout, c)) return out;
+  if (!same_number_of_axes(layout, out)) return out;
   std::vector<char> axis_agrees;
   std::vector<int> grid_shape;
-  if (!agree_per_axis(layout, verdicts, c, axis_agrees, grid_shape)) return out;
+  if (!agree_per_axis(layout, verdicts, out, axis_agrees, grid_shape)) return out;
   const ProcessGrid grid(grid_shape);
-  if (!grid_holds_every_process(grid, nprocs, c) || !ranks_at_their_coordinates(layout, grid, c)) return out;
+  if (!grid_holds_every_process(grid, nprocs, out) || !ranks_at_their_coordinates(layout, grid, out)) return out;
   for (std::size_t d = 0; d < grid_shape.size(); ++d) {
     bool records_ok = axis_agrees[d] != 0;
     for (int r = 0; r < nprocs; ++r) records_ok = records_ok && verdicts.whole_ok(r, d);
-    if (records_ok) check_one_axis(layout, d, grid.shape()[d], options, c, out);
+    if (records_ok) check_one_axis(layout, d, grid.shape()[d], options, out);
   }
   return out;
 }

@@ -91,7 +91,7 @@ void agree(const std::vector<Problem>& mine, MPI_Comm comm) {
 }
 
 Problem problem_from(const std::exception& e, MPI_Comm comm) {
-  return Problem{detail::rank_of(comm), -1, "", "", "", e.what()};  // its own words: no rule is known
+  return Problem::of(detail::rank_of(comm), "", "", "", e.what());  // its own words: no rule is known
 }
 
 }  // namespace dapetra::mpi

@@ -39,16 +39,16 @@ bool is_dap_version(const std::string& version) {
 
 Problem describe_fault(Fault fault, int rank, const char* operation) {
   switch (fault) {
-#define DAPETRA_FAULT_CASE(name, key, rule)                                                                        \
-  case Fault::name:                                                                                                \
-    return Problem{rank, -1, key, "", rule,                                                                        \
-                   std::string(operation) + ": rank " + std::to_string(rank) + "'s call breaks this rule: " rule};
+#define DAPETRA_FAULT_CASE(name, key, rule) \
+  case Fault::name:                         \
+    return Problem::of(rank, key, "", rule, \
+                       std::string(operation) + ": rank " + std::to_string(rank) + "'s call breaks this rule: " rule);
     DAPETRA_ARRAY_FAULTS(DAPETRA_FAULT_CASE)
 #undef DAPETRA_FAULT_CASE
     case Fault::none: break;
   }
-  return Problem{rank, -1, "", std::to_string(static_cast<std::int64_t>(fault)), "a known fault code",
-                 std::string(operation) + ": rank " + std::to_string(rank) + " sent an unknown fault code"};
+  return Problem::of(rank, "", std::to_string(static_cast<std::int64_t>(fault)), "a known fault code",
+                     std::string(operation) + ": rank " + std::to_string(rank) + " sent an unknown fault code");
 }
 
 Fault check_fit(const DistributedLayout& layout, const DistArray& array) {

@@ -22,9 +22,9 @@ int size_of(MPI_Comm comm) {
 
 void throw_if_too_large_for_mpi(long long words, const std::string& what) {
   if (words > std::numeric_limits<int>::max())
-    throw ValidationError({Problem{-1, -1, "", std::to_string(words) + " words",
-                                   "one MPI exchange moves fewer than 2^31 elements (MPI counts are int)",
-                                   what + " are too large for one exchange"}});
+    throw ValidationError({Problem::of(-1, "", std::to_string(words) + " words",
+                                       "one MPI exchange moves fewer than 2^31 elements (MPI counts are int)",
+                                       what + " are too large for one exchange")});
 }
 
 Gathered allgather_words(const std::vector<std::int64_t>& mine, MPI_Comm comm, std::size_t slot) {
@@ -241,9 +241,9 @@ Inbox exchange_words(const Outbox& out, MPI_Comm comm) {
     }
   }
   if (all.code == bad_destination)
-    throw ValidationError({Problem{all.rank, -1, "destination", "", "every destination is a rank of the communicator",
-                                   "rank " + std::to_string(all.rank) + " named a destination outside 0.." +
-                                       std::to_string(size_of(comm) - 1)}});
+    throw ValidationError({Problem::of(
+        all.rank, "destination", "", "every destination is a rank of the communicator",
+        "rank " + std::to_string(all.rank) + " named a destination outside 0.." + std::to_string(size_of(comm) - 1))});
   if (all.code == too_large) throw_if_too_large_for_mpi(static_cast<long long>(std::numeric_limits<int>::max()) + 1,
                                                         "the words one process sends to another");
   std::sort(got.begin(), got.end(), [](const auto& x, const auto& y) { return x.first < y.first; });

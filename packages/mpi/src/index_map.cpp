@@ -178,9 +178,9 @@ using Words = detail::Outbox;
 std::vector<Problem> check_keep(const IndexMap& parent, const std::vector<local_index_t>& keep) {
   for (std::size_t k = 0; k < keep.size(); ++k)
     if (keep[k] < 0 || keep[k] >= parent.local_size() || (k > 0 && keep[k] <= keep[k - 1]))
-      return {Problem{parent.layout().rank(), -1, "keep", std::to_string(keep[k]),
-                      "kept elements are local indices of the parent, ascending",
-                      "entry " + std::to_string(k) + " of " + std::to_string(keep.size())}};
+      return {Problem::of(parent.layout().rank(), "keep", std::to_string(keep[k]),
+                          "kept elements are local indices of the parent, ascending",
+                          "entry " + std::to_string(k) + " of " + std::to_string(keep.size()))};
   return {};
 }
 

@@ -310,11 +310,12 @@ void require_same_array(const DistributedLayout& source, const DistributedLayout
   int same_group = MPI_UNEQUAL;
   MPI_Comm_compare(source.comm(), target.comm(), &same_group);
   if (same_group != MPI_CONGRUENT && same_group != MPI_IDENT)
-    throw ValidationError({Problem{-1, -1, "comm", "", "source and target layouts span the same processes in the same order",
-                                   "the layouts were built on different communicators"}});
+    throw ValidationError(
+        {Problem::of(-1, "comm", "", "source and target layouts span the same processes in the same order",
+                     "the layouts were built on different communicators")});
   if (source.global_shape() != target.global_shape())
-    throw ValidationError({Problem{-1, -1, "size", "", "source and target describe the same global array",
-                                   "the layouts' global shapes differ"}});
+    throw ValidationError({Problem::of(-1, "size", "", "source and target describe the same global array",
+                                       "the layouts' global shapes differ")});
 }
 
 }  // namespace
@@ -366,8 +367,9 @@ std::shared_ptr<const RedistributionPlan> RedistributionPlanBuilder::create(
   if (chooses_indices(*source) || chooses_indices(*target)) {
     std::vector<Problem> mine;
     if (missing)
-      mine.push_back(Problem{source->rank(), 0, "indices", "", "source and target hold the same global indices",
-                             "an index this process owns in one layout is missing from the other (1-D 'u' index sets differ)"});
+      mine.push_back(Problem::of(
+          source->rank(), "indices", "", "source and target hold the same global indices",
+          "an index this process owns in one layout is missing from the other (1-D 'u' index sets differ)", 0));
     agree(mine, source->comm());
   } else if (missing) {
     throw std::logic_error("dapetra: redistribution found an element no process owns in a validated layout");
