@@ -42,7 +42,14 @@ function(dapetra_test name)
   else()
     add_test(NAME ${name} COMMAND ${program} ${arg_COMMAND})
   endif()
-  set_tests_properties(${name} PROPERTIES LABELS "${arg_LABELS}" TIMEOUT ${arg_TIMEOUT})
+  # AddressSanitizer and UndefinedBehaviorSanitizer run a program 2-3 times
+  # slower: a sanitized build gives each test twice its time (a hang still
+  # fails; the longest MPI tests had reached 300 s of 300 beside a build).
+  set(timeout ${arg_TIMEOUT})
+  if(DAPETRA_SANITIZE)
+    math(EXPR timeout "${timeout} * 2")
+  endif()
+  set_tests_properties(${name} PROPERTIES LABELS "${arg_LABELS}" TIMEOUT ${timeout})
   if(arg_PASS_REGEX)
     set_tests_properties(${name} PROPERTIES PASS_REGULAR_EXPRESSION "${arg_PASS_REGEX}")
   endif()
