@@ -359,10 +359,10 @@ void bench_unstructured(Report& report, const Teuchos::RCP<const Comm>& comm, MP
   // for numberings that are not ranges: a Tpetra user with the same
   // knowledge lists the owned GIDs (a non-contiguous Map, whose directory
   // the Import asks). Both are told the same owners, the ranges'.
-  std::vector<int> claims;
-  for (std::size_t i = 0; i < s.nodes.size(); ++i) claims.push_back(i < s.owned ? r : range_holder(starts, s.nodes[i]));
-  mpi::DistributedLayoutOptions claimed;
-  claimed.ownership = mpi::Ownership::from_held_owners(claims);
+  std::vector<int> held_owners;
+  for (std::size_t i = 0; i < s.nodes.size(); ++i) held_owners.push_back(i < s.owned ? r : range_holder(starts, s.nodes[i]));
+  mpi::DistributedLayoutOptions with_held_owners;
+  with_held_owners.ownership = mpi::Ownership::from_held_owners(held_owners);
   const std::vector<GO> owned_gids(s.nodes.begin(), s.nodes.begin() + static_cast<std::ptrdiff_t>(s.owned));
   const auto tpetra_listed = [&] {
     const auto invalid = Teuchos::OrdinalTraits<Tpetra::global_size_t>::invalid();
@@ -371,10 +371,10 @@ void bench_unstructured(Report& report, const Teuchos::RCP<const Comm>& comm, MP
     return Tpetra::Import<LO, GO, Node>(om, bm);
   };
   {
-    const auto ours_claimed = [&] { return HaloPlan::create(DistributedLayout::create(a, raw, claimed)); };
-    const auto build = bench::paired_median_seconds(raw, 7, [&] { ours_claimed(); }, [&] { tpetra_listed(); });
-    const auto built_layout = DistributedLayout::create(a, raw, claimed);
-    add("plan_build unstructured (owners claimed per position)", {build.ours, build.baseline},
+    const auto ours_held_owners = [&] { return HaloPlan::create(DistributedLayout::create(a, raw, with_held_owners)); };
+    const auto build = bench::paired_median_seconds(raw, 7, [&] { ours_held_owners(); }, [&] { tpetra_listed(); });
+    const auto built_layout = DistributedLayout::create(a, raw, with_held_owners);
+    add("plan_build unstructured (held owners per position)", {build.ours, build.baseline},
         "Tpetra Map(owned GIDs) + Map + Import", 1.0,
         same_halo(built_layout, tpetra_listed(), a, raw));
   }

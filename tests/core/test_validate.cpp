@@ -186,7 +186,7 @@ TEST(CheckLayout, CyclicAxisRules) {
 }
 
 TEST(CheckLayout, UnstructuredAxisRules) {
-  // one_to_one claimed but index 2 is on two ranks.
+  // one_to_one set but index 2 is on two ranks.
   EXPECT_TRUE(has_problem(check_layout(layout_1d({Dim::unstructured(4, 2, 0, {0, 1, 2}, true),
                                                   Dim::unstructured(4, 2, 1, {2, 3}, true)})),
                           1, 0, "indices", "exactly one process"));

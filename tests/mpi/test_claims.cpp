@@ -276,7 +276,7 @@ TEST(Claims, ContiguousHaloMessagesUseTheCallersArray) {
   std::tie(sends, receives) = buffers_in([&] { plan->assemble<double>(x); });
   EXPECT_EQ(inside(sends, x), neighbours);
   EXPECT_EQ(inside(receives, x), 0u);
-  HaloExchange exchange;
+  PlanExchange exchange;
   std::tie(sends, receives) = buffers_in([&] {
     plan->begin_update<double>(x, exchange);
     plan->end_update<double>(x, exchange);

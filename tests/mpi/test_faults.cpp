@@ -137,13 +137,27 @@ TEST_P(FaultsOnEachWire, HaloUpdate) {
 TEST_P(FaultsOnEachWire, HaloSplitPhase) {
   const auto plan = HaloPlan::create(ring_layout());
   run_every_fault("begin_update/end_update", [&](const DistArray&, const DistArray& a, bool as_float) {
-    HaloExchange x;
+    PlanExchange x;
     if (as_float) {
       plan->begin_update<float>(a, x);
       plan->end_update<float>(a, x);
     } else {
       plan->begin_update<double>(a, x);
       plan->end_update<double>(a, x);
+    }
+  });
+}
+
+TEST_P(FaultsOnEachWire, AssembleSplitPhase) {
+  const auto plan = HaloPlan::create(ring_layout());
+  run_every_fault("begin_assemble/end_assemble", [&](const DistArray&, const DistArray& a, bool as_float) {
+    PlanExchange x;
+    if (as_float) {
+      plan->begin_assemble<float>(a, x);
+      plan->end_assemble<float>(a, x);
+    } else {
+      plan->begin_assemble<double>(a, x);
+      plan->end_assemble<double>(a, x, CombineMode::insert);
     }
   });
 }
@@ -178,6 +192,30 @@ TEST_P(FaultsOnEachWire, Redistribution) {
     run_every_fault(entry + " reverse", [&](const DistArray&, const DistArray& a, bool as_float) {
       DistArray t = owning_array<double>({Dim::cyclic(ring.size, P, r)});
       as_float ? plan->apply_reverse<float>(t, a) : plan->apply_reverse<double>(t, a);
+    }, true);
+    // The split phases, the fault known at the begin on one process and
+    // reported by every end.
+    run_every_fault(entry + " split", [&](const DistArray&, const DistArray& a, bool as_float) {
+      DistArray t = owning_array<double>({Dim::cyclic(ring.size, P, r)});
+      PlanExchange x;
+      if (as_float) {
+        plan->begin_apply<float>(a, t, x);
+        plan->end_apply<float>(a, t, x);
+      } else {
+        plan->begin_apply<double>(a, t, x);
+        plan->end_apply<double>(a, t, x);
+      }
+    }, true);
+    run_every_fault(entry + " reverse split", [&](const DistArray&, const DistArray& a, bool as_float) {
+      DistArray t = owning_array<double>({Dim::cyclic(ring.size, P, r)});
+      PlanExchange x;
+      if (as_float) {
+        plan->begin_apply_reverse<float>(t, a, x);
+        plan->end_apply_reverse<float>(t, a, x);
+      } else {
+        plan->begin_apply_reverse<double>(t, a, x);
+        plan->end_apply_reverse<double>(t, a, x);
+      }
     }, true);
   }
 }
@@ -267,7 +305,7 @@ TEST(Communicators, UpdatesBegunInDifferentOrdersOnDifferentCommunicators) {
     fill(x, 1.0);
     fill(y, 1000.0);
     // Both in flight at once, begun in one order on rank 0 and the other elsewhere.
-    HaloExchange ex, ey;
+    PlanExchange ex, ey;
     if (r == 0) {
       px->begin_update<double>(x, ex);
       py->begin_update<double>(y, ey);
@@ -317,7 +355,7 @@ TEST_P(FaultsOnEachWire, EndUpdateOnAnotherArrayThrowsThere) {
   const auto plan = HaloPlan::create(ring_layout());
   for (int bad = 0; bad < P; ++bad) {
     DistArray x = owning_array<double>({ring_dim(P, r)}, 1.0), y = owning_array<double>({ring_dim(P, r)}, 2.0);
-    HaloExchange exchange;
+    PlanExchange exchange;
     plan->begin_update<double>(x, exchange);
     const auto error = outcome([&] { plan->end_update<double>(r == bad ? y : x, exchange); });
     EXPECT_EQ(error.has_value(), r == bad);

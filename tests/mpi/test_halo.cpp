@@ -321,7 +321,7 @@ TEST(Halo, SplitPhaseEqualsUpdateAndPeriodicWrapOnOneAxis) {
     const global_index_t g = global_index(d, i);
     xb[i] = padding_kind(d, i) == PaddingKind::none ? interior_value(g) : -1.0;
   }
-  HaloExchange exchange;
+  PlanExchange exchange;
   plan->begin_update<double>(x, exchange);
   EXPECT_THROW(plan->begin_update<double>(x, exchange), std::logic_error);
   plan->end_update<double>(x, exchange);
@@ -352,7 +352,7 @@ TEST(Halo, SplitPhaseLeavesTheInteriorToTheCaller) {
   for (int step = 0; step < 3; ++step) {
     for (global_index_t i = 0; i < local_extent(d); ++i)
       xb[i] = padding_kind(d, i) == PaddingKind::none ? value(global_index(d, i)) * (step + 1) : -1.0;
-    HaloExchange exchange;
+    PlanExchange exchange;
     plan->begin_update<double>(x, exchange);
     // Interior: owned positions at least w from either end of the buffer's
     // owned part; they are neither sent nor filled.
@@ -424,6 +424,19 @@ T value_of(double re) {
     return static_cast<T>(re);
 }
 
+// Elements (g, g+1) for g = 3r .. 3r+2 live on rank r; each adds (e+1)*(v+1)
+// to both its nodes' k values, at xb[i * k + v] for node mine[i].
+template <class T>
+void add_chain_contributions(T* xb, const std::vector<global_index_t>& mine, int r, global_index_t k) {
+  for (std::size_t i = 0; i < mine.size(); ++i)
+    for (global_index_t v = 0; v < k; ++v) {
+      double contribution = 0;
+      for (global_index_t e = 3 * r; e < 3 * r + 3; ++e)
+        if (mine[i] == e || mine[i] == e + 1) contribution += static_cast<double>((e + 1) * (v + 1));
+      xb[i * k + v] = value_of<T>(contribution);
+    }
+}
+
 template <class T>
 class Assembly : public ::testing::Test {};
 using PlanElementTypes = ::testing::Types<double, int, long long, float, std::complex<float>, std::complex<double>>;
@@ -438,15 +451,8 @@ TYPED_TEST(Assembly, UnstructuredNodesWithValuesPerNode) {
   for (global_index_t g = 3 * r + 3; g >= 3 * r; --g) mine.push_back(g);  // reversed on purpose
   DistArray x = owning_array<T>({Dim::unstructured(nodes, P, r, mine), Dim::undistributed(k)});
   const auto plan = HaloPlan::create(DistributedLayout::create(x, comm));
-  // Elements (g, g+1) for g = 3r .. 3r+2 live on rank r; each adds (e+1)*(v+1) to both its nodes.
   T* xb = data_as<T>(x);
-  for (std::size_t i = 0; i < mine.size(); ++i)
-    for (global_index_t v = 0; v < k; ++v) {
-      double contribution = 0;
-      for (global_index_t e = 3 * r; e < 3 * r + 3; ++e)
-        if (mine[i] == e || mine[i] == e + 1) contribution += static_cast<double>((e + 1) * (v + 1));
-      xb[i * k + v] = value_of<T>(contribution);
-    }
+  add_chain_contributions(xb, mine, r, k);
   plan->template assemble<T>(x, CombineMode::add, true);
   for (std::size_t i = 0; i < mine.size(); ++i)
     for (global_index_t v = 0; v < k; ++v) {
@@ -476,4 +482,39 @@ TYPED_TEST(Assembly, UnstructuredNodesWithValuesPerNode) {
     const T expected = shared ? T(abs(value_of<T>(-static_cast<double>(r + 2)))) : value_of<T>(-static_cast<double>(r + 1));
     EXPECT_EQ(xb[i * k + 1], expected) << "node " << n;
   }
+}
+
+// The split phase gives the blocking call's sums. Contributions are staged,
+// so owned elements may be written while they travel: end_assemble combines
+// into what the owners then hold (halo.hpp).
+TYPED_TEST(Assembly, SplitPhaseCombinesIntoWhatOwnersHoldAtTheEnd) {
+  using T = TypeParam;
+  const auto comm = world();
+  const int P = comm->size(), r = comm->rank();
+  const global_index_t nodes = 3 * P + 1, k = 2;
+  std::vector<global_index_t> mine;
+  for (global_index_t g = 3 * r; g <= 3 * r + 3; ++g) mine.push_back(g);
+  DistArray x = owning_array<T>({Dim::unstructured(nodes, P, r, mine), Dim::undistributed(k)});
+  DistArray y = owning_array<T>({Dim::unstructured(nodes, P, r, mine), Dim::undistributed(k)});
+  const auto plan = HaloPlan::create(DistributedLayout::create(x, comm));
+  T* xb = data_as<T>(x);
+  T* yb = data_as<T>(y);
+  add_chain_contributions(xb, mine, r, k);
+  add_chain_contributions(yb, mine, r, k);
+  plan->template assemble<T>(x, CombineMode::add);
+  const auto owned_here = [&](std::size_t i) { return mine[i] != 3 * r || r == 0; };  // the lowest holder owns
+  PlanExchange exchange;
+  plan->template begin_assemble<T>(y, exchange);
+  EXPECT_TRUE(exchange.in_flight());
+  EXPECT_THROW(plan->template begin_assemble<T>(y, exchange), std::logic_error);
+  EXPECT_THROW(plan->template end_update<T>(y, exchange), std::logic_error);  // not this call
+  for (std::size_t i = 0; i < mine.size(); ++i)
+    if (owned_here(i)) yb[i * k] += value_of<T>(1000.0);
+  plan->template end_assemble<T>(y, exchange);
+  EXPECT_FALSE(exchange.in_flight());
+  for (std::size_t i = 0; i < mine.size(); ++i)
+    for (global_index_t v = 0; v < k; ++v) {
+      const T extra = owned_here(i) && v == 0 ? value_of<T>(1000.0) : T(0);
+      EXPECT_EQ(yb[i * k + v], xb[i * k + v] + extra) << "node " << mine[i] << " value " << v;
+    }
 }

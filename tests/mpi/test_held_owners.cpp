@@ -1,10 +1,10 @@
-// Owners claimed per held position (Ownership::from_held_owners):
+// Owners named per held position (Ownership::from_held_owners):
 // what a DOLFINx or PETSc numbering that is not ranges gives its user. On
 // random layouts drawn alike on every rank (any numbering, each index held
-// by a random set of processes, its owner a random one of them), the claimed
+// by a random set of processes, its owner a random one of them), the held
 // layout must agree with the rendezvous told the same owners by a rule:
 // owners, neighbours, halo update, and redistribution both to a layout
-// with records (block) and to another scattered 'u' layout. Faults: claims
+// with records (block) and to another scattered 'u' layout. Faults: held owners
 // that disagree, name a non-holder, miss a position or are missing on one
 // process are refused on every process.
 #include <gtest/gtest.h>
@@ -29,13 +29,13 @@ namespace {
 
 // One random draw, the same on every rank: an axis of 1 to 50 indices, each
 // held by a random non-empty set of processes in random order, its owner a
-// random holder; this rank's indices and the owners it claims for them.
+// random holder; this rank's indices and the owners it names for them.
 struct Draw {
   global_index_t n = 0;
   std::map<global_index_t, int> owner;  // of every index
   std::map<global_index_t, std::vector<int>> holders;  // of every index, ascending
   std::vector<global_index_t> mine;
-  std::vector<int> claims;
+  std::vector<int> held_owners;
 };
 Draw draw(std::mt19937_64& rng, int P, int me) {
   Draw d;
@@ -54,7 +54,7 @@ Draw draw(std::mt19937_64& rng, int P, int me) {
   }
   for (auto& h : held) std::shuffle(h.begin(), h.end(), rng);
   d.mine = held[static_cast<std::size_t>(me)];
-  for (global_index_t g : d.mine) d.claims.push_back(d.owner.at(g));
+  for (global_index_t g : d.mine) d.held_owners.push_back(d.owner.at(g));
   return d;
 }
 
@@ -86,21 +86,21 @@ TEST(HeldOwners, AgreeWithARuleNamingTheSameOwners) {
     SCOPED_TRACE("trial " + std::to_string(trial));
     const Draw drawn = draw(rng, P, me);
     const Dim d = Dim::unstructured(drawn.n, P, me, drawn.mine, false);
-    DistributedLayoutOptions claimed, by_rule;
-    claimed.ownership = Ownership::from_held_owners(drawn.claims);
+    DistributedLayoutOptions with_held_owners, by_rule;
+    with_held_owners.ownership = Ownership::from_held_owners(drawn.held_owners);
     by_rule.ownership = Ownership::by_rule([&drawn](global_index_t g, const std::vector<int>&) { return drawn.owner.at(g); });
-    const auto layout = DistributedLayout::create(std::vector<Dim>{d}, comm, claimed);
+    const auto layout = DistributedLayout::create(std::vector<Dim>{d}, comm, with_held_owners);
     const auto ruled = DistributedLayout::create(std::vector<Dim>{d}, comm, by_rule);
-    EXPECT_TRUE(mpi::adapter::owners_claimed(*layout));
+    EXPECT_TRUE(mpi::adapter::has_held_owners(*layout));
     const auto map = IndexMap::create(layout), want = IndexMap::create(ruled);
-    EXPECT_EQ(map->owners(), drawn.claims);
+    EXPECT_EQ(map->owners(), drawn.held_owners);
     EXPECT_EQ(map->owners(), want->owners());
     EXPECT_EQ(map->src(), want->src());
     EXPECT_EQ(map->dest(), want->dest());
     EXPECT_EQ(layout->num_owned(), want->num_owned());
 
     // A halo update copies each owner's value (not the lowest holder's).
-    std::vector<double> v = owned_values(d, drawn.claims, me);
+    std::vector<double> v = owned_values(d, drawn.held_owners, me);
     HaloPlan::create(layout)->update<double>(array_over(v, {d}));
     for (std::size_t i = 0; i < v.size(); ++i) EXPECT_EQ(v[i], 10.0 * static_cast<double>(d.indices[i]) + 1) << i;
 
@@ -109,19 +109,19 @@ TEST(HeldOwners, AgreeWithARuleNamingTheSameOwners) {
     std::vector<global_index_t> shifted = drawn.mine;
     for (global_index_t& g : shifted) g -= 1000;
     const Dim below = Dim::unstructured(drawn.n, P, me, shifted, false);
-    const auto hashed = IndexMap::create(DistributedLayout::create(std::vector<Dim>{below}, comm, claimed));
-    EXPECT_EQ(hashed->owners(), drawn.claims);
+    const auto hashed = IndexMap::create(DistributedLayout::create(std::vector<Dim>{below}, comm, with_held_owners));
+    EXPECT_EQ(hashed->owners(), drawn.held_owners);
     EXPECT_EQ(hashed->src(), want->src());
     EXPECT_EQ(hashed->dest(), want->dest());
-    std::vector<double> w = owned_values(below, drawn.claims, me);
-    HaloPlan::create(DistributedLayout::create(std::vector<Dim>{below}, comm, claimed))->update<double>(array_over(w, {below}));
+    std::vector<double> w = owned_values(below, drawn.held_owners, me);
+    HaloPlan::create(DistributedLayout::create(std::vector<Dim>{below}, comm, with_held_owners))->update<double>(array_over(w, {below}));
     for (std::size_t i = 0; i < w.size(); ++i) EXPECT_EQ(w[i], 10.0 * static_cast<double>(shifted[i]) + 1) << i;
 
     // Redistribution to a block layout (the records near this process) and
     // to a scattered 'u' layout (every process's records gathered) takes
-    // each index's value from its claimed owner: mark every copy that is
+    // each index's value from its held owner: mark every copy that is
     // not the owner's with -1 and none may arrive.
-    std::vector<double> source = owned_values(d, drawn.claims, me);
+    std::vector<double> source = owned_values(d, drawn.held_owners, me);
     const Dim block = Dim::even_block(drawn.n, P, me);
     std::vector<double> to_block(static_cast<std::size_t>(local_extent(block)), -7.0);
     RedistributionPlan::create(layout, DistributedLayout::create(std::vector<Dim>{block}, comm))
@@ -151,22 +151,22 @@ TEST(Faults, HeldOwnersThatDoNotFitAreRefusedEverywhere) {
   const int P = comm.size(), me = comm.rank();
   const global_index_t per = 4, n = per * P;
   // Process q holds [4q, 4q + 4) and the next process's first index; every
-  // index is claimed for the process whose range holds it.
+  // index is named for the process whose range holds it.
   std::vector<global_index_t> mine;
   for (global_index_t g = per * me; g < per * (me + 1); ++g) mine.push_back(g);
   if (P > 1) mine.push_back(per * ((me + 1) % P));
-  std::vector<int> claims;
-  for (global_index_t g : mine) claims.push_back(static_cast<int>(g / per));
+  std::vector<int> held_owners;
+  for (global_index_t g : mine) held_owners.push_back(static_cast<int>(g / per));
   {
     DistributedLayoutOptions options;
-    options.ownership = Ownership::from_held_owners(claims);
+    options.ownership = Ownership::from_held_owners(held_owners);
     EXPECT_EQ(IndexMap::create(DistributedLayout::create(std::vector<Dim>{Dim::unstructured(n, P, me, mine, false)}, comm,
                                                          options))->owners(),
-              claims);
+              held_owners);
   }
   struct Case {
     const char* what;
-    std::function<void(std::vector<int>& claims, DistributedLayoutOptions& options)> spoil;
+    std::function<void(std::vector<int>& held_owners, DistributedLayoutOptions& options)> spoil;
     bool named;      // the faulty process is the one named
     bool needs_two;  // needs another process to disagree with
   };
@@ -174,8 +174,8 @@ TEST(Faults, HeldOwnersThatDoNotFitAreRefusedEverywhere) {
       {"one owner short", [](auto& c, auto&) { c.pop_back(); }, true, false},
       {"a rank past the communicator", [P](auto& c, auto&) { c[0] = P; }, true, false},
       {"a negative rank", [](auto& c, auto&) { c[1] = -1; }, true, false},
-      {"none where others claim", [](auto& c, auto&) { c.clear(); }, true, true},
-      {"a ghost's owner differing from its owner's claim", [P, me](auto& c, auto&) { c.back() = (me + 2) % P; }, false, true},
+      {"none where others name owners", [](auto& c, auto&) { c.clear(); }, true, true},
+      {"a ghost's owner differing from what its owner names", [P, me](auto& c, auto&) { c.back() = (me + 2) % P; }, false, true},
       {"an owned index given to a process not holding it", [P, me](auto& c, auto&) { c[2] = (me + 1) % P; }, false, true},
   };
   // Indices in [0, size) settle in plain arrays; shifted below 0, by a hash.
@@ -184,10 +184,10 @@ TEST(Faults, HeldOwnersThatDoNotFitAreRefusedEverywhere) {
     for (int bad = 0; bad < P; ++bad) {
       if (c.needs_two && P < 2) continue;
       SCOPED_TRACE(std::string(c.what) + " on rank " + std::to_string(bad) + ", indices shifted by " + std::to_string(shift));
-      std::vector<int> held_owners = claims;
+      std::vector<int> given = held_owners;
       DistributedLayoutOptions options;
-      if (me == bad) c.spoil(held_owners, options);
-      options.ownership = Ownership::from_held_owners(held_owners);
+      if (me == bad) c.spoil(given, options);
+      options.ownership = Ownership::from_held_owners(given);
       std::vector<global_index_t> held = mine;
       for (global_index_t& g : held) g += shift;
       const auto error = outcome([&] {

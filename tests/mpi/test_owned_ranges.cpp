@@ -172,7 +172,7 @@ TEST(Faults, OwnedRangesThatDoNotFitAreRefusedEverywhere) {
   EXPECT_THROW(DistributedLayout::create(std::vector<Dim>{Dim::even_block(n, P, me)}, comm, options), ValidationError);
 }
 
-// A one_to_one claim under owned ranges holds exactly when no process holds
+// A one_to_one flag under owned ranges holds exactly when no process holds
 // a ghost: proven from the counts (the ranges checked), refused otherwise.
 TEST(OwnedRanges, OneToOneClaimsAreDecidedFromTheCounts) {
   const auto comm = world();

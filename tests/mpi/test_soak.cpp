@@ -126,7 +126,7 @@ TEST(Soak, AMillionHaloCallsKeepMemoryFlat) {
   const int P = comm.size(), r = comm.rank();
   DistArray a = strip_array(P, r);
   const auto plan = HaloPlan::create(DistributedLayout::create(a, comm));
-  HaloExchange exchange;
+  PlanExchange exchange;
   int wrong = 0;
   const auto one_round = [&](long long k) {
     switch (k % 3) {
@@ -156,7 +156,7 @@ TEST(Soak, CreatingPlansAnewKeepsMemoryFlat) {
     const auto strip = DistributedLayout::create(a, comm);
     const auto halo = HaloPlan::create(strip);
     const auto move = RedistributionPlan::create(strip, DistributedLayout::create(b, comm));
-    HaloExchange exchange;  // a fresh one per call
+    PlanExchange exchange;  // a fresh one per call
     fill_strip(a, r, k);
     halo->begin_update<double>(a, exchange);
     halo->end_update<double>(a, exchange);

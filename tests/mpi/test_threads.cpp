@@ -1,6 +1,6 @@
 // Plans used from several threads at once, as halo.hpp allows: a plan holds
 // no mutable state, blocking calls take message buffers kept per thread, and
-// split-phase state is the caller's HaloExchange. Three threads run their own
+// split-phase state is the caller's PlanExchange. Three threads run their own
 // plans concurrently (blocking halo updates; two split-phase updates of one
 // plan in flight at once; redistributions), the owned values changing every
 // round, and every element is checked every round. Its own program: MPI is
@@ -82,7 +82,7 @@ TEST(Threads, PlansRunConcurrentlyFromSeveralThreads) {
     }
   };
   const std::function<void()> split = [&] {
-    HaloExchange first, second;
+    PlanExchange first, second;
     for (int k = 0; k < rounds; ++k) {
       fill_owned(*lb, b1, k, 1);
       fill_owned(*lb, b2, k, 2);

@@ -161,17 +161,17 @@ def scrambled(comm, seed=11):
 
 def test_owner_arrays_name_the_owner_of_every_held_position(comm):
     d, held, owner, holders = scrambled(comm)
-    claims = np.array([owner[int(g)] for g in held], dtype=np.int32)
-    m = dapetra.Layout(d, comm, owner=claims).index_map()
-    np.testing.assert_array_equal(m.owners, claims)
+    held_owners = np.array([owner[int(g)] for g in held], dtype=np.int32)
+    m = dapetra.Layout(d, comm, owner=held_owners).index_map()
+    np.testing.assert_array_equal(m.owners, held_owners)
     ruled = dapetra.Layout(d, comm, owner=lambda g, h: owner[g]).index_map()  # the same owners, by a rule
     assert m.src == ruled.src and m.dest == ruled.dest and m.num_owned == ruled.num_owned
     # A halo update copies every owner's value, where the owner is not the
     # lowest holder too (the stale-ghost case of a lowest-holder rule).
     if comm.size > 1:
         assert any(owner[g] != holders[g][0] for g in owner), "the draw tests no owner but the lowest"
-    layout = dapetra.Layout(d, comm, owner=list(claims))  # any integer sequence
-    d["buffer"][:] = np.where(claims == comm.rank, 10.0 * held + 1, -1.0)
+    layout = dapetra.Layout(d, comm, owner=list(held_owners))  # any integer sequence
+    d["buffer"][:] = np.where(held_owners == comm.rank, 10.0 * held + 1, -1.0)
     dapetra.HaloPlan(layout).update(d)
     np.testing.assert_array_equal(d["buffer"], 10.0 * held + 1)
 
@@ -180,16 +180,16 @@ def test_owner_arrays_name_the_owner_of_every_held_position(comm):
 def test_tpetra_views_follow_an_owner_array(comm):
     # A solve writes the owned rows; the halo update then brings them to every copy.
     d, held, owner, _ = scrambled(comm, seed=5)
-    claims = np.array([owner[int(g)] for g in held], dtype=np.int64)
+    held_owners = np.array([owner[int(g)] for g in held], dtype=np.int64)
     d["buffer"][:] = held + 1.0
-    v = dapetra.tpetra_view(d, comm, owner=claims)
+    v = dapetra.tpetra_view(d, comm, owner=held_owners)
     n = 4 * comm.size
-    assert v.global_length == n and v.owned_length == int(np.sum(claims == comm.rank))
+    assert v.global_length == n and v.owned_length == int(np.sum(held_owners == comm.rank))
     assert v.norm2() == pytest.approx(np.linalg.norm(np.arange(n) + 1.0))
     w = v.copy_owned()
     w.scale(3.0)  # "the solve": the owned rows alone, in Tpetra's memory
-    d["buffer"][claims == comm.rank] = np.asarray(w.__distarray__()["buffer"]).ravel()
-    dapetra.HaloPlan(dapetra.Layout(d, comm, owner=claims)).update(d)
+    d["buffer"][held_owners == comm.rank] = np.asarray(w.__distarray__()["buffer"]).ravel()
+    dapetra.HaloPlan(dapetra.Layout(d, comm, owner=held_owners)).update(d)
     np.testing.assert_array_equal(d["buffer"], 3.0 * (held + 1.0))
 
 
@@ -203,7 +203,7 @@ class Unprintable:
 
 def test_a_wrong_owner_array_raises_on_every_process(comm):
     d, held, owner, holders = scrambled(comm, seed=3)
-    claims = np.array([owner[int(g)] for g in held], dtype=np.int64)
+    held_owners = np.array([owner[int(g)] for g in held], dtype=np.int64)
     P = comm.size
     spoils = [("one short", lambda c: c[:-1], "held_owners"),
               ("floats", lambda c: c.astype(float) + 0.5, "owner"),
@@ -211,7 +211,7 @@ def test_a_wrong_owner_array_raises_on_every_process(comm):
               ("a rank past the communicator", lambda c: np.full_like(c, P), "held_owners"),
               ("an object whose repr() raises", lambda c: Unprintable(), "owner")]
     if P > 1:
-        # An index held here and elsewhere, claimed for another holder (or one not holding it).
+        # An index held here and elsewhere, named for another holder (or one not holding it).
         shared = [i for i, g in enumerate(held) if len(holders[int(g)]) > 1]
         def other_owner(c):
             c = c.copy()
@@ -228,7 +228,7 @@ def test_a_wrong_owner_array_raises_on_every_process(comm):
                 if not has_shared[bad]:
                     continue
                 disagreements += 1
-            mine = spoil(claims) if comm.rank == bad else claims
+            mine = spoil(held_owners) if comm.rank == bad else held_owners
             with pytest.raises(dapetra.ValidationError) as e:
                 dapetra.Layout(d, comm, owner=mine)
             assert any(p["key"] == key for p in e.value.problems), (what, e.value.problems)
@@ -253,9 +253,9 @@ def test_tpetra_vectors_take_owned_ranges_and_owner_arrays(comm):
     assert w.owned_length == 5 and w.buffer_length == len(held) and w.norm_inf() == 0.0
     # An owner array: DOLFINx's owners on a scrambled numbering.
     d, held, owner, _ = scrambled(comm, seed=7)
-    claims = np.array([owner[int(g)] for g in held], dtype=np.int64)
-    w = dapetra.new_tpetra_vector(d, comm, owner=claims)
-    assert w.owned_length == int(np.sum(claims == comm.rank)) and w.global_length == 4 * P
+    held_owners = np.array([owner[int(g)] for g in held], dtype=np.int64)
+    w = dapetra.new_tpetra_vector(d, comm, owner=held_owners)
+    assert w.owned_length == int(np.sum(held_owners == comm.rank)) and w.global_length == 4 * P
 
 
 @pytest.mark.skipif(not hasattr(dapetra, "tpetra_view"), reason="built without Tpetra")
@@ -263,13 +263,13 @@ def test_tpetra_vectors_refuse_wrong_ownership_on_every_process(comm):
     d, _ = ring(comm)
     starts = [5 * q for q in range(comm.size + 1)]
     s, held, owner, _ = scrambled(comm, seed=7)
-    claims = np.array([owner[int(g)] for g in held], dtype=np.int64)
+    held_owners = np.array([owner[int(g)] for g in held], dtype=np.int64)
     for bad in range(comm.size):
         here = comm.rank == bad
         calls = ((lambda: dapetra.tpetra_view(d, comm, owned_ranges=starts[:-1] if here else starts), "owned_ranges"),
                  (lambda: dapetra.new_tpetra_vector(d, comm, owned_ranges="0 5" if here else starts), "owned_ranges"),
-                 (lambda: dapetra.new_tpetra_vector(s, comm, owner=claims[:-1] if here else claims), "held_owners"),
-                 (lambda: dapetra.new_tpetra_vector(s, comm, owner=claims + 0.5 if here else claims), "owner"))
+                 (lambda: dapetra.new_tpetra_vector(s, comm, owner=held_owners[:-1] if here else held_owners), "held_owners"),
+                 (lambda: dapetra.new_tpetra_vector(s, comm, owner=held_owners + 0.5 if here else held_owners), "owner"))
         for call, key in calls:
             with pytest.raises(dapetra.ValidationError) as e:
                 call()

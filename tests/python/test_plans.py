@@ -44,6 +44,25 @@ def test_assemble_sums_every_copy_into_its_owner(comm):
     np.testing.assert_array_equal(d["buffer"], copies)
 
 
+def test_split_assembly_combines_into_what_owners_hold_at_the_end(comm):
+    # The strip above; between begin_assemble and end_assemble each owner adds
+    # 10 to its own elements, and end_assemble combines into what they then hold.
+    P, r = comm.size, comm.rank
+    held = np.arange(3 * r, 3 * r + 4, dtype=np.int64)
+    d = {"__version__": "0.10.0", "buffer": np.ones(4), "dim_data": [
+        {"dist_type": "u", "size": 3 * P + 1, "proc_grid_size": P, "proc_grid_rank": r,
+         "indices": held, "one_to_one": False}]}
+    plan = dapetra.HaloPlan(dapetra.Layout(d, comm))
+    owned = np.array([not (i == 0 and r > 0) for i in range(4)])  # the lowest holder owns
+    plan.begin_assemble(d)
+    with pytest.raises(ValueError):
+        plan.end_update(d)  # an assembly, not an update, is in flight on it
+    d["buffer"][owned] += 10.0
+    plan.end_assemble(d, mode="add")
+    copies = np.array([2.0 if (i == 0 and r > 0) or (i == 3 and r < P - 1) else 1.0 for i in range(4)])
+    np.testing.assert_array_equal(d["buffer"], np.where(owned, copies + 10.0, 1.0))
+
+
 @pytest.mark.parametrize("dtype", [np.float64, np.float32, np.int32, np.int64, np.complex128])
 def test_every_element_type_moves(comm, dtype):
     P, r = comm.size, comm.rank
@@ -84,9 +103,19 @@ def test_random_redistributions_round_trip_bit_exact(comm):
         a, b, back = array([src]), array([dst], fill=-1.0), array([src], fill=-1.0)
         a["buffer"][:] = global_of(src) * 1.5 + 0.25
         plan = dapetra.RedistributionPlan(dapetra.Layout(a, comm), dapetra.Layout(b, comm))
-        plan.apply(a, b)
+        if trial % 2 == 0:
+            plan.apply(a, b)
+        else:  # the split phase
+            plan.begin_apply(a, b)
+            plan.end_apply(a, b)
         np.testing.assert_array_equal(b["buffer"], global_of(dst) * 1.5 + 0.25, err_msg=f"seed {seed} trial {trial}")
-        plan.apply_reverse(b, back)
+        if trial % 2 == 0:
+            plan.apply_reverse(b, back)
+        else:
+            plan.begin_apply_reverse(b, back)
+            with pytest.raises(ValueError):
+                plan.begin_apply_reverse(b, back)  # one call in flight per array
+            plan.end_apply_reverse(b, back)
         np.testing.assert_array_equal(back["buffer"], a["buffer"], err_msg=f"seed {seed} trial {trial}")
         # The counters: what every process sends, every process receives; and
         # each target element is received or copied here exactly once.

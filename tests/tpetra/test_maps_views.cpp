@@ -485,8 +485,8 @@ TEST(Maps, NodesWithValuesPerNodeAndSharedOwnerRules) {
   EXPECT_TRUE(lh->owned_map()->isNodeGlobalElement(3 * r * k));
 }
 
-// A one_to_one claim confirmed from the summaries (no index moves) gives the
-// same maps as the rendezvous over the same indices without the claim.
+// A one_to_one flag confirmed from the summaries (no index moves) gives the
+// same maps as the rendezvous over the same indices without the flag.
 TEST(Maps, ConfirmedOneToOneMatchesTheGatheredCheck) {
   const auto comm = world();
   const int P = comm->getSize(), r = comm->getRank();
@@ -498,17 +498,17 @@ TEST(Maps, ConfirmedOneToOneMatchesTheGatheredCheck) {
   for (const bool with_values : {false, true}) {
     std::vector<Dim> dims{Dim::unstructured(n, P, r, mine, true)};
     if (with_values) dims.push_back(Dim::undistributed(2));
-    // The same indices without the claim take the rendezvous instead of the proof.
-    std::vector<Dim> unclaimed = dims;
-    unclaimed[0].one_to_one = false;
-    const auto fast = TpetraLayout::create(dims, comm), exact = TpetraLayout::create(unclaimed, comm);
+    // The same indices without the flag take the rendezvous instead of the proof.
+    std::vector<Dim> not_one_to_one = dims;
+    not_one_to_one[0].one_to_one = false;
+    const auto fast = TpetraLayout::create(dims, comm), exact = TpetraLayout::create(not_one_to_one, comm);
     EXPECT_TRUE(fast->owned_map()->isSameAs(*exact->owned_map()));
     EXPECT_TRUE(fast->buffer_map()->isSameAs(*exact->buffer_map()));
     EXPECT_TRUE(fast->owned_map()->isOneToOne());
   }
 }
 
-// The claim is proven from the fingerprints alone, with a caller's owner rule
+// The flag is proven from the fingerprints alone, with a caller's owner rule
 // too: each process owns every index it holds.
 // Uneven counts per process (n prime) exercise the hash's scalar tails; a
 // process holding nothing takes part too.
@@ -541,7 +541,7 @@ TEST(Faults, ScatteredUnstructuredClaimsAreChecked) {
   const auto comm = world();
   const int P = comm->getSize(), r = comm->getRank();
   if (P < 2) GTEST_SKIP() << "needs two processes to overlap";
-  // one_to_one claimed, but every rank also holds index 0.
+  // one_to_one set, but every rank also holds index 0.
   std::vector<global_index_t> mine{2 * r, 2 * r + 1};
   if (r > 0) mine.push_back(0);
   try {
@@ -572,7 +572,7 @@ TEST(Faults, ScatteredUnstructuredClaimsAreChecked) {
       EXPECT_TRUE(named) << e.what();
     }
   }
-  // With one_to_one claimed the per-index rules wait for the fingerprint;
+  // With one_to_one set the per-index rules wait for the fingerprint;
   // when it fails they still name the fault: a repeated index on one rank
   // (count right, 2P - 1 missing), and in 2-D an index outside [0, size).
   {

@@ -157,7 +157,7 @@ TEST(HaloTransfer, AgreesWithHaloPlanOnRandomLayouts) {
 
 // A 1-D 'u' array (the finite-element case) knows its ghosts' owners, and
 // its Import is given them instead of asking Tpetra's directory: with owners
-// by the default rule, by ranges and as claimed by their holders, each
+// by the default rule, by ranges and as named by their holders, each
 // process holding its range then one ghost on each side (the right one owned
 // by the right neighbour, which the default rule does not choose).
 TEST(HaloTransfer, AOneDimensionalUArrayGivesTheImportItsGhostsOwners) {
@@ -184,7 +184,7 @@ TEST(HaloTransfer, AOneDimensionalUArrayGivesTheImportItsGhostsOwners) {
   const std::vector<Dim> dims{Dim::unstructured(n, P, r, held, false)};
   for (const auto& [how, name] : {std::pair{mpi::Ownership(), "the default rule"},
                                   std::pair{mpi::Ownership::from_ranges(boundaries), "ranges"},
-                                  std::pair{mpi::Ownership::from_held_owners(owners), "claimed owners"}}) {
+                                  std::pair{mpi::Ownership::from_held_owners(owners), "held owners"}}) {
     TpetraLayoutOptions options;
     options.distribution.ownership = how;
     check_halo(dims, std::string("owners by ") + name, options);

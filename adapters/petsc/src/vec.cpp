@@ -127,8 +127,9 @@ void refuse_everywhere_unless_fit(const std::string& mine, PetscInt first_owned,
     reason = "owned ranges are not consecutive in rank order (PETSc's ownership ranges)";
   std::vector<Problem> problems;
   if (!reason.empty())
-    problems.push_back({r.rank, 0, "dim_data", "", "PETSc holds owned elements first, consecutive and in rank order",
-                        reason + "; dapetra::petsc::copy_to_new_vec copies it into a new Vec"});
+    problems.push_back(Problem::of(r.rank, "dim_data", "",
+                                   "PETSc holds owned elements first, consecutive and in rank order",
+                                   reason + "; dapetra::petsc::copy_to_new_vec copies it into a new Vec", 0));
   mpi::agree(problems, comm);
 }
 

@@ -60,10 +60,11 @@ mpi::Ownership owner_arg(const py::object& owner, int rank, std::vector<Problem>
   if (name == "highest") return mpi::Ownership::highest_holder();
   if (PyCallable_Check(owner.ptr())) return mpi::Ownership::by_rule(python_rule(owner));
   if (!named && held_owner_ranks(owner, held_owners)) return mpi::Ownership::from_held_owners(std::move(held_owners));
-  problems.push_back({rank, -1, "owner", brief(owner),
-                      "owner is 'lowest', 'highest', a callable(index, holders) -> rank, or an integer array "
-                      "of the owner's rank of every held position",
-                      "not an owner rule"});
+  problems.push_back(
+      Problem::of(rank, "owner", brief(owner),
+                  "owner is 'lowest', 'highest', a callable(index, holders) -> rank, or an integer array "
+                  "of the owner's rank of every held position",
+                  "not an owner rule"));
   return mpi::Ownership::lowest_holder();
 }
 
@@ -77,8 +78,8 @@ std::optional<std::vector<global_index_t>> owned_ranges_arg(const py::object& ow
     } catch (const py::cast_error&) {
     }
   }
-  problems.push_back({rank, -1, "owned_ranges", brief(owned_ranges), "owned_ranges is a sequence of P + 1 integers",
-                      "not a sequence of integers"});
+  problems.push_back(Problem::of(rank, "owned_ranges", brief(owned_ranges),
+                                 "owned_ranges is a sequence of P + 1 integers", "not a sequence of integers"));
   return std::nullopt;
 }
 
@@ -91,8 +92,8 @@ mpi::Ownership ownership_args(const py::object& owner, const py::object& owned_r
   auto ranges = owned_ranges_arg(owned_ranges, rank, problems);
   if (!ranges) return by_owner;
   if (owner_given)
-    problems.push_back({rank, -1, "owned_ranges", brief(owned_ranges), "owner or owned_ranges names the owners, not both",
-                        "both were given"});
+    problems.push_back(Problem::of(rank, "owned_ranges", brief(owned_ranges),
+                                   "owner or owned_ranges names the owners, not both", "both were given"));
   return mpi::Ownership::from_ranges(std::move(*ranges));
 }
 

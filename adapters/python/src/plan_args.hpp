@@ -85,8 +85,8 @@ void with_scalar(const std::string& format, F&& f) {
   if (format == format_of<T>()) return f(Tag<T>{});
   DAPETRA_FOR_EACH_PLAN_SCALAR(DAPETRA_DISPATCH)
 #undef DAPETRA_DISPATCH
-  throw ValidationError({Problem{-1, -1, "format", format, "a format Dapetra's plans move (f, d, i, q, Zf, Zd)",
-                                 "no plan moves this element type"}});
+  throw ValidationError({Problem::of(-1, "format", format, "a format Dapetra's plans move (f, d, i, q, Zf, Zd)",
+                                     "no plan moves this element type")});
 }
 
 }  // namespace dapetra::python

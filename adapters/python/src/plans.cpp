@@ -54,19 +54,59 @@ Layout make_layout(const py::object& obj, const py::object& comm_obj, const py::
 namespace {
 
 using mpi::DistributedLayout;
-using mpi::HaloExchange;
+using mpi::PlanExchange;
 using mpi::HaloPlan;
 using mpi::RedistributionPlan;
 
-// Split-phase exchanges in flight, by the array's memory; each keeps its
-// array's buffer alive until end_update.
+// Split-phase calls in flight, by the memory of the array they write; each
+// keeps its arrays' buffers alive until its end.
 struct InFlight {
-  HaloExchange exchange;
-  DistArray array;
+  PlanExchange exchange;
+  DistArray from, to;
+  std::string end;  // the name of the call that ends it
 };
+using InFlightCalls = std::map<const void*, InFlight>;
+
+// Starts a split-phase call: `begin(exchange)` on the arrays, kept in
+// `calls` under the written array's memory. When this process raises
+// instead (an array it could not read), `end(exchange)` drains the call's
+// messages first: its peers learn of the fault at their end.
+template <class Begin, class End>
+void begin_call(InFlightCalls& calls, const CallArray& from, const CallArray& to, const char* end_name, Begin&& begin,
+                End&& end) {
+  const void* key = to.array().buffer.data;
+  if (calls.count(key)) throw py::value_error("a split-phase call on this array is already in flight");
+  PlanExchange ex;
+  try {
+    run({&from, &to}, [&] { begin(ex); });
+  } catch (...) {
+    if (ex.in_flight()) {
+      py::gil_scoped_release release;
+      try {
+        end(ex);
+      } catch (const ValidationError&) {  // the fault this process raises anyway
+      }
+    }
+    throw;
+  }
+  calls[key] = InFlight{std::move(ex), from.array(), to.array(), end_name};
+}
+
+// Ends the call in flight on `to`'s memory: `end(exchange)`.
+template <class End>
+void end_call(InFlightCalls& calls, const CallArray& from, const CallArray& to, const char* name, End&& end) {
+  const auto it = calls.find(to.array().buffer.data);
+  if (it == calls.end()) throw py::value_error(std::string(name) + ": no split-phase call in flight on this array");
+  if (it->second.end != name)
+    throw py::value_error(std::string(name) + ": the call in flight on this array ends with " + it->second.end);
+  InFlight call = std::move(it->second);
+  calls.erase(it);
+  run({&from, &to}, [&] { end(call.exchange); });
+}
+
 struct PyHaloPlan {
   std::shared_ptr<const HaloPlan> plan;
-  std::map<const void*, InFlight> in_flight;
+  InFlightCalls in_flight;
 
   template <class F>
   void typed(F&& f) const {
@@ -76,16 +116,44 @@ struct PyHaloPlan {
 
 struct PyRedistributionPlan {
   std::shared_ptr<const RedistributionPlan> plan;
+  InFlightCalls in_flight;
+
+  template <class F>
+  void typed(F&& f) const {
+    with_scalar(plan->source_layout().format(), std::forward<F>(f));  // the messages carry the source's element type
+  }
 
   // apply (forward: source array to target array) or apply_reverse.
   void move(const py::object& from_obj, const py::object& to_obj, bool forward) const {
-    const auto& source = plan->source_layout();  // the plan's messages carry the source's element type
-    const CallArray from = call_array(from_obj, source), to = call_array(to_obj, source);
+    const CallArray from = call_array(from_obj, plan->source_layout()), to = call_array(to_obj, plan->source_layout());
     run({&from, &to}, [&] {
-      with_scalar(source.format(), [&](auto t) {
+      typed([&](auto t) {
         using T = typename decltype(t)::type;
         forward ? plan->apply<T>(from.array(), to.array()) : plan->apply_reverse<T>(from.array(), to.array());
       });
+    });
+  }
+  // begin_apply (forward) or begin_apply_reverse, and their ends.
+  template <class T>
+  void begin_typed(const CallArray& from, const CallArray& to, bool forward, PlanExchange& ex) const {
+    forward ? plan->begin_apply<T>(from.array(), to.array(), ex)
+            : plan->begin_apply_reverse<T>(from.array(), to.array(), ex);
+  }
+  template <class T>
+  void end_typed(const CallArray& from, const CallArray& to, bool forward, PlanExchange& ex) const {
+    forward ? plan->end_apply<T>(from.array(), to.array(), ex) : plan->end_apply_reverse<T>(from.array(), to.array(), ex);
+  }
+  void begin(const py::object& from_obj, const py::object& to_obj, bool forward) {
+    const CallArray from = call_array(from_obj, plan->source_layout()), to = call_array(to_obj, plan->source_layout());
+    begin_call(
+        in_flight, from, to, forward ? "end_apply" : "end_apply_reverse",
+        [&](PlanExchange& ex) { typed([&](auto t) { begin_typed<typename decltype(t)::type>(from, to, forward, ex); }); },
+        [&](PlanExchange& ex) { typed([&](auto t) { end_typed<typename decltype(t)::type>(from, to, forward, ex); }); });
+  }
+  void end(const py::object& from_obj, const py::object& to_obj, bool forward) {
+    const CallArray from = call_array(from_obj, plan->source_layout()), to = call_array(to_obj, plan->source_layout());
+    end_call(in_flight, from, to, forward ? "end_apply" : "end_apply_reverse", [&](PlanExchange& ex) {
+      typed([&](auto t) { end_typed<typename decltype(t)::type>(from, to, forward, ex); });
     });
   }
 };
@@ -219,8 +287,9 @@ process raise ValidationError.)")
 
   py::class_<PyHaloPlan>(m, "HaloPlan", R"(Fills ghost and padding elements from their owners, in place.
 
-HaloPlan(layout) is collective. update(a), begin_update(a) / end_update(a)
-and assemble(a, mode="add", then_update=False) take an array of the
+HaloPlan(layout) is collective. update(a), begin_update(a) / end_update(a),
+assemble(a, mode="add", then_update=False) and begin_assemble(a) /
+end_assemble(a, mode="add") take an array of the
 layout's records, shape, strides and element type and work in place on its
 buffer, with the GIL released while waiting on MPI. A wrong array on one
 process raises ValidationError there and on every process it exchanges with.
@@ -228,7 +297,9 @@ process raises ValidationError there and on every process it exchanges with.
 Between begin_update(a) and end_update(a) the messages may read and write
 a itself (contiguous halos go straight from and into it, as in PETSc and
 DOLFINx): compute on the interior, but do not write elements that are sent
-nor touch the ghosts until end_update.)")
+nor touch the ghosts until end_update. Between begin_assemble(a) and
+end_assemble(a) do not write the ghosts; owned elements may change, and
+end_assemble combines into what they then hold.)")
       .def(py::init([](const Layout& l) {
              py::gil_scoped_release release;
              return PyHaloPlan{HaloPlan::create(l.layout), {}};
@@ -242,19 +313,43 @@ nor touch the ghosts until end_update.)")
       .def("begin_update",
            [](PyHaloPlan& p, const py::object& obj) {
              const CallArray a = call_array(obj, p.plan->layout());
-             HaloExchange ex;
-             run({&a}, [&] { p.typed([&](auto t) { p.plan->begin_update<typename decltype(t)::type>(a.array(), ex); }); });
-             p.in_flight[a.array().buffer.data] = InFlight{std::move(ex), a.array()};
+             begin_call(
+                 p.in_flight, a, a, "end_update",
+                 [&](PlanExchange& ex) {
+                   p.typed([&](auto t) { p.plan->begin_update<typename decltype(t)::type>(a.array(), ex); });
+                 },
+                 [&](PlanExchange& ex) {
+                   p.typed([&](auto t) { p.plan->end_update<typename decltype(t)::type>(a.array(), ex); });
+                 });
            })
       .def("end_update",
            [](PyHaloPlan& p, const py::object& obj) {
              const CallArray a = call_array(obj, p.plan->layout());
-             const auto it = p.in_flight.find(a.array().buffer.data);
-             if (it == p.in_flight.end()) throw py::value_error("end_update: no begin_update on this array");
-             HaloExchange ex = std::move(it->second.exchange);
-             p.in_flight.erase(it);
-             run({&a}, [&] { p.typed([&](auto t) { p.plan->end_update<typename decltype(t)::type>(a.array(), ex); }); });
+             end_call(p.in_flight, a, a, "end_update", [&](PlanExchange& ex) {
+               p.typed([&](auto t) { p.plan->end_update<typename decltype(t)::type>(a.array(), ex); });
+             });
            })
+      .def("begin_assemble",
+           [](PyHaloPlan& p, const py::object& obj) {
+             const CallArray a = call_array(obj, p.plan->layout());
+             begin_call(
+                 p.in_flight, a, a, "end_assemble",
+                 [&](PlanExchange& ex) {
+                   p.typed([&](auto t) { p.plan->begin_assemble<typename decltype(t)::type>(a.array(), ex); });
+                 },
+                 [&](PlanExchange& ex) {
+                   p.typed([&](auto t) { p.plan->end_assemble<typename decltype(t)::type>(a.array(), ex); });
+                 });
+           })
+      .def("end_assemble",
+           [](PyHaloPlan& p, const py::object& obj, const std::string& mode) {
+             const CallArray a = call_array(obj, p.plan->layout());
+             const mpi::CombineMode cm = mode_of(mode);
+             end_call(p.in_flight, a, a, "end_assemble", [&](PlanExchange& ex) {
+               p.typed([&](auto t) { p.plan->end_assemble<typename decltype(t)::type>(a.array(), ex, cm); });
+             });
+           },
+           py::arg("a"), py::arg("mode") = "add")
       .def("assemble",
            [](const PyHaloPlan& p, const py::object& obj, const std::string& mode, bool then_update) {
              const CallArray a = call_array(obj, p.plan->layout());
@@ -289,7 +384,10 @@ nor touch the ghosts until end_update.)")
                                                          R"(Moves an array from one layout to another, in place.
 
 RedistributionPlan(source, target) is collective; apply(a, b) writes every
-owned element of b from a, apply_reverse(b, a) the reverse.)")
+owned element of b from a, apply_reverse(b, a) the reverse. Each has a split
+phase, begin_apply(a, b) / end_apply(a, b) and begin_apply_reverse(b, a) /
+end_apply_reverse(b, a): until the end, do not write the array read nor
+touch the one written.)")
       .def(py::init([](const Layout& source, const Layout& target) {
              py::gil_scoped_release release;
              return PyRedistributionPlan{RedistributionPlan::create(source.layout, target.layout)};
@@ -299,6 +397,16 @@ owned element of b from a, apply_reverse(b, a) the reverse.)")
            py::arg("a"), py::arg("b"))
       .def("apply_reverse",
            [](const PyRedistributionPlan& p, const py::object& b, const py::object& a) { p.move(b, a, false); },
+           py::arg("b"), py::arg("a"))
+      .def("begin_apply", [](PyRedistributionPlan& p, const py::object& a, const py::object& b) { p.begin(a, b, true); },
+           py::arg("a"), py::arg("b"))
+      .def("end_apply", [](PyRedistributionPlan& p, const py::object& a, const py::object& b) { p.end(a, b, true); },
+           py::arg("a"), py::arg("b"))
+      .def("begin_apply_reverse",
+           [](PyRedistributionPlan& p, const py::object& b, const py::object& a) { p.begin(b, a, false); },
+           py::arg("b"), py::arg("a"))
+      .def("end_apply_reverse",
+           [](PyRedistributionPlan& p, const py::object& b, const py::object& a) { p.end(b, a, false); },
            py::arg("b"), py::arg("a"))
       .def_property_readonly("num_sent", [](const PyRedistributionPlan& p) { return p.plan->num_sent(); },
                              "Elements this process sends to other processes per apply().")

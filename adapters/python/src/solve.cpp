@@ -57,8 +57,8 @@ template <class Array>
 Array array_argument(const py::object& obj, const char* key, int rank, std::vector<Problem>& problems) {
   Array a = Array::ensure(obj);  // NumPy's own conversion; null (error cleared) when it fails
   if (a) return a;
-  problems.push_back({rank, -1, key, brief(obj), "an array NumPy converts to the element type",
-                      "a value of type " + std::string(py::str(py::type::handle_of(obj).attr("__name__")))});
+  problems.push_back(Problem::of(rank, key, brief(obj), "an array NumPy converts to the element type",
+                                 "a value of type " + std::string(py::str(py::type::handle_of(obj).attr("__name__")))));
   return Array(0);
 }
 
@@ -100,9 +100,9 @@ CrsMatrix make_matrix(const py::object& like, const py::object& rows_obj, const 
   const auto cols = array_argument<Int64Array>(cols_obj, "cols", rank, problems);
   const auto values = array_argument<DoubleArray>(values_obj, "values", rank, problems);
   if (problems.empty() && (rows.size() != cols.size() || rows.size() != values.size()))
-    problems.push_back({comm->getRank(), -1, "values", std::to_string(values.size()),
-                        "rows, cols and values have the same length",
-                        std::to_string(rows.size()) + " rows, " + std::to_string(cols.size()) + " cols"});
+    problems.push_back(Problem::of(comm->getRank(), "values", std::to_string(values.size()),
+                                   "rows, cols and values have the same length",
+                                   std::to_string(rows.size()) + " rows, " + std::to_string(cols.size()) + " cols"));
   mpi::agree(problems, out.layout->distribution()->comm());
   const std::vector<GO> r = as_global(rows), c = as_global(cols);
   const double* v = values.data();
@@ -146,14 +146,16 @@ CrsMatrix matrix_from_csr(const py::object& like, const py::object& indptr_obj, 
   try {
     first_row = first_row_obj.cast<std::int64_t>();
   } catch (const py::cast_error& e) {
-    problems.push_back({rank, -1, "first_row", py::str(py::repr(first_row_obj)), "first_row is an int", e.what()});
+    problems.push_back(
+        Problem::of(rank, "first_row", py::str(py::repr(first_row_obj)), "first_row is an int", e.what()));
   }
   const bool converted = problems.empty();
   if (converted && indices.size() != data.size())
-    problems.push_back({comm->getRank(), -1, "data", std::to_string(data.size()), "indices and data have the same length",
-                        std::to_string(indices.size()) + " indices"});
+    problems.push_back(Problem::of(comm->getRank(), "data", std::to_string(data.size()),
+                                   "indices and data have the same length",
+                                   std::to_string(indices.size()) + " indices"));
   if (converted && indptr.size() < 1)
-    problems.push_back({comm->getRank(), -1, "indptr", "0", "indptr holds rows + 1 offsets", "indptr is empty"});
+    problems.push_back(Problem::of(comm->getRank(), "indptr", "0", "indptr holds rows + 1 offsets", "indptr is empty"));
   mpi::agree(problems, out.layout->distribution()->comm());
   CsrView csr;
   csr.row_offsets = indptr.data();
@@ -182,8 +184,8 @@ void put(Teuchos::ParameterList& list, const py::dict& d, int rank, std::vector<
       else
         throw py::cast_error("a value of type " + std::string(py::str(py::type::handle_of(v).attr("__name__"))));
     } catch (const py::cast_error& e) {
-      problems.push_back({rank, -1, key, py::str(py::repr(v)), "a parameter is a bool, int (C range), float, str or dict",
-                          e.what()});
+      problems.push_back(Problem::of(rank, key, py::str(py::repr(v)),
+                                     "a parameter is a bool, int (C range), float, str or dict", e.what()));
     }
   }
 }
@@ -198,11 +200,11 @@ Teuchos::ParameterList parameters_from(const py::object& obj, int rank, std::vec
     try {
       Teuchos::updateParametersFromXmlFile(path, Teuchos::inoutArg(list));
     } catch (const std::exception& e) {
-      problems.push_back({rank, -1, "parameters", path, "an XML file of Teuchos parameters", e.what()});
+      problems.push_back(Problem::of(rank, "parameters", path, "an XML file of Teuchos parameters", e.what()));
     }
   } else {
-    problems.push_back({rank, -1, "parameters", py::str(py::repr(obj)), "parameters are a dict or an XML file's path",
-                        "an object of another type"});
+    problems.push_back(Problem::of(rank, "parameters", py::str(py::repr(obj)),
+                                   "parameters are a dict or an XML file's path", "an object of another type"));
   }
   return list;
 }
@@ -233,9 +235,9 @@ std::pair<Teuchos::RCP<MV>, Teuchos::RCP<MV>> owned_views(const Layouts& on, con
     for (int i = 0; i < 2; ++i) {
       read[i].array = arrays[i];
       if (!layouts[i]->owned_map()->isSameAs(*on[i]->owned_map()))  // collective
-        problems.push_back({rank, options.column_axis, "column_axis", std::to_string(options.column_axis),
-                            "the rows of b and x are the matrix's rows",
-                            std::string(i ? "x" : "b") + "'s owned rows are not the matrix's"});
+        problems.push_back(Problem::of(
+            rank, "column_axis", std::to_string(options.column_axis), "the rows of b and x are the matrix's rows",
+            std::string(i ? "x" : "b") + "'s owned rows are not the matrix's", options.column_axis));
     }
   } else {
     read[0] = read_distarray(first, rank);
@@ -334,11 +336,12 @@ py::tuple solve(const CrsMatrix& a, const py::object& b_obj, const py::object& x
   const int rank = a.layout->distribution()->rank();
   std::vector<Problem> problems;
   if (solver_name == belos.end())
-    problems.push_back({rank, -1, "method", method, "method is 'cg', 'gmres' or 'minres'", "an unknown Belos method"});
+    problems.push_back(
+        Problem::of(rank, "method", method, "method is 'cg', 'gmres' or 'minres'", "an unknown Belos method"));
 #ifndef DAPETRA_PYTHON_MUELU
   if (prec_name == "MueLu")
-    problems.push_back({rank, -1, "preconditioner", prec_name, "a preconditioner this build has",
-                        "the module was built without MueLu (libtrilinos-muelu-dev)"});
+    problems.push_back(Problem::of(rank, "preconditioner", prec_name, "a preconditioner this build has",
+                                   "the module was built without MueLu (libtrilinos-muelu-dev)"));
 #endif
   const Teuchos::ParameterList overrides = parameters_from(parameters, rank, problems);
   if (!a.square())
@@ -402,7 +405,8 @@ tpetra::BlockOptions block_options(const std::string& kind, int equations_per_no
                                    const std::string& second, const py::object& second_parameters, int rank,
                                    std::vector<Problem>& problems) {
   if (kind != "diagonal" && kind != "upper")
-    problems.push_back({rank, -1, "kind", kind, "kind is 'diagonal' (MINRES) or 'upper' (GMRES)", "an unknown kind"});
+    problems.push_back(
+        Problem::of(rank, "kind", kind, "kind is 'diagonal' (MINRES) or 'upper' (GMRES)", "an unknown kind"));
   if (equations_per_node < 1)
     problems.push_back(Problem::of(rank, "equations_per_node", std::to_string(equations_per_node), "a positive int", ""));
   tpetra::BlockOptions block;

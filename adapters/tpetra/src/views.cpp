@@ -75,10 +75,9 @@ class OwnedRows {
 
 }  // namespace
 
-namespace detail {
-
 template <class Scalar>
-Teuchos::RCP<MultiVector<Scalar>> owned_rows_view(const TpetraLayout& layout, MultiVector<Scalar>& on_buffer_map) {
+if_supported_scalar_t<Scalar, Teuchos::RCP<MultiVector<Scalar>>> owned_rows_view(const TpetraLayout& layout,
+                                                                                 MultiVector<Scalar>& on_buffer_map) {
   require_on_map(on_buffer_map, *layout.buffer_map(), layout, "buffer");
   if (layout.buffer_map_is_owned_map()) return on_buffer_map.offsetViewNonConst(layout.owned_map(), 0);
   if (!layout.owned_rows())
@@ -88,8 +87,8 @@ Teuchos::RCP<MultiVector<Scalar>> owned_rows_view(const TpetraLayout& layout, Mu
 }
 
 template <class Scalar>
-Teuchos::RCP<MultiVector<Scalar>> copy_owned_rows_to_new_vector(const TpetraLayout& layout,
-                                                                const MultiVector<Scalar>& on_buffer_map) {
+if_supported_scalar_t<Scalar, Teuchos::RCP<MultiVector<Scalar>>> copy_owned_rows_to_new_vector(
+    const TpetraLayout& layout, const MultiVector<Scalar>& on_buffer_map) {
   require_on_map(on_buffer_map, *layout.buffer_map(), layout, "buffer");
   auto owned = Teuchos::rcp(new MultiVector<Scalar>(layout.owned_map(), layout.num_vectors(), false));
   auto to = owned->getLocalViewHost(Tpetra::Access::OverwriteAll);
@@ -101,8 +100,9 @@ Teuchos::RCP<MultiVector<Scalar>> copy_owned_rows_to_new_vector(const TpetraLayo
 }
 
 template <class Scalar>
-void copy_owned_vector_to_rows(const MultiVector<Scalar>& on_owned_map, const TpetraLayout& layout,
-                               MultiVector<Scalar>& on_buffer_map) {
+if_supported_scalar_t<Scalar, void> copy_owned_vector_to_rows(const MultiVector<Scalar>& on_owned_map,
+                                                              const TpetraLayout& layout,
+                                                              MultiVector<Scalar>& on_buffer_map) {
   require_on_map(on_owned_map, *layout.owned_map(), layout, "owned");
   require_on_map(on_buffer_map, *layout.buffer_map(), layout, "buffer");
   auto from = on_owned_map.getLocalViewHost(Tpetra::Access::ReadOnly);
@@ -113,7 +113,8 @@ void copy_owned_vector_to_rows(const MultiVector<Scalar>& on_owned_map, const Tp
 }
 
 template <class Scalar>
-Teuchos::RCP<MultiVector<Scalar>> buffer_view(const TpetraLayout& layout, const DistArray& array) {
+if_supported_scalar_t<Scalar, Teuchos::RCP<MultiVector<Scalar>>> buffer_view(const TpetraLayout& layout,
+                                                                             const DistArray& array) {
   Scalar* data = checked_data<Scalar>(layout, array);
   if (!layout.buffer_viewable())
     throw mismatch(layout.rank(), "strides", "a view needs each column contiguous in memory",
@@ -123,7 +124,8 @@ Teuchos::RCP<MultiVector<Scalar>> buffer_view(const TpetraLayout& layout, const 
 }
 
 template <class Scalar>
-Teuchos::RCP<MultiVector<Scalar>> owned_view(const TpetraLayout& layout, const DistArray& array) {
+if_supported_scalar_t<Scalar, Teuchos::RCP<MultiVector<Scalar>>> owned_view(const TpetraLayout& layout,
+                                                                            const DistArray& array) {
   Scalar* data = checked_data<Scalar>(layout, array);
   if (!layout.owned_rows())
     throw mismatch(layout.rank(), "dim_data", "an owned view needs the owned elements contiguous in the buffer",
@@ -135,7 +137,8 @@ Teuchos::RCP<MultiVector<Scalar>> owned_view(const TpetraLayout& layout, const D
 }
 
 template <class Scalar>
-Teuchos::RCP<MultiVector<Scalar>> copy_buffer_to_new_vector(const TpetraLayout& layout, const DistArray& array) {
+if_supported_scalar_t<Scalar, Teuchos::RCP<MultiVector<Scalar>>> copy_buffer_to_new_vector(const TpetraLayout& layout,
+                                                                                           const DistArray& array) {
   const auto* base = reinterpret_cast<const char*>(checked_data<Scalar>(layout, array));
   auto mv = Teuchos::rcp(new MultiVector<Scalar>(layout.buffer_map(), layout.num_vectors(), false));
   const auto rows = row_offsets(layout);
@@ -148,7 +151,8 @@ Teuchos::RCP<MultiVector<Scalar>> copy_buffer_to_new_vector(const TpetraLayout& 
 }
 
 template <class Scalar>
-void copy_vector_to_buffer(const MultiVector<Scalar>& vector, const TpetraLayout& layout, const DistArray& array) {
+if_supported_scalar_t<Scalar, void> copy_vector_to_buffer(const MultiVector<Scalar>& vector, const TpetraLayout& layout,
+                                                          const DistArray& array) {
   auto* base = reinterpret_cast<char*>(checked_data<Scalar>(layout, array));
   if (!vector.getMap()->locallySameAs(*layout.buffer_map()) || vector.getNumVectors() != layout.num_vectors())
     throw mismatch(layout.rank(), "map", "the vector lives on the layout's buffer map with its number of columns",
@@ -161,17 +165,14 @@ void copy_vector_to_buffer(const MultiVector<Scalar>& vector, const TpetraLayout
       std::memcpy(base + rows[i] + static_cast<std::ptrdiff_t>(j) * col_stride, &host(i, j), sizeof(Scalar));
 }
 
-}  // namespace detail
-
-#define DAPETRA_INSTANTIATE_VIEWS(S)                                                                      \
-  template Teuchos::RCP<MultiVector<S>> detail::buffer_view<S>(const TpetraLayout&, const DistArray&);            \
-  template Teuchos::RCP<MultiVector<S>> detail::owned_view<S>(const TpetraLayout&, const DistArray&);             \
-  template Teuchos::RCP<MultiVector<S>> detail::copy_buffer_to_new_vector<S>(const TpetraLayout&, const DistArray&); \
-  template Teuchos::RCP<MultiVector<S>> detail::owned_rows_view<S>(const TpetraLayout&, MultiVector<S>&);          \
-  template Teuchos::RCP<MultiVector<S>> detail::copy_owned_rows_to_new_vector<S>(const TpetraLayout&,             \
-                                                                                 const MultiVector<S>&);          \
-  template void detail::copy_owned_vector_to_rows<S>(const MultiVector<S>&, const TpetraLayout&, MultiVector<S>&); \
-  template void detail::copy_vector_to_buffer<S>(const MultiVector<S>&, const TpetraLayout&, const DistArray&);
+#define DAPETRA_INSTANTIATE_VIEWS(S)                                                                                  \
+  template Teuchos::RCP<MultiVector<S>> buffer_view<S>(const TpetraLayout&, const DistArray&);                        \
+  template Teuchos::RCP<MultiVector<S>> owned_view<S>(const TpetraLayout&, const DistArray&);                         \
+  template Teuchos::RCP<MultiVector<S>> copy_buffer_to_new_vector<S>(const TpetraLayout&, const DistArray&);          \
+  template Teuchos::RCP<MultiVector<S>> owned_rows_view<S>(const TpetraLayout&, MultiVector<S>&);                     \
+  template Teuchos::RCP<MultiVector<S>> copy_owned_rows_to_new_vector<S>(const TpetraLayout&, const MultiVector<S>&); \
+  template void copy_owned_vector_to_rows<S>(const MultiVector<S>&, const TpetraLayout&, MultiVector<S>&);            \
+  template void copy_vector_to_buffer<S>(const MultiVector<S>&, const TpetraLayout&, const DistArray&);
 
 DAPETRA_FOR_EACH_TPETRA_SCALAR(DAPETRA_INSTANTIATE_VIEWS)
 

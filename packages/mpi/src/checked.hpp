@@ -22,7 +22,7 @@ namespace dapetra::mpi::detail {
   M(format, "format", "the buffer's element type is the layout's and the one requested")                          \
   M(readonly, "readonly", "a buffer the operation writes is writable")                                            \
   M(message_size, "message_size", "one message is under 2^31 bytes (MPI counts are int)")                         \
-  M(other_array, "buffer", "end_update gets the array begin_update got")
+  M(other_array, "buffer", "a split-phase call's end gets the arrays its begin got")
 
 enum class Fault : std::int64_t {
   none = 0,

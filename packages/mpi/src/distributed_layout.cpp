@@ -57,7 +57,7 @@ PackedRank describe_local(const std::string& version, const BufferView& buffer, 
   mine.problems = check_version(version);
   for (Problem& p : mine.problems) p.rank = rank;
   const auto buffer_problems = check_buffer(buffer, rank);
-  // A one_to_one claim on a scattered 'u' axis is confirmed later from a
+  // A one_to_one flag on a scattered 'u' axis is confirmed later from a
   // fingerprint of everyone's indices, which implies the per-index rules
   // (each index once here, in range); they run only if that proof fails.
   // Owned ranges imply them too, checked from the ghosts alone.
@@ -99,7 +99,7 @@ PackedRank describe_local(const std::string& version, const BufferView& buffer, 
   if (detail::OwnershipAccess::held_owners(ownership)) {
     const auto problems = check_held_owners(*detail::OwnershipAccess::held_owners(ownership), dim_data, scattered, rank, nprocs);
     mine.problems.insert(mine.problems.end(), problems.begin(), problems.end());
-    mine.extra[extra_claims] = 1;
+    mine.extra[extra_held_owners] = 1;
   }
   return mine;
 }
@@ -189,8 +189,8 @@ Judged judge(const Gathered& gathered, int scattered) {
   for (int r = 1; r < nprocs; ++r)
     if (j.all[r].extra[extra_format] != j.all[0].extra[extra_format] ||
         j.all[r].extra[extra_itemsize] != j.all[0].extra[extra_itemsize])
-      j.problems.push_back({r, -1, "format", "", "every process's buffer has the same element type",
-                            "rank " + std::to_string(r) + " and rank 0 differ in format or itemsize"});
+      j.problems.push_back(Problem::of(r, "format", "", "every process's buffer has the same element type",
+                                       "rank " + std::to_string(r) + " and rank 0 differ in format or itemsize"));
   const bool all_scattered = std::all_of(j.all.begin(), j.all.end(), [&](const PackedRank& p) {
     return p.extra[extra_scattered_axis] == scattered;
   });
@@ -200,8 +200,8 @@ Judged judge(const Gathered& gathered, int scattered) {
     auto collective = check_layout(j.layout, checks);
     j.problems.insert(j.problems.end(), collective.begin(), collective.end());
   } else if (j.problems.empty()) {  // can only come with records that disagree; say so plainly
-    j.problems.push_back({-1, -1, "proc_grid_size", "", "every process describes the same process grid",
-                          "the processes disagree on which axes are distributed"});
+    j.problems.push_back(Problem::of(-1, "proc_grid_size", "", "every process describes the same process grid",
+                                     "the processes disagree on which axes are distributed"));
   }
   return j;
 }
@@ -258,8 +258,8 @@ std::shared_ptr<const DistributedLayout> LayoutBuilder::create(const std::string
     resolve_scattered(*self, vote.summary, options);
   else if (!self->global_)  // (grid lines or cuts that failed their checks too)
     gather_everything(*self, mine, vote.summary, options);
-  // (On one process the claims were checked alone: each names this rank.)
-  if (nprocs == 1 && detail::OwnershipAccess::held_owners(options.ownership)) mark_claimed(*self);
+  // (On one process the held owners were checked alone: each names this rank.)
+  if (nprocs == 1 && detail::OwnershipAccess::held_owners(options.ownership)) mark_held_owners(*self);
   // Only now: records that failed the checks may describe no grid at all.
   self->grid_ = ProcessGrid::of(dim_data);
   self->coords_ = grid_coords(dim_data);
@@ -340,7 +340,7 @@ global_index_t lowest_index(const DistributedLayout& layout) { return detail::La
 
 const GlobalLayout* gathered_records(const DistributedLayout& layout) { return detail::LayoutAccess::gathered(layout); }
 int scattered_axis(const DistributedLayout& layout) { return detail::LayoutAccess::scattered_axis(layout); }
-bool owners_claimed(const DistributedLayout& layout) { return detail::LayoutAccess::owners_claimed(layout); }
+bool has_held_owners(const DistributedLayout& layout) { return detail::LayoutAccess::has_held_owners(layout); }
 
 std::vector<int> owners_of_held(const DistributedLayout& layout) {
   const int a = detail::LayoutAccess::scattered_axis(layout);
@@ -368,9 +368,10 @@ void agree_on_layouts(const std::vector<const DistributedLayout*>& layouts, cons
     std::string numbers;
     for (const DistributedLayout* l : layouts)
       numbers += (numbers.empty() ? "" : ", ") + std::to_string(detail::LayoutAccess::number(*l));
-    problems.push_back({rank, -1, "layout", numbers, "every process passes the same layouts to a collective call",
-                        std::string(call) + ": rank " + std::to_string(rank) + " passed the layouts of creations " +
-                            numbers + " on this communicator" + (mine != first ? ", unlike rank 0" : "")});
+    problems.push_back(
+        Problem::of(rank, "layout", numbers, "every process passes the same layouts to a collective call",
+                    std::string(call) + ": rank " + std::to_string(rank) + " passed the layouts of creations " +
+                        numbers + " on this communicator" + (mine != first ? ", unlike rank 0" : "")));
   }
   agree(problems, comm);
 }
@@ -378,7 +379,8 @@ void agree_on_layouts(const std::vector<const DistributedLayout*>& layouts, cons
 void refuse_layout(std::vector<Problem> problems, MPI_Comm comm, const DistributedLayoutOptions& options) {
   for (Problem& p : problems) p.rank = detail::rank_of(comm);
   if (problems.empty())
-    problems.push_back({detail::rank_of(comm), -1, "", "", "a protocol object this library can read", "unreadable input"});
+    problems.push_back(
+        Problem::of(detail::rank_of(comm), "", "", "a protocol object this library can read", "unreadable input"));
   detail::LayoutBuilder::create(dap_version, BufferView{}, {}, comm, options, &problems);
   throw std::logic_error("dapetra::mpi::adapter::refuse_layout: the collective check passed");  // cannot happen
 }

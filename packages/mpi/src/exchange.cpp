@@ -1,6 +1,8 @@
 #include "exchange.hpp"
 
 #include <cstring>
+#include <stdexcept>
+#include <string>
 
 #include "dapetra/error.hpp"
 
@@ -104,3 +106,41 @@ void throw_fault(const FaultNote& note, const char* operation) {
 }
 
 }  // namespace dapetra::mpi::detail
+
+namespace dapetra::mpi {
+
+PlanExchange::PlanExchange() : state_(std::make_unique<State>()) {}
+PlanExchange::~PlanExchange() = default;
+PlanExchange::PlanExchange(PlanExchange&&) noexcept = default;
+PlanExchange& PlanExchange::operator=(PlanExchange&&) noexcept = default;
+bool PlanExchange::in_flight() const { return state_ && state_->in_flight; }
+
+PlanExchange::State& PlanExchange::state() {
+  if (!state_) state_ = std::make_unique<State>();
+  return *state_;
+}
+
+void PlanExchange::State::begin(const void* plan_, detail::SplitCall call_, const void* from_, const void* to_,
+                                const char* operation) {
+  if (in_flight)
+    throw std::logic_error(std::string("dapetra::mpi::") + operation + ": this PlanExchange is already in flight");
+  plan = plan_;
+  call = call_;
+  from = from_;
+  to = to_;
+  apart = true;
+  in_flight = true;
+}
+
+detail::FaultNote PlanExchange::State::end(const void* plan_, detail::SplitCall call_, const void* from_,
+                                           const void* to_, int rank, const char* operation) {
+  if (!in_flight || plan != plan_ || call != call_)
+    throw std::logic_error(std::string("dapetra::mpi::") + operation +
+                           ": no such call of this plan is in flight on this PlanExchange");
+  in_flight = false;
+  detail::FaultNote first = round.wait(note);
+  if (first.ok() && (from_ != from || to_ != to)) first = {detail::Fault::other_array, rank};
+  return first;
+}
+
+}  // namespace dapetra::mpi

@@ -27,6 +27,7 @@
 #include <vector>
 
 #include "checked.hpp"
+#include "dapetra/mpi/plan_exchange.hpp"
 #include "runs.hpp"
 
 namespace dapetra::mpi::detail {
@@ -188,4 +189,35 @@ void unpack_round(const Round& round, const std::vector<PlanPeer>& peers, bool f
 // knows of it.
 void throw_fault(const FaultNote& note, const char* operation);
 
+// The plan calls that have a split phase.
+enum class SplitCall { update, assemble, apply, apply_reverse };
+
 }  // namespace dapetra::mpi::detail
+
+namespace dapetra::mpi {
+
+// What a PlanExchange holds while a split-phase call is in flight: its
+// round, the fault this process knew of when it began, and what it began
+// on, so that an end on another plan, call or array is caught.
+struct PlanExchange::State {
+  detail::Round round;
+  detail::FaultNote note;
+  const void* plan = nullptr;
+  detail::SplitCall call = detail::SplitCall::update;
+  const void* from = nullptr;  // the arrays' memory (one array: both the same)
+  const void* to = nullptr;
+  bool apart = true;  // a redistribution's two buffers do not overlap
+  bool in_flight = false;
+
+  // Starts `call` of `plan` on the arrays at `from` and `to`; throws
+  // std::logic_error naming `operation` when a call is already in flight.
+  void begin(const void* plan_, detail::SplitCall call_, const void* from_, const void* to_, const char* operation);
+  // Waits for its messages and returns the first fault anyone knew of, or
+  // Fault::other_array (naming `rank`) when the end got other arrays than
+  // the begin. Throws std::logic_error naming `operation`, before waiting,
+  // when no such call of `plan_` is in flight.
+  detail::FaultNote end(const void* plan_, detail::SplitCall call_, const void* from_, const void* to_, int rank,
+                        const char* operation);
+};
+
+}  // namespace dapetra::mpi

@@ -43,20 +43,6 @@ void combine(Scalar& into, Scalar value, CombineMode mode) {
 
 }  // namespace
 
-struct HaloExchange::State {
-  detail::Round round;
-  detail::FaultNote note;
-  const HaloPlan* plan = nullptr;
-  const void* data = nullptr;  // the array's memory, to catch end_update on another array
-  bool in_flight = false;
-};
-
-HaloExchange::HaloExchange() : state_(std::make_unique<State>()) {}
-HaloExchange::~HaloExchange() = default;
-HaloExchange::HaloExchange(HaloExchange&&) noexcept = default;
-HaloExchange& HaloExchange::operator=(HaloExchange&&) noexcept = default;
-bool HaloExchange::in_flight() const { return state_ && state_->in_flight; }
-
 namespace {
 
 // to[i] += from[i]; the two never overlap (from is the message buffer). Four
@@ -126,6 +112,21 @@ void HaloParts::finish_update(const Round& round, char* base) const {
 }
 
 template <class Scalar>
+void HaloParts::post_assemble(Round& round, const DistributedLayout& layout, char* base, const FaultNote& note) const {
+  // Received contributions are combined, so they are staged; the ghosts go
+  // out in place.
+  post_round<Scalar>(round, peers, false, layout.itemsize(), tag + 1, layout.comm(), note, base, nullptr);
+}
+
+template <class Scalar>
+void HaloParts::finish_assemble(const Round& round, char* base, CombineMode mode) const {
+  std::size_t k = 0;
+  for (const PlanPeer& peer : peers)
+    if (peer.send_count > 0) unpack_combine<Scalar>(peer.send, base, round.payload(k++), mode);
+  for (const auto& [from, to] : local_copies) combine(at<Scalar>(base, from), at<Scalar>(base, to), mode);
+}
+
+template <class Scalar>
 FaultNote HaloParts::run_update(const DistributedLayout& layout, char* base, FaultNote note) const {
   ScratchLease lease;
   post_round<Scalar>(lease.round(), peers, true, layout.itemsize(), tag, layout.comm(), note, base, base);
@@ -144,30 +145,41 @@ void HaloPlan::update_impl(const DistArray& array) const {
 }
 
 template <class Scalar>
-void HaloPlan::begin_update_impl(const DistArray& array, HaloExchange& exchange) const {
-  if (!exchange.state_) exchange.state_ = std::make_unique<HaloExchange::State>();
-  HaloExchange::State& x = *exchange.state_;
-  if (x.in_flight) throw std::logic_error("dapetra::mpi::HaloPlan::begin_update: this HaloExchange is already in flight");
+void HaloPlan::begin_update_impl(const DistArray& array, PlanExchange& exchange) const {
+  PlanExchange::State& x = exchange.state();
+  x.begin(this, detail::SplitCall::update, array.buffer.data, array.buffer.data, "HaloPlan::begin_update");
   x.note = parts_->check<Scalar>(*layout_, array);
   char* base = static_cast<char*>(array.buffer.data);
   detail::post_round<Scalar>(x.round, parts_->peers, true, layout_->itemsize(), parts_->tag, layout_->comm(), x.note,
                              base, base);
-  x.plan = this;
-  x.data = array.buffer.data;
-  x.in_flight = true;
 }
 
 template <class Scalar>
-void HaloPlan::end_update_impl(const DistArray& array, HaloExchange& exchange) const {
-  if (!exchange.in_flight() || exchange.state_->plan != this)
-    throw std::logic_error("dapetra::mpi::HaloPlan::end_update: no update of this plan in flight on this HaloExchange");
-  HaloExchange::State& x = *exchange.state_;
-  x.in_flight = false;
-  detail::FaultNote note = x.round.wait(x.note);
-  if (note.ok() && array.buffer.data != x.data) note = {detail::Fault::other_array, layout_->rank()};
+void HaloPlan::end_update_impl(const DistArray& array, PlanExchange& exchange) const {
+  PlanExchange::State& x = exchange.state();
+  detail::FaultNote note =
+      x.end(this, detail::SplitCall::update, array.buffer.data, array.buffer.data, layout_->rank(), "HaloPlan::end_update");
   if (note.ok()) note = parts_->check<Scalar>(*layout_, array);
   if (!note.ok()) detail::throw_fault(note, "HaloPlan::end_update");
   parts_->finish_update<Scalar>(x.round, static_cast<char*>(array.buffer.data));
+}
+
+template <class Scalar>
+void HaloPlan::begin_assemble_impl(const DistArray& array, PlanExchange& exchange) const {
+  PlanExchange::State& x = exchange.state();
+  x.begin(this, detail::SplitCall::assemble, array.buffer.data, array.buffer.data, "HaloPlan::begin_assemble");
+  x.note = parts_->check<Scalar>(*layout_, array);
+  parts_->post_assemble<Scalar>(x.round, *layout_, static_cast<char*>(array.buffer.data), x.note);
+}
+
+template <class Scalar>
+void HaloPlan::end_assemble_impl(const DistArray& array, PlanExchange& exchange, CombineMode mode) const {
+  PlanExchange::State& x = exchange.state();
+  detail::FaultNote note = x.end(this, detail::SplitCall::assemble, array.buffer.data, array.buffer.data,
+                                 layout_->rank(), "HaloPlan::end_assemble");
+  if (note.ok()) note = parts_->check<Scalar>(*layout_, array);
+  if (!note.ok()) detail::throw_fault(note, "HaloPlan::end_assemble");
+  parts_->finish_assemble<Scalar>(x.round, static_cast<char*>(array.buffer.data), mode);
 }
 
 template <class Scalar>
@@ -177,18 +189,9 @@ void HaloPlan::assemble_impl(const DistArray& array, CombineMode mode, bool then
   detail::FaultNote note = parts.check<Scalar>(*layout_, array);
   {
     detail::ScratchLease lease;
-    detail::Round& round = lease.round();
-    // Received contributions are combined, so they are staged; the ghosts go
-    // out in place.
-    detail::post_round<Scalar>(round, parts.peers, false, layout_->itemsize(), parts.tag + 1, layout_->comm(), note, base,
-                               nullptr);
-    note = round.wait(note);
-    if (note.ok()) {
-      std::size_t k = 0;
-      for (const detail::PlanPeer& peer : parts.peers)
-        if (peer.send_count > 0) unpack_combine<Scalar>(peer.send, base, round.payload(k++), mode);
-      for (const auto& [from, to] : parts.local_copies) combine(at<Scalar>(base, from), at<Scalar>(base, to), mode);
-    }
+    parts.post_assemble<Scalar>(lease.round(), *layout_, base, note);
+    note = lease.round().wait(note);
+    if (note.ok()) parts.finish_assemble<Scalar>(lease.round(), base, mode);
   }
   // The second round runs whatever happened in the first, so a process that
   // learned of a fault passes it on instead of leaving its peers waiting.
@@ -198,8 +201,10 @@ void HaloPlan::assemble_impl(const DistArray& array, CombineMode mode, bool then
 
 #define DAPETRA_INSTANTIATE_HALO(S)                                                            \
   template void HaloPlan::update_impl<S>(const DistArray&) const;                              \
-  template void HaloPlan::begin_update_impl<S>(const DistArray&, HaloExchange&) const;         \
-  template void HaloPlan::end_update_impl<S>(const DistArray&, HaloExchange&) const;           \
+  template void HaloPlan::begin_update_impl<S>(const DistArray&, PlanExchange&) const;         \
+  template void HaloPlan::end_update_impl<S>(const DistArray&, PlanExchange&) const;           \
+  template void HaloPlan::begin_assemble_impl<S>(const DistArray&, PlanExchange&) const;       \
+  template void HaloPlan::end_assemble_impl<S>(const DistArray&, PlanExchange&, CombineMode) const; \
   template void HaloPlan::assemble_impl<S>(const DistArray&, CombineMode, bool) const;         \
   template detail::FaultNote detail::HaloParts::run_update<S>(const DistributedLayout&, char*, detail::FaultNote) const;
 

@@ -12,7 +12,7 @@ namespace dapetra::mpi::detail {
 
 // Owners of this process's positions along the scattered 'u' axis. The
 // positions before `prefix` are owned here, each at itself, and need no
-// table: where owners come from ranges (or a proven one_to_one claim) that
+// table: where owners come from ranges (or a proven one_to_one flag) that
 // is every owned position, so the tables cost the ghosts alone.
 struct ScatteredOwners {
   local_index_t prefix = 0;          // positions [0, prefix) owned here, at themselves
@@ -42,11 +42,11 @@ struct LayoutAccess {
   // The 'u' axis whose indices stayed on their processes, or -1.
   static int scattered_axis(const DistributedLayout& l) { return l.scattered_axis_; }
   // The rule that picks the owner of a shared 'u' index; where the holders
-  // named the owners (owners_claimed) no rule does, and it throws std::logic_error.
+  // named the owners (has_held_owners) no rule does, and it throws std::logic_error.
   static const SharedIndexOwner& shared_owner(const DistributedLayout& l) { return l.shared_owner_; }
   // Whether the owners along the 'u' axis were named by their holders
   // (Ownership::from_held_owners).
-  static bool owners_claimed(const DistributedLayout& l) { return l.owners_claimed_; }
+  static bool has_held_owners(const DistributedLayout& l) { return l.held_owners_given_; }
   // Which collective creation on its communicator made the layout.
   static std::int64_t number(const DistributedLayout& l) { return l.number_; }
   // A plan's first message tag; each plan uses tags [tag, tag + tags_per_plan).

@@ -22,7 +22,7 @@
 namespace dapetra::mpi::detail {
 
 // What every process sends about the indices it holds along the scattered
-// axis instead of the indices themselves. A one_to_one claim is confirmed
+// axis instead of the indices themselves. A one_to_one flag is confirmed
 // from the fingerprints (index_fingerprint.hpp) without moving any index:
 // every process adds what it holds and subtracts its own stretch of [0,
 // size); a zero total, with every index in [0, size) and the counts summing
@@ -44,14 +44,14 @@ struct ScatteredSummary {
   std::int64_t held = 0;             // indices held, summed over processes
   bool fingerprint_matches = false;  // the fingerprints prove every index of [0, size) held once
   bool same_ranges = true;           // every process passed the same owned ranges (or none)
-  bool claimed = false;              // some process passed held_owners
-  std::int64_t unclaimed = 0;        // then, how many processes hold indices but passed none ...
-  int first_unclaimed = -1;          // ... and the lowest of them
+  bool held_owners_given = false;              // some process passed held_owners
+  std::int64_t without_held_owners = 0;        // then, how many processes hold indices but passed none ...
+  int first_without_held_owners = -1;          // ... and the lowest of them
 };
 
 // Where a process's summary sits in the creation's vote.
 struct SummaryPlaces {
-  std::size_t default_rule, in_range, lowest_negative, ranges, claimed, first_unclaimed, unclaimed, held, fingerprint;
+  std::size_t default_rule, in_range, lowest_negative, ranges, held_owners_given, first_without_held_owners, without_held_owners, held, fingerprint;
 };
 
 // --- scattered_owners.cpp
@@ -62,10 +62,10 @@ IndexSummary summarize_indices(const Dim& u, int rank, int nprocs);
 // the vote every process's combined (the same on every process).
 SummaryPlaces put_summary(Ballot& ballot, const PackedRank& mine, int rank);
 ScatteredSummary read_summary(const Ballot& ballot, const SummaryPlaces& at, const Dim& u);
-// The rule an ownership gives (the default where ranges or claims name the owners).
+// The rule an ownership gives (the default where ranges or held owners name the owners).
 SharedIndexOwner rule_of(const Ownership& ownership);
-// This process's own checks of the owners it claims, or of the owned ranges it was given.
-std::vector<Problem> check_held_owners(const std::vector<int>& claims, const std::vector<Dim>& dim_data, int scattered,
+// This process's own checks of the owners it names, or of the owned ranges it was given.
+std::vector<Problem> check_held_owners(const std::vector<int>& held_owners, const std::vector<Dim>& dim_data, int scattered,
                                        int rank, int nprocs);
 std::vector<Problem> check_owned_ranges(const std::vector<global_index_t>& boundaries, const std::vector<Dim>& dim_data,
                                         int scattered, int rank, int nprocs);
@@ -130,13 +130,13 @@ struct LayoutBuilder {
   static void resolve_scattered(DistributedLayout& self, const ScatteredSummary& summary,
                                 const DistributedLayoutOptions& options);
   static void count_owned(DistributedLayout& self);
-  // Owners claimed by their holders: no rule names them (each holder knows
+  // Owners named by their holders: no rule names them (each holder knows
   // its own indices' owners only).
-  static void mark_claimed(DistributedLayout& self) {
-    self.owners_claimed_ = true;
+  static void mark_held_owners(DistributedLayout& self) {
+    self.held_owners_given_ = true;
     self.shared_owner_ = [](global_index_t g, const std::vector<int>&) -> int {
       throw std::logic_error("dapetra::mpi::DistributedLayout: the owner of index " + std::to_string(g) +
-                             " was claimed by its holders (held_owners); no rule names it");
+                             " was named by its holders (held_owners); no rule names it");
     };
   }
 };

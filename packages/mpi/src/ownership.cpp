@@ -18,7 +18,7 @@ Ownership Ownership::from_ranges(std::vector<global_index_t> boundaries) {
 }
 
 Ownership Ownership::from_held_owners(std::vector<int> owner_of_each_held) {
-  return Ownership(How(Claims{std::move(owner_of_each_held)}));
+  return Ownership(How(HeldOwners{std::move(owner_of_each_held)}));
 }
 
 bool detail::OwnershipAccess::is_lowest_holder(const Ownership& o) {

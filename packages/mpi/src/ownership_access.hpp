@@ -21,7 +21,7 @@ struct OwnershipAccess {
   }
   // One owner per held position, when ownership is from_held_owners(); nullptr otherwise.
   static const std::vector<int>* held_owners(const Ownership& o) {
-    const auto* c = std::get_if<Ownership::Claims>(&o.how_);
+    const auto* c = std::get_if<Ownership::HeldOwners>(&o.how_);
     return c ? &c->owners : nullptr;
   }
 };

@@ -219,11 +219,11 @@ struct Records {
   const GlobalLayout* global = nullptr;
 };
 
-// The owners of a layout whose holders claimed them (held_owners), as a
+// The owners of a layout whose holders named them (held owners), as a
 // rule over every process's records: each process's indices it holds but
 // does not own, with their owners, gathered (an index held twice is one of
 // them somewhere). Collective.
-SharedIndexOwner claimed_owners_rule(const DistributedLayout& layout) {
+SharedIndexOwner held_owners_rule(const DistributedLayout& layout) {
   const int a = detail::LayoutAccess::scattered_axis(layout), me = layout.rank();
   const auto& owners = detail::LayoutAccess::scattered(layout);
   const auto& indices = layout.dim_data()[a].indices;
@@ -253,7 +253,7 @@ Records every_record(const DistributedLayout& layout) {
   LayoutRecords all;
   for (int p = 0; p < words.count(); ++p) all.ranks.push_back(unpack_rank(words.of(p), words.size(p)).entry);
   r.gathered = std::make_unique<GlobalLayout>(assume_valid, std::move(all),
-                                              detail::LayoutAccess::owners_claimed(layout) ? claimed_owners_rule(layout) : detail::LayoutAccess::shared_owner(layout));
+                                              detail::LayoutAccess::has_held_owners(layout) ? held_owners_rule(layout) : detail::LayoutAccess::shared_owner(layout));
   r.global = r.gathered.get();
   return r;
 }
@@ -424,45 +424,108 @@ std::size_t RedistributionPlan::num_runs() const {
   return n;
 }
 
-template <class Scalar>
-void RedistributionPlan::move(const DistArray& from, const DistArray& to, bool forward) const {
-  const DistributedLayout& from_layout = forward ? *source_ : *target_;
-  const DistributedLayout& to_layout = forward ? *target_ : *source_;
-  const detail::RedistributionParts& parts = *parts_;
-  detail::FaultNote note;
-  if (const auto f = detail::check_array<Scalar>(from_layout, from, false); f != detail::Fault::none)
-    note = {f, source_->rank()};
-  else if (const auto g = detail::check_array<Scalar>(to_layout, to, true); g != detail::Fault::none)
-    note = {g, source_->rank()};
-  else if (!parts.messages_fit)
-    note = {detail::Fault::message_size, source_->rank()};
-  const char* src = static_cast<const char*>(from.buffer.data);
-  char* dst = static_cast<char*>(to.buffer.data);
-  // Buffers that overlap in memory: receives are staged, and what stays on
-  // this process moves after the sends are done, so no message reads an
-  // element this call has written already.
-  const bool apart = note.ok() && !overlap(byte_span(from.buffer), byte_span(to.buffer));
-  const auto copy_local = [&] {
-    zip_copy<Scalar>(forward ? parts.self.send : parts.self.recv, src, forward ? parts.self.recv : parts.self.send, dst);
-  };
-  {
-    detail::ScratchLease lease;
-    detail::Round& round = lease.round();
-    detail::post_round<Scalar>(round, parts.peers, forward, source_->itemsize(), forward ? parts.tag : parts.tag + 1,
-                               source_->comm(), note, src, apart ? dst : nullptr);
-    if (note.ok() && apart) copy_local();  // while the messages travel
-    note = round.wait(note);
-    if (note.ok() && !apart) copy_local();
-    if (note.ok()) detail::unpack_round<Scalar>(round, parts.peers, forward, dst);
-  }
-  // The padding fill runs whatever happened above, passing a fault on.
-  if (forward && parts.target_halo)
-    note = parts.target_halo->parts_->run_update<Scalar>(*target_, dst, note);
-  if (!note.ok()) detail::throw_fault(note, forward ? "RedistributionPlan::apply" : "RedistributionPlan::apply_reverse");
+namespace {
+
+// The operation a fault names: a move forward (apply) or back, blocking or one half of its split phase.
+enum class Phase { whole, begin, end };
+const char* operation_name(bool forward, Phase phase) {
+  static constexpr const char* names[2][3] = {
+      {"RedistributionPlan::apply_reverse", "RedistributionPlan::begin_apply_reverse",
+       "RedistributionPlan::end_apply_reverse"},
+      {"RedistributionPlan::apply", "RedistributionPlan::begin_apply", "RedistributionPlan::end_apply"}};
+  return names[forward ? 1 : 0][static_cast<int>(phase)];
 }
 
-#define DAPETRA_INSTANTIATE_REDISTRIBUTION(S) \
-  template void RedistributionPlan::move<S>(const DistArray&, const DistArray&, bool) const;
+}  // namespace
+
+namespace detail {
+
+template <class Scalar>
+FaultNote RedistributionParts::check(const DistributedLayout& source, const DistributedLayout& target, bool forward,
+                                     const DistArray& from, const DistArray& to) const {
+  const int rank = source.rank();
+  if (const Fault f = check_array<Scalar>(forward ? source : target, from, false); f != Fault::none) return {f, rank};
+  if (const Fault f = check_array<Scalar>(forward ? target : source, to, true); f != Fault::none) return {f, rank};
+  if (!messages_fit) return {Fault::message_size, rank};
+  return {};
+}
+
+template <class Scalar>
+bool RedistributionParts::post(Round& round, bool forward, std::size_t item, MPI_Comm comm, const FaultNote& note,
+                               const DistArray& from, const DistArray& to) const {
+  // Buffers that overlap in memory: receives are staged, and what stays on
+  // this process moves after the messages are done, so no message reads an
+  // element this call has written already.
+  const bool apart = note.ok() && !overlap(byte_span(from.buffer), byte_span(to.buffer));
+  char* dst = static_cast<char*>(to.buffer.data);
+  post_round<Scalar>(round, peers, forward, item, forward ? tag : tag + 1, comm, note,
+                     static_cast<const char*>(from.buffer.data), apart ? dst : nullptr);
+  if (note.ok() && apart) copy_local<Scalar>(forward, from, to);  // while the messages travel
+  return apart;
+}
+
+template <class Scalar>
+void RedistributionParts::finish(const Round& round, bool forward, bool apart, const DistArray& from,
+                                 const DistArray& to) const {
+  if (!apart) copy_local<Scalar>(forward, from, to);
+  unpack_round<Scalar>(round, peers, forward, static_cast<char*>(to.buffer.data));
+}
+
+template <class Scalar>
+void RedistributionParts::fill_padding(const DistributedLayout& target, bool forward, const DistArray& to,
+                                       FaultNote note, const char* operation) const {
+  if (forward && target_halo)
+    note = target_halo->parts_->run_update<Scalar>(target, static_cast<char*>(to.buffer.data), note);
+  if (!note.ok()) throw_fault(note, operation);
+}
+
+template <class Scalar>
+void RedistributionParts::copy_local(bool forward, const DistArray& from, const DistArray& to) const {
+  zip_copy<Scalar>(forward ? self.send : self.recv, static_cast<const char*>(from.buffer.data),
+                   forward ? self.recv : self.send, static_cast<char*>(to.buffer.data));
+}
+
+}  // namespace detail
+
+template <class Scalar>
+void RedistributionPlan::move(const DistArray& from, const DistArray& to, bool forward) const {
+  const detail::RedistributionParts& parts = *parts_;
+  detail::FaultNote note = parts.check<Scalar>(*source_, *target_, forward, from, to);
+  {
+    detail::ScratchLease lease;
+    const bool apart = parts.post<Scalar>(lease.round(), forward, source_->itemsize(), source_->comm(), note, from, to);
+    note = lease.round().wait(note);
+    if (note.ok()) parts.finish<Scalar>(lease.round(), forward, apart, from, to);
+  }
+  parts.fill_padding<Scalar>(*target_, forward, to, note, operation_name(forward, Phase::whole));
+}
+
+template <class Scalar>
+void RedistributionPlan::begin_move(const DistArray& from, const DistArray& to, PlanExchange& exchange,
+                                    bool forward) const {
+  PlanExchange::State& x = exchange.state();
+  x.begin(this, forward ? detail::SplitCall::apply : detail::SplitCall::apply_reverse, from.buffer.data,
+          to.buffer.data, operation_name(forward, Phase::begin));
+  x.note = parts_->check<Scalar>(*source_, *target_, forward, from, to);
+  x.apart = parts_->post<Scalar>(x.round, forward, source_->itemsize(), source_->comm(), x.note, from, to);
+}
+
+template <class Scalar>
+void RedistributionPlan::end_move(const DistArray& from, const DistArray& to, PlanExchange& exchange,
+                                  bool forward) const {
+  PlanExchange::State& x = exchange.state();
+  const char* operation = operation_name(forward, Phase::end);
+  detail::FaultNote note = x.end(this, forward ? detail::SplitCall::apply : detail::SplitCall::apply_reverse,
+                                 from.buffer.data, to.buffer.data, source_->rank(), operation);
+  if (note.ok()) note = parts_->check<Scalar>(*source_, *target_, forward, from, to);
+  if (note.ok()) parts_->finish<Scalar>(x.round, forward, x.apart, from, to);
+  parts_->fill_padding<Scalar>(*target_, forward, to, note, operation);
+}
+
+#define DAPETRA_INSTANTIATE_REDISTRIBUTION(S)                                                                  \
+  template void RedistributionPlan::move<S>(const DistArray&, const DistArray&, bool) const;                     \
+  template void RedistributionPlan::begin_move<S>(const DistArray&, const DistArray&, PlanExchange&, bool) const; \
+  template void RedistributionPlan::end_move<S>(const DistArray&, const DistArray&, PlanExchange&, bool) const;
 
 DAPETRA_FOR_EACH_PLAN_SCALAR(DAPETRA_INSTANTIATE_REDISTRIBUTION)
 

@@ -13,22 +13,22 @@ namespace dapetra::mpi::detail {
 namespace {
 
 // Pieces sent to the settling processes: (first index, length, first
-// position), and the owner their holder names when owners are claimed.
+// position), and the owner their holder names when held owners are given.
 using Pieces = Outbox;
-inline int piece_words(const std::vector<int>* claims) { return claims ? 4 : 3; }
+inline int piece_words(const std::vector<int>* held_owners) { return held_owners ? 4 : 3; }
 
-Pieces runs_by_stretch(const std::vector<std::int64_t>& indices, std::int64_t chunk, const std::vector<int>* claims) {
+Pieces runs_by_stretch(const std::vector<std::int64_t>& indices, std::int64_t chunk, const std::vector<int>* held_owners) {
   Pieces pieces;
-  const auto same_claim = [claims](std::size_t j) { return !claims || (*claims)[j] == (*claims)[j - 1]; };
+  const auto same_owner_named = [held_owners](std::size_t j) { return !held_owners || (*held_owners)[j] == (*held_owners)[j - 1]; };
   for (std::size_t i = 0; i < indices.size();) {
     const std::int64_t first = indices[i];
     const int dest = static_cast<int>(first / chunk);
     const std::int64_t end_of_stretch = (dest + 1) * chunk;
     std::size_t j = i + 1;
-    while (j < indices.size() && indices[j] == indices[j - 1] + 1 && indices[j] < end_of_stretch && same_claim(j)) ++j;
+    while (j < indices.size() && indices[j] == indices[j - 1] + 1 && indices[j] < end_of_stretch && same_owner_named(j)) ++j;
     std::vector<std::int64_t>& to = pieces[dest];
     to.insert(to.end(), {first, static_cast<std::int64_t>(j - i), static_cast<std::int64_t>(i)});
-    if (claims) to.push_back((*claims)[i]);
+    if (held_owners) to.push_back((*held_owners)[i]);
     i = j;
   }
   return pieces;
@@ -44,7 +44,7 @@ struct Stretch {
   std::int64_t lo = 0;
   std::vector<std::int64_t> shared;           // stretch positions held more than once, ascending
   std::vector<std::size_t> first;             // shared[j]'s holders: [first[j], first[j + 1])
-  std::vector<int> rank, claim;               // each holder, and the owner it names (-1: none)
+  std::vector<int> rank, named_owner;               // each holder, and the owner it names (-1: none)
   std::vector<std::int64_t> at;               // where each holder keeps the index
   std::vector<int> owner;                     // per shared index: the owner picked (-1: none)
   std::vector<std::int64_t> where;            // and where the owner keeps it
@@ -66,7 +66,7 @@ void for_each_run(const Inbox& in, std::int64_t lo, int words, F&& f) {
 }
 
 // The indices held more than once, with their holders; each one's owner is
-// its lowest holder until a rule or the claims say otherwise.
+// its lowest holder until a rule or the held owners say otherwise.
 Stretch settle_stretch(const Inbox& in, std::int64_t lo, std::size_t length, int words) {
   Stretch s;
   s.lo = lo;
@@ -87,15 +87,15 @@ Stretch settle_stretch(const Inbox& in, std::int64_t lo, std::size_t length, int
   s.first.assign(s.shared.size() + 1, 0);
   for (std::size_t j = 0; j < s.shared.size(); ++j) s.first[j + 1] = s.first[j] + holders_of[j];
   s.rank.resize(s.first.back());
-  s.claim.resize(s.first.back());
+  s.named_owner.resize(s.first.back());
   s.at.resize(s.first.back());
   std::vector<std::size_t> next(s.first.begin(), s.first.end() - 1);
-  for_each_run(in, lo, words, [&](int p, std::int64_t from, std::int64_t count, std::int64_t at, int claim) {
+  for_each_run(in, lo, words, [&](int p, std::int64_t from, std::int64_t count, std::int64_t at, int named_owner) {
     const auto [b, e] = s.shared_in(from, from + count);
     for (std::size_t j = b; j < e; ++j) {
       const std::size_t h = next[j]++;
       s.rank[h] = p;
-      s.claim[h] = claim;
+      s.named_owner[h] = named_owner;
       s.at[h] = at + (s.shared[j] - from);
     }
   });
@@ -108,8 +108,8 @@ Stretch settle_stretch(const Inbox& in, std::int64_t lo, std::size_t length, int
   return s;
 }
 
-// The refusals of owners: of claimed ones (held_owners), written once for
-// both settling paths (settle_claims over stretches, confirm_claims by
+// The refusals of owners: of held owners, written once for
+// both settling paths (settle_held_owners over stretches, confirm_held_owners by
 // pairs), and of a rule's choice, for both rule paths.
 
 // The rule, asked on process `me`, chose `chosen`, which does not hold g.
@@ -119,7 +119,7 @@ Problem not_a_holder(int me, int chosen, std::int64_t g) {
 }
 
 // Holder `rank` names `named` the owner of g where another holder named `other`.
-Problem disagreeing_claims(std::int64_t g, int rank, int named, int other) {
+Problem disagreeing_held_owners(std::int64_t g, int rank, int named, int other) {
   return {rank, 0, "held_owners", std::to_string(named), "every process holding an index names the same owner",
           "rank " + std::to_string(rank) + " names rank " + std::to_string(named) + " the owner of index " +
               std::to_string(g) + ", another holder names rank " + std::to_string(other)};
@@ -134,34 +134,34 @@ Problem owner_not_holding(std::int64_t g, int rank, int named) {
 }
 
 // The owners of a stretch settled (settle_stretch) from pieces with
-// claims (held_owners): each index's owner is what its first holder names,
+// held owners: each index's owner is what its first holder names,
 // confirmed when every holder names the same and the named one holds it
 // (its own position is then `where`). Returns the problems of those that
 // do not (at most max_listed_problems).
-std::vector<Problem> settle_claims(const Inbox& in, Stretch& s) {
+std::vector<Problem> settle_held_owners(const Inbox& in, Stretch& s) {
   std::vector<Problem> problems;
   std::vector<std::pair<std::int64_t, int>> unheld;  // (index, owner named) where the owner named does not hold it
   for (std::size_t j = 0; j < s.shared.size(); ++j) {  // several holders: all name one owner, who holds it
     const std::int64_t g = s.lo + s.shared[j];
-    const int named = s.claim[s.first[j]];
+    const int named = s.named_owner[s.first[j]];
     s.owner[j] = named;
     s.where[j] = -1;
     for (std::size_t h = s.first[j]; h < s.first[j + 1]; ++h) {
-      if (s.claim[h] != named) list_problem(problems, disagreeing_claims(g, s.rank[h], s.claim[h], named));
+      if (s.named_owner[h] != named) list_problem(problems, disagreeing_held_owners(g, s.rank[h], s.named_owner[h], named));
       if (s.rank[h] == named) s.where[j] = s.at[h];
     }
     if (s.where[j] < 0) unheld.emplace_back(g, named);
   }
   // One holder: it must name itself.
-  for_each_run(in, s.lo, 4, [&](int p, std::int64_t from, std::int64_t count, std::int64_t, int claim) {
-    if (claim == p) return;
+  for_each_run(in, s.lo, 4, [&](int p, std::int64_t from, std::int64_t count, std::int64_t, int named_owner) {
+    if (named_owner == p) return;
     auto [b, e] = s.shared_in(from, from + count);
     for (std::int64_t i = from; i < from + count && unheld.size() <= max_listed_problems; ++i) {
       if (b < e && s.shared[b] == i) {
         ++b;
         continue;
       }
-      unheld.emplace_back(s.lo + i, claim);
+      unheld.emplace_back(s.lo + i, named_owner);
     }
   });
   std::sort(unheld.begin(), unheld.end());
@@ -263,12 +263,12 @@ PrefixOwners read_answers(const Pieces& pieces, int words, const Inbox& back, st
 std::uint64_t spread(std::int64_t g) { return splitmix64(static_cast<std::uint64_t>(g)); }
 
 // One index's holders as the process settling it sees them: ranks in
-// ascending order, where each keeps the index, and (for claimed owners)
+// ascending order, where each keeps the index, and (for held owners)
 // the owner each names.
 struct Holders {
   std::vector<int> rank;
   std::vector<std::int64_t> position;
-  std::vector<int> claim;
+  std::vector<int> named_owner;
 };
 
 // The owner of g among its holders (the only one; else `*rule`'s choice, or
@@ -284,22 +284,22 @@ std::pair<int, std::int64_t> choose(const SharedIndexOwner* rule, std::int64_t g
 }
 
 // The rendezvous by pairs: the (index, position) of every position goes to
-// the process its index's hash names, with the owner it claims when
-// `claims` is given (one per position); each settling process groups what
+// the process its index's hash names, with the owner it names when
+// `held_owners` is given (one per position); each settling process groups what
 // it got by index (senders in rank order) and settle(g, holders) names the
 // owner and where it keeps g. A problem any settling process records (in
 // `problems`) is thrown on every process before the answers return.
 // Collective.
 template <class Settle>
 Owners settle_pairs(const std::vector<std::int64_t>& indices, Settle settle, std::vector<Problem>& problems, MPI_Comm comm,
-                    const std::vector<int>* claims = nullptr) {
-  const int stride = claims ? 3 : 2;  // words per index sent
+                    const std::vector<int>* held_owners = nullptr) {
+  const int stride = held_owners ? 3 : 2;  // words per index sent
   const auto P = static_cast<std::uint64_t>(size_of(comm));
   Outbox pairs;
   for (std::size_t i = 0; i < indices.size(); ++i) {
     auto& out = pairs[static_cast<int>(spread(indices[i]) % P)];
     out.insert(out.end(), {indices[i], static_cast<std::int64_t>(i)});
-    if (claims) out.push_back((*claims)[i]);
+    if (held_owners) out.push_back((*held_owners)[i]);
   }
   const Inbox in = exchange_words(pairs, comm);
 
@@ -307,14 +307,14 @@ Owners settle_pairs(const std::vector<std::int64_t>& indices, Settle settle, std
     std::int64_t index;
     int sender;
     std::int64_t position;
-    int claim;
+    int named_owner;
     std::size_t arrival;  // where its answer goes
   };
   std::vector<Held> held;
   held.reserve(in.words.size() / static_cast<std::size_t>(stride));
   for (std::size_t s = 0; s < in.count(); ++s)
     for (std::size_t k = in.begin[s]; k < in.begin[s + 1]; k += static_cast<std::size_t>(stride))
-      held.push_back({in.words[k], in.sources[s], in.words[k + 1], claims ? static_cast<int>(in.words[k + 2]) : -1,
+      held.push_back({in.words[k], in.sources[s], in.words[k + 1], held_owners ? static_cast<int>(in.words[k + 2]) : -1,
                       k / static_cast<std::size_t>(stride)});
   std::stable_sort(held.begin(), held.end(), [](const Held& x, const Held& y) { return x.index < y.index; });
   std::vector<std::int64_t> answer(held.size() * 2, -1);  // (owner, position) in arrival order
@@ -323,11 +323,11 @@ Owners settle_pairs(const std::vector<std::int64_t>& indices, Settle settle, std
     std::size_t j = i;
     holders.rank.clear();
     holders.position.clear();
-    holders.claim.clear();
+    holders.named_owner.clear();
     for (; j < held.size() && held[j].index == held[i].index; ++j) {
       holders.rank.push_back(held[j].sender);
       holders.position.push_back(held[j].position);
-      holders.claim.push_back(held[j].claim);
+      holders.named_owner.push_back(held[j].named_owner);
     }
     const auto [owner, where] = settle(held[i].index, holders);
     for (std::size_t k = i; k < j; ++k) {
@@ -356,38 +356,38 @@ Owners settle_pairs(const std::vector<std::int64_t>& indices, Settle settle, std
   return result;
 }
 
-// The claimed owner of g when every holder names the same one and it holds
+// The held owner of g when every holder names the same one and it holds
 // g; else (-1, -1) and a problem naming a holder at fault.
-std::pair<int, std::int64_t> confirm_claims(std::int64_t g, const Holders& h, std::vector<Problem>& problems) {
-  const int claimed = h.claim.front();
+std::pair<int, std::int64_t> confirm_held_owners(std::int64_t g, const Holders& h, std::vector<Problem>& problems) {
+  const int named = h.named_owner.front();
   for (std::size_t k = 1; k < h.rank.size(); ++k)
-    if (h.claim[k] != claimed) {
-      list_problem(problems, disagreeing_claims(g, h.rank[k], h.claim[k], claimed));
+    if (h.named_owner[k] != named) {
+      list_problem(problems, disagreeing_held_owners(g, h.rank[k], h.named_owner[k], named));
       return {-1, -1};
     }
-  const auto pick = std::find(h.rank.begin(), h.rank.end(), claimed);
-  if (pick != h.rank.end()) return {claimed, h.position[static_cast<std::size_t>(pick - h.rank.begin())]};
-  list_problem(problems, owner_not_holding(g, h.rank[0], claimed));
+  const auto pick = std::find(h.rank.begin(), h.rank.end(), named);
+  if (pick != h.rank.end()) return {named, h.position[static_cast<std::size_t>(pick - h.rank.begin())]};
+  list_problem(problems, owner_not_holding(g, h.rank[0], named));
   return {-1, -1};
 }
 
 }  // namespace
 
 PrefixOwners holders_by_stretch(const std::vector<std::int64_t>& indices, std::int64_t size, const SharedIndexOwner* rule,
-                                MPI_Comm comm, const std::vector<int>* claims) {
+                                MPI_Comm comm, const std::vector<int>* held_owners) {
   const int P = size_of(comm), me = rank_of(comm);
   if (P == 1) return {static_cast<local_index_t>(indices.size()), {}};
   // Finite-element numberings are mostly runs, so the messages are far
   // smaller than the indices (a scattered numbering costs 3 words per index,
-  // 4 with claims; claimed runs also break where the owner named changes).
-  const int words = piece_words(claims);
+  // 4 with held owners; their runs also break where the owner named changes).
+  const int words = piece_words(held_owners);
   const std::int64_t chunk = std::max<std::int64_t>(1, (size + P - 1) / P);
-  const Pieces pieces = runs_by_stretch(indices, chunk, claims);
+  const Pieces pieces = runs_by_stretch(indices, chunk, held_owners);
   const Inbox in = exchange_words(pieces, comm);
   const std::int64_t lo = me * chunk;
   const auto length = static_cast<std::size_t>(std::max<std::int64_t>(0, std::min(chunk, size - lo)));
   Stretch settled = settle_stretch(in, lo, length, words);
-  if (claims) agree(settle_claims(in, settled), comm);
+  if (held_owners) agree(settle_held_owners(in, settled), comm);
   else if (rule) agree(apply_rule(settled, *rule, me), comm);
   const Inbox back = exchange_words(answer_pieces(in, settled, words), comm);
   return read_answers(pieces, words, back, indices.size(), me);
@@ -400,10 +400,10 @@ Owners holders_by_rule(const std::vector<std::int64_t>& indices, const SharedInd
       indices, [&](std::int64_t g, const Holders& h) { return choose(&rule, g, h, me, problems); }, problems, comm);
 }
 
-Owners holders_by_claims(const std::vector<std::int64_t>& indices, const std::vector<int>& claims, MPI_Comm comm) {
+Owners holders_by_held_owners(const std::vector<std::int64_t>& indices, const std::vector<int>& held_owners, MPI_Comm comm) {
   std::vector<Problem> problems;
   return settle_pairs(
-      indices, [&](std::int64_t g, const Holders& h) { return confirm_claims(g, h, problems); }, problems, comm, &claims);
+      indices, [&](std::int64_t g, const Holders& h) { return confirm_held_owners(g, h, problems); }, problems, comm, &held_owners);
 }
 
 Owners owners_from_ranges(const std::int64_t* indices, std::size_t n, const std::vector<std::int64_t>& boundaries) {

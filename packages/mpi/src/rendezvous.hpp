@@ -34,12 +34,12 @@ struct PrefixOwners {
 // looked at one by one. The owner of such an index is its lowest holder, or
 // `*rule`'s choice when a rule is given (every process passes one, or
 // none); a rule that picks a process not holding the index is refused on
-// every process (ValidationError). With `claims` (one per position) the
+// every process (ValidationError). With `held_owners` (one per position) the
 // owner is the one every holder names instead, refused likewise unless all
 // name the same holder. The leading positions this process owns at
 // themselves come back as the prefix. Collective; indices locally unique.
 PrefixOwners holders_by_stretch(const std::vector<std::int64_t>& indices, std::int64_t size, const SharedIndexOwner* rule,
-                                MPI_Comm comm, const std::vector<int>* claims = nullptr);
+                                MPI_Comm comm, const std::vector<int>* held_owners = nullptr);
 
 // Any indices (1-D 'u' arrays may hold negative ones, or beyond size) and any rule:
 // indices are spread by a hash and each settling process sorts what it got.
@@ -48,11 +48,11 @@ PrefixOwners holders_by_stretch(const std::vector<std::int64_t>& indices, std::i
 Owners holders_by_rule(const std::vector<std::int64_t>& indices, const SharedIndexOwner& rule, MPI_Comm comm);
 
 // Owners the caller names (Ownership::from_held_owners, one per
-// position): each index goes, with its claim, to the process settling it
+// position): each index goes, with the owner named, to the process settling it
 // (spread by a hash), which checks that every holder names the same owner
 // and that it holds the index; otherwise every process throws
 // ValidationError. Collective; indices locally unique.
-Owners holders_by_claims(const std::vector<std::int64_t>& indices, const std::vector<int>& claims, MPI_Comm comm);
+Owners holders_by_held_owners(const std::vector<std::int64_t>& indices, const std::vector<int>& held_owners, MPI_Comm comm);
 
 // The process whose owned range [boundaries[p], boundaries[p + 1]) holds g (empty
 // ranges before it skipped).

@@ -1,5 +1,5 @@
 // Owners along a lone 'u' axis whose indices stay on their processes: what
-// each process tells of its indices, the checks of owned ranges and claimed
+// each process tells of its indices, the checks of owned ranges and held
 // owners, and the settling of every index's owner (a proof from
 // fingerprints, the closed form of owned ranges, or a rendezvous).
 #include <algorithm>
@@ -72,8 +72,8 @@ const std::vector<global_index_t>& ranges_of(const Ownership& ownership) {
   return detail::OwnershipAccess::ranges(ownership) ? *detail::OwnershipAccess::ranges(ownership) : none;
 }
 
-// The claimed owners, or none (empty) when ownership is not claimed.
-const std::vector<int>& claims_of(const Ownership& ownership) {
+// The held owners, or none (empty) when the ownership names none.
+const std::vector<int>& held_owners_of(const Ownership& ownership) {
   static const std::vector<int> none;
   return detail::OwnershipAccess::held_owners(ownership) ? *detail::OwnershipAccess::held_owners(ownership) : none;
 }
@@ -108,15 +108,15 @@ IndexSummary summarize_indices(const Dim& u, int rank, int nprocs) {
 
 SummaryPlaces put_summary(Ballot& ballot, const PackedRank& mine, int rank) {
   const auto& x = mine.extra;
-  const bool unclaimed = x[extra_claims] != 1 && x[extra_held] > 0;  // holds indices, names no owners
+  const bool without_held_owners = x[extra_held_owners] != 1 && x[extra_held] > 0;  // holds indices, names no owners
   SummaryPlaces at;
   at.default_rule = ballot.lowest(x[extra_default_rule]);
   at.in_range = ballot.lowest(x[extra_in_range]);
   at.lowest_negative = ballot.lowest(x[extra_lowest_negative]);
   at.ranges = ballot.same(x[extra_ranges]);
-  at.claimed = ballot.highest(x[extra_claims] == 1);
-  at.first_unclaimed = ballot.lowest(unclaimed ? rank : std::numeric_limits<std::int64_t>::max());
-  at.unclaimed = ballot.sum(unclaimed);
+  at.held_owners_given = ballot.highest(x[extra_held_owners] == 1);
+  at.first_without_held_owners = ballot.lowest(without_held_owners ? rank : std::numeric_limits<std::int64_t>::max());
+  at.without_held_owners = ballot.sum(without_held_owners);
   at.held = ballot.sum(x[extra_held]);
   at.fingerprint = ballot.sum(x[extra_fingerprint_1]);
   ballot.sum(x[extra_fingerprint_2]);  // (at.fingerprint + 1)
@@ -129,10 +129,10 @@ ScatteredSummary read_summary(const Ballot& ballot, const SummaryPlaces& at, con
   everyone.in_range = ballot.lowest_of(at.in_range) != 0;
   everyone.lowest_negative = ballot.lowest_of(at.lowest_negative);
   everyone.same_ranges = ballot.same_of(at.ranges);
-  everyone.claimed = ballot.highest_of(at.claimed) == 1;
-  if (everyone.claimed && ballot.sum_of(at.unclaimed) > 0) {
-    everyone.first_unclaimed = static_cast<int>(ballot.lowest_of(at.first_unclaimed));
-    everyone.unclaimed = ballot.sum_of(at.unclaimed);
+  everyone.held_owners_given = ballot.highest_of(at.held_owners_given) == 1;
+  if (everyone.held_owners_given && ballot.sum_of(at.without_held_owners) > 0) {
+    everyone.first_without_held_owners = static_cast<int>(ballot.lowest_of(at.first_without_held_owners));
+    everyone.without_held_owners = ballot.sum_of(at.without_held_owners);
   }
   everyone.held = ballot.sum_of(at.held);
   IndexFingerprint total;
@@ -147,23 +147,24 @@ SharedIndexOwner rule_of(const Ownership& ownership) {
   return rule ? *rule : SharedIndexOwner(lowest_holder);
 }
 
-// What this process can tell of the owners it claims (see
+// What this process can tell of the owners it names (see
 // Ownership::from_held_owners): one per position it holds along
 // the lone 'u' axis, each a rank. Whether the holders agree is settled in
 // the rendezvous.
-std::vector<Problem> check_held_owners(const std::vector<int>& claims, const std::vector<Dim>& dim_data, int scattered,
-                                       int rank, int nprocs) {
+std::vector<Problem> check_held_owners(const std::vector<int>& held_owners, const std::vector<Dim>& dim_data,
+                                       int scattered, int rank, int nprocs) {
   const int axis = lone_u_axis(dim_data, scattered, nprocs);
   const ArgumentFault problem{rank, axis, "held_owners"};
   if (axis < 0) return problem.no_lone_u_axis("held owners");
   const std::size_t held = dim_data[axis].indices.size();
-  if (claims.size() != held)
-    return problem(std::to_string(claims.size()), "held_owners names one owner per position held along the 'u' axis",
-                   std::to_string(claims.size()) + " owners for " + std::to_string(held) + " positions");
+  if (held_owners.size() != held)
+    return problem(std::to_string(held_owners.size()),
+                   "held_owners names one owner per position held along the 'u' axis",
+                   std::to_string(held_owners.size()) + " owners for " + std::to_string(held) + " positions");
   for (std::size_t i = 0; i < held; ++i)
-    if (claims[i] < 0 || claims[i] >= nprocs)
-      return problem(std::to_string(claims[i]), "every owner named is a rank of the communicator",
-                     "position " + std::to_string(i) + " names rank " + std::to_string(claims[i]) + " of " +
+    if (held_owners[i] < 0 || held_owners[i] >= nprocs)
+      return problem(std::to_string(held_owners[i]), "every owner named is a rank of the communicator",
+                     "position " + std::to_string(i) + " names rank " + std::to_string(held_owners[i]) + " of " +
                          std::to_string(nprocs) + " processes");
   return {};
 }
@@ -214,31 +215,32 @@ std::vector<Problem> check_owned_ranges(const std::vector<global_index_t>& bound
 namespace {
 
 // The refusals every process reaches alike from the combined summaries:
-// owned ranges that differ between processes, and claims some holders left out.
+// owned ranges that differ between processes, and held owners some holders left out.
 void refuse_disagreeing_ownership(const ScatteredSummary& summary, int axis) {
   if (!summary.same_ranges)
-    throw ValidationError({{-1, axis, "owned_ranges", "", "every process passes the same owned ranges",
-                            "the processes passed different owned ranges (or only some passed any)"}});
-  if (summary.unclaimed > 0)
-    throw ValidationError({{summary.first_unclaimed, axis, "held_owners", "",
-                            "every process holding an index names its owners, or none does",
-                            std::to_string(summary.unclaimed) + " process(es) holding indices passed no held owners "
-                            "where others did"}});
+    throw ValidationError({Problem::of(-1, "owned_ranges", "", "every process passes the same owned ranges",
+                                       "the processes passed different owned ranges (or only some passed any)", axis)});
+  if (summary.without_held_owners > 0)
+    throw ValidationError({Problem::of(summary.first_without_held_owners, "held_owners", "",
+                                       "every process holding an index names its owners, or none does",
+                                       std::to_string(summary.without_held_owners) +
+                                           " process(es) holding indices passed no held owners where others did",
+                                       axis)});
 }
 
 // The owner of every position this process holds, by the path the combined
-// summary picks (the same on every process): claimed owners confirmed in a
+// summary picks (the same on every process): held owners confirmed in a
 // rendezvous; owned ranges in closed form past the owned prefix; otherwise a
 // rendezvous over stretches of [0, size), or by hash for other indices. `rule` is null
 // for the default (lowest holder). Collective.
 std::unique_ptr<ScatteredOwners> settle_owners(const Dim& u, const ScatteredSummary& summary,
                                                const std::vector<global_index_t>& owned_ranges,
-                                               const std::vector<int>& claims, const SharedIndexOwner& rule, int me,
-                                               MPI_Comm comm) {
+                                               const std::vector<int>& held_owners, const SharedIndexOwner& rule,
+                                               int me, MPI_Comm comm) {
   const SharedIndexOwner* told = summary.default_rule ? nullptr : &rule;
-  if (summary.claimed)  // indices in [0, size) settle in plain arrays, the others by a hash
-    return summary.in_range ? from_prefix(holders_by_stretch(u.indices, u.size, nullptr, comm, &claims), me)
-                            : owned_prefix_and_rest(0, holders_by_claims(u.indices, claims, comm), me);
+  if (summary.held_owners_given)  // indices in [0, size) settle in plain arrays, the others by a hash
+    return summary.in_range ? from_prefix(holders_by_stretch(u.indices, u.size, nullptr, comm, &held_owners), me)
+                            : owned_prefix_and_rest(0, holders_by_held_owners(u.indices, held_owners, comm), me);
   if (!owned_ranges.empty()) {  // the owned range comes first; only what follows needs its owner named
     const auto prefix = static_cast<local_index_t>(owned_ranges[me + 1] - owned_ranges[me]);
     return owned_prefix_and_rest(prefix, owners_from_ranges(u.indices.data() + prefix, u.indices.size() - prefix, owned_ranges),
@@ -259,24 +261,25 @@ std::unique_ptr<ScatteredOwners> settle_owners(const Dim& u, const ScatteredSumm
     std::size_t named = 0;
     for (std::size_t i = 0; i < u.indices.size() && named < max_listed_problems; ++i)
       if (const int owner = owners.owner_of(static_cast<global_index_t>(i), me); owner != me)
-        report.problems.push_back({me, axis, "indices", std::to_string(u.indices[i]),
-                                   "with one_to_one true each index is held by exactly one process",
-                                   "index " + std::to_string(u.indices[i]) + " is also held by rank " +
-                                       std::to_string(owner) + " (" + std::to_string(++named) + ")"});
+        report.problems.push_back(Problem::of(me, "indices", std::to_string(u.indices[i]),
+                                              "with one_to_one true each index is held by exactly one process",
+                                              "index " + std::to_string(u.indices[i]) + " is also held by rank " +
+                                                  std::to_string(owner) + " (" + std::to_string(++named) + ")",
+                                              axis));
   }
   if (distinct != u.size && me == 0)
-    report.problems.push_back({-1, axis, "size", std::to_string(u.size),
-                               "size equals the number of distinct indices held over the axis",
-                               "the processes hold " + std::to_string(distinct) + " distinct indices"});
+    report.problems.push_back(
+        Problem::of(-1, "size", std::to_string(u.size), "size equals the number of distinct indices held over the axis",
+                    "the processes hold " + std::to_string(distinct) + " distinct indices", axis));
   throw ValidationError(gathered_problems(report, comm));
 }
 
 }  // namespace
 
-// Owners along the scattered 'u' axis. A one_to_one claim the combined
+// Owners along the scattered 'u' axis. A one_to_one flag the combined
 // fingerprint confirms needs nothing more: every index is held once, by its
 // owner. Otherwise a rendezvous finds every index's owner; it also tells
-// whether the claim holds and how many distinct indices there are. Every
+// whether the flag holds and how many distinct indices there are. Every
 // process takes the same branch: each decides from the summaries combined in the vote.
 void LayoutBuilder::resolve_scattered(DistributedLayout& self, const ScatteredSummary& summary,
                                       const DistributedLayoutOptions& options) {
@@ -288,14 +291,14 @@ void LayoutBuilder::resolve_scattered(DistributedLayout& self, const ScatteredSu
   if (by_ranges) {  // the owner of a shared index is the one whose range holds it
     self.shared_owner_ = [boundaries = owned_ranges](global_index_t g, const std::vector<int>&) { return range_holding(boundaries, g); };
   }
-  if (summary.claimed) mark_claimed(self);
+  if (summary.held_owners_given) mark_held_owners(self);
   self.lowest_index_ = self.dim_data_.size() == 1 ? summary.lowest_negative : 0;
   // Under owned ranges (checked on every process) each range's indices are
   // held first by its process: the counts summing to size leave no room for
   // a copy anywhere.
-  // (Claimed owners are checked in the rendezvous even then: a proof of the
+  // (Held owners are checked in the rendezvous even then: a proof of the
   // indices says nothing of the owners named.)
-  const bool proven = u.one_to_one && summary.held == u.size && !summary.claimed &&
+  const bool proven = u.one_to_one && summary.held == u.size && !summary.held_owners_given &&
                       (by_ranges || (summary.in_range && summary.fingerprint_matches));
   if (u.one_to_one && !proven) {
     // The proof failed: the per-index rules check_rank deferred decide first,
@@ -308,7 +311,8 @@ void LayoutBuilder::resolve_scattered(DistributedLayout& self, const ScatteredSu
     self.every_element_owned_ = true;
     return;
   }
-  self.scattered_ = settle_owners(u, summary, owned_ranges, claims_of(options.ownership), self.shared_owner_, me, self.comm_);
+  self.scattered_ =
+      settle_owners(u, summary, owned_ranges, held_owners_of(options.ownership), self.shared_owner_, me, self.comm_);
   // Distinct indices = owned ones summed (under owned ranges, checked: each
   // index of [0, size) once, by its range's process); with one_to_one
   // nothing may be held twice.

@@ -142,15 +142,12 @@ template <class T>
 T* data_as(const DistArray& a) {
   const char* want = format_of<T>();
   if (want[0] == '\0' || !detail::format_is(a.buffer.format, want) || a.buffer.itemsize != sizeof(T))
-    throw ValidationError({Problem{-1, -1, "format", a.buffer.format,
-                                   "buffer format matches the requested element type",
-                                   "buffer has format '" + a.buffer.format + "' (itemsize " +
-                                       std::to_string(a.buffer.itemsize) + "), requested '" +
-                                       std::string(want) + "'"}});
+    throw ValidationError({Problem::of(-1, "format", a.buffer.format, "buffer format matches the requested element type",
+                                       "buffer has format '" + a.buffer.format + "' (itemsize " +
+                                           std::to_string(a.buffer.itemsize) + "), requested '" + want + "'")});
   if (a.buffer.readonly && !std::is_const_v<T>)
-    throw ValidationError({Problem{-1, -1, "readonly", "true",
-                                   "a writable view needs a writable buffer",
-                                   "buffer is read-only; request a const element type"}});
+    throw ValidationError({Problem::of(-1, "readonly", "true", "a writable view needs a writable buffer",
+                                       "buffer is read-only; request a const element type")});
   return static_cast<T*>(a.buffer.data);
 }
 

@@ -39,7 +39,7 @@ std::vector<Problem> check_dim(const Dim& d, int rank, int dim,
 /// and the 32-bit local index limit on the whole buffer. The per-index rules
 /// of one 'u' axis (each index once here; in [0, size) in several dimensions)
 /// may be deferred: for a caller that proves them another way (the mpi
-/// layer confirms a one_to_one claim from a fingerprint of all processes'
+/// layer confirms a one_to_one flag from a fingerprint of all processes'
 /// indices, which implies them) and runs check_index_rules when its proof
 /// fails.
 /// @param dim_data a process's records.

@@ -32,7 +32,7 @@ namespace detail {
 
 inline ValidationError refuse(const std::string& key, const std::string& value, const std::string& rule,
                               const std::string& message) {
-  return ValidationError({Problem{-1, -1, key, value, rule, message}});
+  return ValidationError({Problem::of(-1, key, value, rule, message)});
 }
 
 /// Element stride of axis a, refusing strides that are not whole elements.

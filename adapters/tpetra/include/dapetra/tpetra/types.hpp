@@ -53,6 +53,13 @@ template <class Scalar>
 inline constexpr bool is_supported_scalar_v = DAPETRA_FOR_EACH_TPETRA_SCALAR(DAPETRA_SAME_AS_OR) false;
 #undef DAPETRA_SAME_AS_OR
 
+/// `T`, for an element type Dapetra's Tpetra objects hold: the return type of
+/// a function template declared here and instantiated in the library for
+/// those types only, so it is constrained in its declaration (another
+/// element type finds no such function at compile time).
+template <class Scalar, class T>
+using if_supported_scalar_t = std::enable_if_t<is_supported_scalar_v<std::remove_const_t<Scalar>>, T>;
+
 /// Every function templated on the element type checks it at compile time,
 /// so another type is a clear compile error rather than a link error.
 template <class Scalar>

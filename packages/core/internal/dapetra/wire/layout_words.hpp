@@ -29,7 +29,7 @@ enum Extra {
   extra_fingerprint_2,
   extra_unread,  // 1: this process could not read its input (adapter::refuse_layout)
   extra_ranges,  // a fold of the owned ranges passed (0: none)
-  extra_claims,       // 1: this process passed held owners (Ownership::from_held_owners)
+  extra_held_owners,       // 1: this process passed held owners (Ownership::from_held_owners)
   extra_count
 };
 

@@ -141,7 +141,6 @@ class DistributedLayout {
     return memory_orders_[memory_orders_.size() == 1 ? 0 : static_cast<std::size_t>(rank)];
   }
 
-
   /// Whether this process owns position i along axis a of its buffer
   /// (boundary padding is owned; communication padding and copies of 'u'
   /// indices held for another process are not). An element is owned when it
@@ -179,7 +178,7 @@ class DistributedLayout {
   std::unique_ptr<GlobalLayout> global_;
   int scattered_axis_ = -1;
   SharedIndexOwner shared_owner_;
-  bool owners_claimed_ = false;
+  bool held_owners_given_ = false;
   std::unique_ptr<detail::ScatteredOwners> scattered_;
   global_index_t num_owned_ = 0;
   bool every_element_owned_ = false;

@@ -13,7 +13,9 @@
 ///     process ("ghost" nodes, with any number of values per node).
 /// update() copies owners' values into the ghosts; assemble() combines the
 /// ghosts' contributions into their owners (add by default). Owned elements
-/// and non-periodic boundary padding are never written by update().
+/// and non-periodic boundary padding are never written by update(). Each
+/// has a split phase, begin_update/end_update and begin_assemble/end_assemble
+/// (dapetra/mpi/plan_exchange.hpp).
 ///
 /// Ghost owners come from the layout (closed form for 'b' and 'c' axes; for a
 /// 'u' axis, found once when the layout was built). With gathered records each
@@ -36,9 +38,9 @@
 ///
 /// Threads and concurrency: a plan is immutable, and the state of an
 /// exchange belongs to the caller: a split-phase exchange's to its
-/// HaloExchange, a blocking call's to message buffers kept per thread (reused
+/// PlanExchange, a blocking call's to message buffers kept per thread (reused
 /// across calls and plans). Exchanges of one plan that are in flight at once
-/// (split phase, each with its own HaloExchange) must be begun in the same
+/// (split phase, each with its own PlanExchange) must be begun in the same
 /// order on every process, so start them from one thread; different plans may
 /// be used from different threads at once (with MPI_THREAD_MULTIPLE).
 #pragma once
@@ -48,37 +50,19 @@
 
 #include "dapetra/distarray.hpp"
 #include "dapetra/mpi/distributed_layout.hpp"
+#include "dapetra/mpi/plan_exchange.hpp"
 #include "dapetra/mpi/scalar.hpp"
 
 namespace dapetra::mpi {
 
 namespace detail {
 struct HaloParts;
+struct RedistributionParts;
 }  // namespace detail
 
 /// How assemble() combines the contributions of the copies with the owner's
 /// value (Tpetra's ADD, INSERT and ABSMAX).
 enum class CombineMode { add, insert, absmax };
-
-/// The state of one split-phase exchange (message buffers and requests),
-/// owned by the caller: one per exchange in flight, reusable afterwards.
-class HaloExchange {
- public:
-  HaloExchange();
-  ~HaloExchange();
-  /// Moves an exchange that is not in flight.
-  HaloExchange(HaloExchange&&) noexcept;
-  /// Moves an exchange that is not in flight.
-  /// @return this exchange.
-  HaloExchange& operator=(HaloExchange&&) noexcept;
-  /// @return whether a begin_update awaits its end_update.
-  bool in_flight() const;
-
- private:
-  friend class HaloPlan;
-  struct State;
-  std::unique_ptr<State> state_;
-};
 
 /// The communication plan of one layout's halo: ghost update and assembly, built once, applied to any
 /// array of that layout.
@@ -119,7 +103,7 @@ class HaloPlan {
   /// @param array an array of the plan's layout.
   /// @param exchange the caller's state of this exchange (not in flight).
   template <class Scalar>
-  void begin_update(const DistArray& array, HaloExchange& exchange) const {
+  void begin_update(const DistArray& array, PlanExchange& exchange) const {
     require_plan_scalar<Scalar>();
     begin_update_impl<Scalar>(array, exchange);
   }
@@ -128,9 +112,37 @@ class HaloPlan {
   /// @param array the array begin_update was given.
   /// @param exchange the same exchange.
   template <class Scalar>
-  void end_update(const DistArray& array, HaloExchange& exchange) const {
+  void end_update(const DistArray& array, PlanExchange& exchange) const {
     require_plan_scalar<Scalar>();
     end_update_impl<Scalar>(array, exchange);
+  }
+
+  /// Split phase of assemble(): begin_assemble sends every ghost's value to
+  /// its owner, end_assemble waits and combines what arrived into the owners
+  /// (`mode`, as DOLFINx's scatter_rev_end takes its operation). Collective
+  /// over the processes this one exchanges with, as a pair; every process
+  /// passes the same mode. Ghosts go out straight from `array` when
+  /// contiguous, so until end_assemble the caller must not write a ghost
+  /// nor free the buffer. Contributions are received into the exchange's
+  /// own buffers, so owned elements may be read and written meanwhile:
+  /// end_assemble combines into the values they then hold. To make the
+  /// copies agree afterwards, update().
+  /// @param array an array of the plan's layout.
+  /// @param exchange the caller's state of this exchange (not in flight).
+  template <class Scalar>
+  void begin_assemble(const DistArray& array, PlanExchange& exchange) const {
+    require_plan_scalar<Scalar>();
+    begin_assemble_impl<Scalar>(array, exchange);
+  }
+  /// Waits for the contributions begin_assemble posted and combines them into their owners in `array`.
+  /// Collective over the processes this one exchanges with.
+  /// @param array the array begin_assemble was given.
+  /// @param exchange the same exchange.
+  /// @param mode how copies combine into their owners.
+  template <class Scalar>
+  void end_assemble(const DistArray& array, PlanExchange& exchange, CombineMode mode = CombineMode::add) const {
+    require_plan_scalar<Scalar>();
+    end_assemble_impl<Scalar>(array, exchange, mode);
   }
 
   /// Combines every ghost's value into its owner (`mode`), then, if
@@ -163,16 +175,20 @@ class HaloPlan {
 
  private:
   HaloPlan();
-  friend class RedistributionPlan;  ///< fills a target's padding after a move
+  friend struct detail::RedistributionParts;  ///< fills a target's padding after a move
   friend struct HaloPlanBuilder;
   template <class Scalar>
   void update_impl(const DistArray& array) const;
   template <class Scalar>
-  void begin_update_impl(const DistArray& array, HaloExchange& exchange) const;
+  void begin_update_impl(const DistArray& array, PlanExchange& exchange) const;
   template <class Scalar>
-  void end_update_impl(const DistArray& array, HaloExchange& exchange) const;
+  void end_update_impl(const DistArray& array, PlanExchange& exchange) const;
   template <class Scalar>
   void assemble_impl(const DistArray& array, CombineMode mode, bool then_update) const;
+  template <class Scalar>
+  void begin_assemble_impl(const DistArray& array, PlanExchange& exchange) const;
+  template <class Scalar>
+  void end_assemble_impl(const DistArray& array, PlanExchange& exchange, CombineMode mode) const;
 
   std::shared_ptr<const DistributedLayout> layout_;
   std::unique_ptr<detail::HaloParts> parts_;

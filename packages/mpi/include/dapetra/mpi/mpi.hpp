@@ -10,6 +10,7 @@
 #include "dapetra/mpi/halo.hpp"
 #include "dapetra/mpi/index_map.hpp"
 #include "dapetra/mpi/distributed_layout.hpp"
+#include "dapetra/mpi/plan_exchange.hpp"
 #include "dapetra/mpi/redistribute.hpp"
 #include "dapetra/mpi/scalar.hpp"
 #include "dapetra/mpi/sparse_exchange.hpp"

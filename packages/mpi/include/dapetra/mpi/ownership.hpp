@@ -14,7 +14,7 @@
 ///     PETSc's), for numberings that are not ranges.
 /// Exactly one of them holds, so no combination that makes no sense can be
 /// written. Every process passes the same kind (and the same rule or ranges);
-/// creation checks that, and the claims themselves, on every process alike.
+/// creation checks that, and the held owners themselves, on every process alike.
 #pragma once
 
 #include <utility>
@@ -59,25 +59,24 @@ class Ownership {
   /// @return that ownership.
   static Ownership from_ranges(std::vector<global_index_t> boundaries);
   /// For a layout whose only distributed axis is 'u': the owner's rank of
-  /// every position this process holds along it. Creation sends each claim
+  /// every position this process holds along it. Creation sends each owner named
   /// with its index to the process settling it, which checks that every
   /// holder names the same owner and that the owner holds the index.
   /// @param owner_of_each_held one rank per held position, in buffer order.
   /// @return that ownership.
   static Ownership from_held_owners(std::vector<int> owner_of_each_held);
 
-
  private:
   friend struct detail::OwnershipAccess;  ///< creation reads which of the three it is
   struct Ranges {
     std::vector<global_index_t> boundaries;
   };
-  struct Claims {
+  struct HeldOwners {
     std::vector<int> owners;
   };
-  using How = std::variant<SharedIndexOwner, Ranges, Claims>;
+  using How = std::variant<SharedIndexOwner, Ranges, HeldOwners>;
   explicit Ownership(How how) : how_(std::move(how)) {}
-  std::variant<SharedIndexOwner, Ranges, Claims> how_{SharedIndexOwner(dapetra::lowest_holder)};
+  std::variant<SharedIndexOwner, Ranges, HeldOwners> how_{SharedIndexOwner(dapetra::lowest_holder)};
 };
 
 }  // namespace dapetra::mpi

@@ -6,7 +6,8 @@
 /// grids, padding, empty processes; gather-to-one and scatter-from-one are
 /// ordinary cases). It is built once, collectively, and applied to any number
 /// of arrays of that pair, from one DAP buffer into another, in place in the
-/// caller's memory, and in reverse. Only owned elements are sources; the
+/// caller's memory, and in reverse, each blocking or in a split phase
+/// (begin_apply/end_apply, dapetra/mpi/plan_exchange.hpp). Only owned elements are sources; the
 /// target's communication padding is left for a halo update unless the plan
 /// was asked to fill it.
 ///
@@ -33,8 +34,9 @@
 #include <vector>
 
 #include "dapetra/distarray.hpp"
-#include "dapetra/mpi/halo.hpp"
 #include "dapetra/mpi/distributed_layout.hpp"
+#include "dapetra/mpi/halo.hpp"
+#include "dapetra/mpi/plan_exchange.hpp"
 #include "dapetra/mpi/scalar.hpp"
 
 namespace dapetra::mpi {
@@ -83,6 +85,52 @@ class RedistributionPlan {
     move<Scalar>(from_target, to_source, false);
   }
 
+  /// Split phase of apply(): begin_apply checks both arrays, posts the
+  /// messages and copies what stays on this process; end_apply waits, places
+  /// what arrived and, when the plan was asked to, fills the target's
+  /// padding. Collective over the processes this one exchanges with, as a
+  /// pair (same arrays, same exchange). Until end_apply the caller must not
+  /// write `from` (its elements may be sent straight from it) nor touch the
+  /// owned elements of `to` (they may be half received), nor free either.
+  /// @param from an array of the source layout.
+  /// @param to an array of the target layout.
+  /// @param exchange the caller's state of this call (not in flight).
+  template <class Scalar>
+  void begin_apply(const DistArray& from, const DistArray& to, PlanExchange& exchange) const {
+    require_plan_scalar<Scalar>();
+    begin_move<Scalar>(from, to, exchange, true);
+  }
+  /// Waits for the messages begin_apply posted and places them in `to`. Collective over the processes
+  /// this one exchanges with.
+  /// @param from the source array begin_apply was given.
+  /// @param to the target array begin_apply was given.
+  /// @param exchange the same exchange.
+  template <class Scalar>
+  void end_apply(const DistArray& from, const DistArray& to, PlanExchange& exchange) const {
+    require_plan_scalar<Scalar>();
+    end_move<Scalar>(from, to, exchange, true);
+  }
+  /// Split phase of apply_reverse(), under begin_apply's rules with the two layouts' roles swapped.
+  /// Collective over the processes this one exchanges with, as a pair.
+  /// @param from_target an array of the target layout.
+  /// @param to_source an array of the source layout.
+  /// @param exchange the caller's state of this call (not in flight).
+  template <class Scalar>
+  void begin_apply_reverse(const DistArray& from_target, const DistArray& to_source, PlanExchange& exchange) const {
+    require_plan_scalar<Scalar>();
+    begin_move<Scalar>(from_target, to_source, exchange, false);
+  }
+  /// Waits for the messages begin_apply_reverse posted and places them in `to_source`. Collective over the
+  /// processes this one exchanges with.
+  /// @param from_target the array begin_apply_reverse read.
+  /// @param to_source the array it writes.
+  /// @param exchange the same exchange.
+  template <class Scalar>
+  void end_apply_reverse(const DistArray& from_target, const DistArray& to_source, PlanExchange& exchange) const {
+    require_plan_scalar<Scalar>();
+    end_move<Scalar>(from_target, to_source, exchange, false);
+  }
+
   /// @return the layout arrays move from.
   const DistributedLayout& source_layout() const { return *source_; }
   /// @return the layout arrays move to.
@@ -101,6 +149,10 @@ class RedistributionPlan {
   friend struct RedistributionPlanBuilder;
   template <class Scalar>
   void move(const DistArray& from, const DistArray& to, bool forward) const;
+  template <class Scalar>
+  void begin_move(const DistArray& from, const DistArray& to, PlanExchange& exchange, bool forward) const;
+  template <class Scalar>
+  void end_move(const DistArray& from, const DistArray& to, PlanExchange& exchange, bool forward) const;
 
   std::shared_ptr<const DistributedLayout> source_, target_;
   std::unique_ptr<detail::RedistributionParts> parts_;

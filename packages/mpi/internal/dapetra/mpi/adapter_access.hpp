@@ -31,7 +31,7 @@ int scattered_axis(const DistributedLayout& layout);
 
 // Whether the owners along the layout's 'u' axis were named by their
 // holders (Ownership::from_held_owners).
-bool owners_claimed(const DistributedLayout& layout);
+bool has_held_owners(const DistributedLayout& layout);
 
 // The rank owning each position this process holds along the layout's
 // 'u' axis, when that axis was settled without gathering (its only
