@@ -108,7 +108,8 @@ bool run_cycle(step40::Laplace<dim>& problem, const Options& o, unsigned cycle, 
   }
   report.push_back(row);
   if (!o.out.empty()) problem.write(solution, o.out, cycle);
-  if (cycle + 1 < o.cycles) problem.refine(solution);  // Kelly's estimator on the Tpetra solution, ghosts updated
+  // Kelly's estimator on the Tpetra solution (ghosts updated), or every cell with --uniform.
+  if (cycle + 1 < o.cycles) problem.refine(solution);
   return agree;
 }
 

@@ -10,6 +10,7 @@
 #include "dapetra/mpi/adapter_access.hpp"
 #include "dapetra/mpi/agree.hpp"
 #include "dapetra/tpetra/comm.hpp"
+#include "tpetra_layout_access.hpp"
 
 namespace dapetra::tpetra {
 namespace {
@@ -26,10 +27,10 @@ std::string shape_text(const std::vector<global_index_t>& shape) {
 std::vector<Problem> pair_problems(const TpetraLayout& from, const TpetraLayout& to) {
   std::vector<Problem> problems;
   const int rank = from.rank();
-  if (from.map_shape() != to.map_shape())
-    problems.push_back(Problem::of(rank, "shape", shape_text(to.map_shape()),
+  if (detail::TpetraLayoutAccess::map_shape(from) != detail::TpetraLayoutAccess::map_shape(to))
+    problems.push_back(Problem::of(rank, "shape", shape_text(detail::TpetraLayoutAccess::map_shape(to)),
                                    "both layouts have the same global shape (column axis left out)",
-                                   "the source's is " + shape_text(from.map_shape())));
+                                   "the source's is " + shape_text(detail::TpetraLayoutAccess::map_shape(from))));
   if (from.num_vectors() != to.num_vectors())
     problems.push_back(Problem::of(rank, "column_axis", std::to_string(to.num_vectors()),
                                    "both layouts have the same number of columns",

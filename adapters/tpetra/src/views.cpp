@@ -6,12 +6,14 @@
 #include <cstring>
 
 #include "checked.hpp"
+#include "tpetra_layout_access.hpp"
 
 namespace dapetra::tpetra {
 namespace {
 
 using detail::checked_data;
 using detail::mismatch;
+using detail::TpetraLayoutAccess;
 
 // A MultiVector over `map` whose column j is rows [0, rows) at data + j * lda.
 template <class Scalar>
@@ -60,11 +62,11 @@ void require_on_map(const MultiVector<Scalar>& v, const Map& map, const TpetraLa
 }
 
 // The buffer row of the owned map's k-th row: one run from owned_rows(), or
-// listed (owned_row_list()), or every row when the maps coincide.
+// listed (TpetraLayoutAccess::owned_row_list), or every row when the maps coincide.
 class OwnedRows {
  public:
   explicit OwnedRows(const TpetraLayout& layout)
-      : list_(layout.owned_rows() || layout.buffer_map_is_owned_map() ? nullptr : layout.owned_row_list().data()),
+      : list_(layout.owned_rows() || layout.buffer_map_is_owned_map() ? nullptr : TpetraLayoutAccess::owned_row_list(layout).data()),
         first_(layout.owned_rows() ? static_cast<std::size_t>(layout.owned_rows()->begin) : 0) {}
   std::size_t operator()(std::size_t k) const { return list_ ? static_cast<std::size_t>(list_[k]) : first_ + k; }
 
@@ -119,7 +121,7 @@ if_supported_scalar_t<Scalar, Teuchos::RCP<MultiVector<Scalar>>> buffer_view(con
   if (!layout.buffer_viewable())
     throw mismatch(layout.rank(), "strides", "a view needs each column contiguous in memory",
                    layout.why_not_viewable() + "; use copy_buffer_to_new_vector");
-  return wrap<Scalar>(layout.buffer_map(), data, layout.local_rows(), layout.leading_dimension(), layout.num_vectors(),
+  return wrap<Scalar>(layout.buffer_map(), data, TpetraLayoutAccess::local_rows(layout), TpetraLayoutAccess::leading_dimension(layout), layout.num_vectors(),
                       array.buffer.keep_alive);
 }
 
@@ -133,7 +135,7 @@ if_supported_scalar_t<Scalar, Teuchos::RCP<MultiVector<Scalar>>> owned_view(cons
                                             : layout.why_not_viewable());
   const LocalRange rows = *layout.owned_rows();
   return wrap<Scalar>(layout.owned_map(), data + rows.begin, static_cast<std::size_t>(rows.size()),
-                      layout.leading_dimension(), layout.num_vectors(), array.buffer.keep_alive);
+                      TpetraLayoutAccess::leading_dimension(layout), layout.num_vectors(), array.buffer.keep_alive);
 }
 
 template <class Scalar>

@@ -38,7 +38,7 @@ int main(int argc, char** argv) {
   dapetra::ParsedLayout parsed;
   std::ifstream in(path, std::ios::binary);
   if (!in) {
-    parsed.problems.push_back(Problem::of(-1, "", path, "the layout file can be read", "cannot open " + path));
+    parsed.problems.push_back(dapetra::Problem::of(-1, "", path, "the layout file can be read", "cannot open " + path));
   } else {
     std::stringstream ss;
     ss << in.rdbuf();

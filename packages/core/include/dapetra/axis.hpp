@@ -47,7 +47,6 @@ class AxisPartition {
   /// what those factories give for its grid rank. The caller checks the
   /// axis's collective rules (check_axis) when it must.
   /// @param record one grid rank's record along the axis.
-  /// @return the axis.
   static AxisPartition regular(const Dim& record);
   /// A 'b' axis split at `owned_begins` with the same halo on every inner
   /// side: grid rank r owns [owned_begins[r], owned_begins[r+1]) and holds
@@ -55,7 +54,6 @@ class AxisPartition {
   /// Dim::even_block lays it out). Keeps the grid_size()+1 boundaries.
   /// @param record one grid rank's record along the axis (its size, grid size, halo and periodic are used).
   /// @param owned_begins grid_size()+1 non-decreasing boundaries, from 0 to size.
-  /// @return the axis.
   static AxisPartition block_split(const Dim& record, std::vector<global_index_t> owned_begins);
 
   /// @return the axis' dist_type.
@@ -67,11 +65,9 @@ class AxisPartition {
   /// The record of one grid rank, a copy (built from the formula where the
   /// axis keeps one record; O(indices) for 'u').
   /// @param grid_rank a grid rank along the axis.
-  /// @return its record.
   Dim dim(int grid_rank) const;
   /// Length of one grid rank's buffer along the axis (its record's local_extent), without a copy.
   /// @param grid_rank a grid rank along the axis.
-  /// @return its extent.
   global_index_t extent(int grid_rank) const;
 
   /// Grid rank owning global index g, or -1 if no process holds g.

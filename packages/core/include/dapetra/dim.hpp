@@ -58,7 +58,6 @@ struct Dim {
   /// An axis that is not distributed: the spec's empty-dictionary alias
   /// (section 1.6.3) for a buffer extent `n`.
   /// @param n the axis's length.
-  /// @return the record.
   static Dim undistributed(global_index_t n);
 
   /// A 'b' record. `start`/`stop` include the padding, as the spec defines them.
@@ -69,7 +68,6 @@ struct Dim {
   /// @param stop one past the last index held.
   /// @param padding elements at each end that this process holds but does not own, or boundary padding.
   /// @param periodic whether the axis wraps around.
-  /// @return the record.
   static Dim block(global_index_t size, int grid_size, int grid_rank, global_index_t start,
                    global_index_t stop, std::array<global_index_t, 2> padding = {0, 0},
                    bool periodic = false);
@@ -82,7 +80,6 @@ struct Dim {
   /// @param grid_rank this process's place along it.
   /// @param halo ghost cells on each inner side (boundary padding at the ends).
   /// @param periodic whether the axis wraps around.
-  /// @return the record.
   static Dim even_block(global_index_t size, int grid_size, int grid_rank, global_index_t halo = 0,
                         bool periodic = false);
 
@@ -91,7 +88,6 @@ struct Dim {
   /// @param grid_size processes along the axis.
   /// @param grid_rank this process's place along it.
   /// @param block_size indices per block.
-  /// @return the record.
   static Dim cyclic(global_index_t size, int grid_size, int grid_rank, global_index_t block_size = 1);
 
   /// A 'u' record: the global indices held here, in buffer order; `one_to_one` when no other process
@@ -101,7 +97,6 @@ struct Dim {
   /// @param grid_rank this process's place along it.
   /// @param indices the global indices this process holds, in buffer order.
   /// @param one_to_one whether no index is held by two processes.
-  /// @return the record.
   static Dim unstructured(global_index_t size, int grid_size, int grid_rank,
                           std::vector<global_index_t> indices, bool one_to_one = false);
 
@@ -113,7 +108,6 @@ struct Dim {
   /// Records that differ in some key.
   /// @param a one record.
   /// @param b another.
-  /// @return !(a == b).
   friend bool operator!=(const Dim& a, const Dim& b) { return !(a == b); }
 };
 

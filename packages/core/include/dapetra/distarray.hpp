@@ -61,13 +61,11 @@ struct BufferView {
 /// C-order (row-major) strides in bytes for `shape`.
 /// @param shape elements per axis.
 /// @param itemsize bytes per element.
-/// @return the strides.
 std::vector<global_index_t> c_strides(const std::vector<global_index_t>& shape,
                                       std::size_t itemsize);
 /// Fortran-order (column-major) strides in bytes for `shape`.
 /// @param shape elements per axis.
 /// @param itemsize bytes per element.
-/// @return the strides.
 std::vector<global_index_t> f_strides(const std::vector<global_index_t>& shape,
                                       std::size_t itemsize);
 
@@ -75,7 +73,6 @@ std::vector<global_index_t> f_strides(const std::vector<global_index_t>& shape,
 /// @param data the first element.
 /// @param shape elements per axis.
 /// @param keep_alive an owner of the memory, if any.
-/// @return the view.
 template <class T>
 BufferView view_buffer(T* data, std::vector<global_index_t> shape,
                        std::shared_ptr<const void> keep_alive = nullptr) {
@@ -137,7 +134,6 @@ inline bool format_is(const std::string& format, const char* want) {
 /// Typed pointer to the buffer, refusing a format that is not T's (never a
 /// reinterpretation) and a read-only buffer when T is not const.
 /// @param a the array.
-/// @return its first element.
 template <class T>
 T* data_as(const DistArray& a) {
   const char* want = format_of<T>();

@@ -34,7 +34,6 @@ struct Problem {
   /// @param rule the rule broken, stated as it should hold.
   /// @param message a sentence for a person.
   /// @param dim the dimension at fault (-1: none in particular).
-  /// @return the problem.
   static Problem of(int rank, std::string key, std::string value, std::string rule, std::string message, int dim = -1);
 
   /// "rank 1, dim 0, key 'stop' = 20: stop <= size (stop 20 exceeds size 18)"

@@ -43,7 +43,6 @@ struct LayoutRecords {
 
 /// Buffer shape implied by one process's dim_data.
 /// @param dim_data a process's records.
-/// @return its buffer shape.
 std::vector<global_index_t> local_shape_of(const std::vector<Dim>& dim_data);
 
 /// Global shape (the sizes) of one process's dim_data.
@@ -84,16 +83,13 @@ class GlobalLayout {
   const std::vector<global_index_t>& global_shape() const { return global_shape_; }
   /// Axis d across all grid ranks.
   /// @param d a dimension.
-  /// @return its partition.
   const AxisPartition& axis(int d) const { return axes_[d]; }
   /// Rank r's record along axis d (a copy, see AxisPartition::dim).
   /// @param rank a process.
   /// @param d a dimension.
-  /// @return its record there.
   Dim record(int rank, int d) const { return axes_[d].dim(grid_.coord_of(rank, d)); }
   /// The records of one process.
   /// @param rank a process.
-  /// @return its records.
   std::vector<Dim> dim_data(int rank) const;
 
   /// Rank owning the element at global multi-index `g`, or -1 if none holds it.

@@ -57,13 +57,11 @@ inline constexpr global_index_t owner_map_limit = 4096;
 
 /// Validates and describes a parsed layout (dapetra-inspect's report).
 /// @param parsed a layout file, read.
-/// @return the report.
 InspectReport inspect(const ParsedLayout& parsed);
 
 /// The `--json` form: {"valid": true, "global_shape": ..., "nprocs": ..., "ranks": [...]}
 /// or {"valid": false, "errors": [{"rank", "dim", "key", "value", "rule", "message"}]}.
 /// @param report the report.
-/// @return it as JSON.
 std::string report_to_json(const InspectReport& report);
 
 /// The human form: validity, shapes, per-rank table, imbalance, owner map.

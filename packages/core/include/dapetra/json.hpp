@@ -22,12 +22,10 @@ namespace dapetra {
 /// one_to_one false) are omitted. `indent` < 0 writes one line.
 /// @param dim_data records.
 /// @param indent JSON indentation (-1: one line).
-/// @return the JSON text.
 std::string dim_data_to_json(const std::vector<Dim>& dim_data, int indent = -1);
 /// A layout as a layout file's JSON (`indent` as nlohmann-json's dump; -1: one line).
 /// @param layout every process's records.
 /// @param indent JSON indentation (-1: one line).
-/// @return the JSON text.
 std::string layout_to_json(const LayoutRecords& layout, int indent = -1);
 
 /// Parses a JSON array of dimension records. `local_shape` expands `{}`
@@ -35,7 +33,6 @@ std::string layout_to_json(const LayoutRecords& layout, int indent = -1);
 /// @param text the JSON text.
 /// @param local_shape the buffer shape, when known.
 /// @param rank the rank to name in problems.
-/// @return the records.
 std::vector<Dim> dim_data_from_json(std::string_view text,
                                     const std::vector<global_index_t>* local_shape = nullptr,
                                     int rank = -1);
@@ -61,7 +58,6 @@ ParsedLayout parse_layout(std::string_view text);
 /// Reads, parses and validates (local and collective rules); throws
 /// ValidationError listing every problem.
 /// @param path the file.
-/// @return its records.
 LayoutRecords read_layout_file(const std::string& path);
 
 }  // namespace dapetra

@@ -32,11 +32,9 @@ class ProcessGrid {
 
   /// The rank at these coordinates.
   /// @param coords grid coordinates.
-  /// @return the rank there.
   int rank_of(const std::vector<int>& coords) const;
   /// The coordinates of a rank.
   /// @param rank a rank.
-  /// @return its grid coordinates.
   std::vector<int> coords_of(int rank) const;
   /// One coordinate of coords_of(rank), without building the others.
   /// @param rank a rank.

@@ -22,7 +22,6 @@ namespace dapetra {
 /// major as dap_version. Minor and patch may differ (semantic versioning, as
 /// section 1.5 asks). Returns the problems (rank field left at -1).
 /// @param version the protocol version given.
-/// @return the problems found.
 std::vector<Problem> check_version(const std::string& version);
 
 /// Rules one record must satisfy on its own (section 1.6). `extent`, when
@@ -31,7 +30,6 @@ std::vector<Problem> check_version(const std::string& version);
 /// @param rank the rank to name.
 /// @param dim the dimension to name.
 /// @param extent the buffer's extent along it, when known.
-/// @return the problems found.
 std::vector<Problem> check_dim(const Dim& d, int rank, int dim,
                                std::optional<global_index_t> extent = std::nullopt);
 
@@ -46,7 +44,6 @@ std::vector<Problem> check_dim(const Dim& d, int rank, int dim,
 /// @param rank its rank.
 /// @param local_shape its buffer shape, when known.
 /// @param defer_index_rules_axis an axis whose per-index rules are left to the caller (-1: none).
-/// @return the problems found.
 std::vector<Problem> check_rank(const std::vector<Dim>& dim_data, int rank,
                                 const std::optional<std::vector<global_index_t>>& local_shape =
                                     std::nullopt,
@@ -56,7 +53,6 @@ std::vector<Problem> check_rank(const std::vector<Dim>& dim_data, int rank,
 /// @param dim_data a process's records.
 /// @param axis the 'u' axis.
 /// @param rank its rank.
-/// @return the problems found.
 std::vector<Problem> check_index_rules(const std::vector<Dim>& dim_data, int axis, int rank);
 
 /// The collective rules of one 'b' axis, as check_layout applies them: owned
@@ -68,7 +64,6 @@ std::vector<Problem> check_index_rules(const std::vector<Dim>& dim_data, int axi
 /// @param axis the axis.
 /// @param by_grid_rank each grid rank's record.
 /// @param mpi_rank the rank to name for each.
-/// @return the problems found.
 std::vector<Problem> check_block_axis(int axis, const std::vector<const Dim*>& by_grid_rank,
                                       const std::vector<int>& mpi_rank);
 
@@ -89,7 +84,6 @@ struct CheckOptions {
 /// @param by_grid_rank each grid rank's record.
 /// @param mpi_rank the rank to name for each.
 /// @param options what to check.
-/// @return the problems found.
 std::vector<Problem> check_axis(int axis, const std::vector<const Dim*>& by_grid_rank, const std::vector<int>& mpi_rank,
                                 const CheckOptions& options = {});
 
@@ -98,7 +92,6 @@ std::vector<Problem> check_axis(int axis, const std::vector<const Dim*>& by_grid
 /// mistake is not reported many times over.
 /// @param layout every process's records.
 /// @param options what to check.
-/// @return the problems found.
 std::vector<Problem> check_layout(const LayoutRecords& layout, const CheckOptions& options = {});
 
 }  // namespace dapetra

@@ -131,7 +131,6 @@ class TpetraSparseMatrix {
   /// Not collective. Starts a new assembly into the same structure with
   /// every entry zero (deal.II's `matrix = 0`). Only 0 is taken.
   /// @param zero 0.
-  /// @return this matrix.
   TpetraSparseMatrix& operator=(double zero);
 
   /// The assembled matrix on the owned rows: fill complete from compress()

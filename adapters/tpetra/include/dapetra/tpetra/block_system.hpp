@@ -94,7 +94,6 @@ class FieldSplit {
   /// @param rows the matrix's row map.
   /// @param owned_counts this process's number of rows in each field (they
   ///   add up to its owned rows).
-  /// @return the fields.
   static FieldSplit in_blocks(Teuchos::RCP<const Map> rows, const std::vector<std::size_t>& owned_counts) {
     std::vector<std::vector<LO>> lists;
     LO next = 0;
@@ -111,7 +110,6 @@ class FieldSplit {
   /// Local. Whether field f's rows on this process are consecutive rows in
   /// order (as in_blocks() makes them), so that field_view() can view them.
   /// @param f the field.
-  /// @return whether they are.
   bool is_contiguous(std::size_t f) const {
     const auto& list = local_rows_.at(f);
     for (std::size_t i = 1; i < list.size(); ++i)
@@ -124,7 +122,6 @@ class FieldSplit {
   /// std::invalid_argument where the field's rows are not contiguous here.
   /// @param x a vector on row_map().
   /// @param f the field.
-  /// @return the view.
   Teuchos::RCP<MultiVector<double>> field_view(MultiVector<double>& x, std::size_t f) const {
     if (!is_contiguous(f))
       throw std::invalid_argument("dapetra::tpetra::FieldSplit::field_view: field " + std::to_string(f) +
@@ -426,7 +423,6 @@ struct BlockOptions {
   ///   - DOLFINx's Stokes (P2-P1, examples/python/stokes_dolfinx.py) at 16,
   ///     32, 64 cells a side: 95, 106, 117 dropping at 2 %; 88, 99, 111 with
   ///     these, in the same time.
-  /// @return the parameters.
   static Teuchos::ParameterList velocity_multigrid() {
     Teuchos::ParameterList p;
     p.sublist("smoother: params").set("chebyshev: degree", 3);

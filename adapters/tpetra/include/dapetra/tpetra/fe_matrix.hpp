@@ -95,7 +95,6 @@ class FEGraph {
   /// @param nodes the nodes' layout (1-D, or nodes x components).
   /// @param cells every local cell's corners as positions in the nodes' buffer, cell after cell.
   /// @param corners corners per cell.
-  /// @return the graph.
   static std::shared_ptr<const FEGraph> create(std::shared_ptr<const TpetraLayout> nodes,
                                                std::vector<local_index_t> cells, int corners);
 

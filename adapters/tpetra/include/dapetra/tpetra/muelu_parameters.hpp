@@ -33,7 +33,6 @@ namespace dapetra::tpetra {
 /// 22 at 10^6 (2 processes), set-up and solve 6.0 s either way at 10^6,
 /// within 1.5 times the iterations of PETSc's GAMG (14 and 51).
 /// @param equations_per_node unknowns per node (1 for a scalar problem).
-/// @return the parameter list.
 Teuchos::ParameterList muelu_parameters_for_cg(int equations_per_node = 1);
 
 }  // namespace dapetra::tpetra

@@ -32,6 +32,10 @@
 
 namespace dapetra::tpetra {
 
+namespace detail {
+struct TpetraLayoutAccess;
+}  // namespace detail
+
 /// How a TpetraLayout builds its maps from a distribution; every process must pass the same.
 struct MapOptions {
   /// An axis that is not distributed and not padded, to become the columns of
@@ -62,14 +66,12 @@ class TpetraLayout {
   /// @param local this process's piece.
   /// @param comm the processes.
   /// @param options maps and ownership.
-  /// @return the layout.
   static std::shared_ptr<const TpetraLayout> create(const DistArray& local, Teuchos::RCP<const Comm> comm,
                                                     const TpetraLayoutOptions& options = {});
   /// The same from dim_data alone, for a C-ordered buffer of doubles of the implied shape.
   /// @param dim_data this process's records.
   /// @param comm the processes.
   /// @param options maps and ownership.
-  /// @return the layout.
   static std::shared_ptr<const TpetraLayout> create(const std::vector<Dim>& dim_data, Teuchos::RCP<const Comm> comm,
                                                     const TpetraLayoutOptions& options = {});
   /// Collective: the maps of an existing layout, whose ownership they follow
@@ -77,7 +79,6 @@ class TpetraLayout {
   /// @param layout the distribution.
   /// @param comm the same processes, as Teuchos has them.
   /// @param options the maps' column axis and index base.
-  /// @return the layout.
   static std::shared_ptr<const TpetraLayout> create(std::shared_ptr<const mpi::DistributedLayout> layout,
                                                     Teuchos::RCP<const Comm> comm, const MapOptions& options = {});
 
@@ -85,20 +86,33 @@ class TpetraLayout {
   const std::shared_ptr<const mpi::DistributedLayout>& distribution() const { return layout_; }
   /// @return the caller's communicator.
   const Teuchos::RCP<const Comm>& comm() const { return comm_; }
+  /// @name Re-exported from distribution() (deprecated: call distribution()->X(); removed in the next release)
+  ///@{
   /// @return this process's rank.
-  int rank() const { return layout_->rank(); }
+  [[deprecated("call distribution()->rank()")]] int rank() const { return layout_->rank(); }
   /// @return this process's records.
-  const std::vector<Dim>& dim_data() const { return layout_->dim_data(); }
+  [[deprecated("call distribution()->dim_data()")]] const std::vector<Dim>& dim_data() const {
+    return layout_->dim_data();
+  }
   /// @return this process's buffer shape.
-  const std::vector<global_index_t>& local_shape() const { return layout_->local_shape(); }
+  [[deprecated("call distribution()->local_shape()")]] const std::vector<global_index_t>& local_shape() const {
+    return layout_->local_shape();
+  }
   /// @return the array's global shape.
-  const std::vector<global_index_t>& global_shape() const { return layout_->global_shape(); }
+  [[deprecated("call distribution()->global_shape()")]] const std::vector<global_index_t>& global_shape() const {
+    return layout_->global_shape();
+  }
   /// @return this process's axes from slowest to fastest in memory.
-  const std::vector<int>& memory_order() const { return layout_->memory_order(); }
+  [[deprecated("call distribution()->memory_order()")]] const std::vector<int>& memory_order() const {
+    return layout_->memory_order();
+  }
   /// @return this process's buffer strides, in bytes.
-  const std::vector<global_index_t>& local_strides() const { return layout_->local_strides(); }
+  [[deprecated("call distribution()->local_strides()")]] const std::vector<global_index_t>& local_strides() const {
+    return layout_->local_strides();
+  }
   /// @return bytes per element.
-  std::size_t itemsize() const { return layout_->itemsize(); }
+  [[deprecated("call distribution()->itemsize()")]] std::size_t itemsize() const { return layout_->itemsize(); }
+  ///@}
 
   /// @return the one-to-one map of the elements this process owns.
   Teuchos::RCP<const Map> owned_map() const { return owned_map_; }
@@ -111,15 +125,8 @@ class TpetraLayout {
   int column_axis() const { return column_axis_; }
   /// @return the MultiVector's columns.
   std::size_t num_vectors() const { return num_vectors_; }
-  /// @return rows of this process's buffer: elements per column (see
-  /// leading_dimension() for the distance between columns).
-  std::size_t local_rows() const { return local_rows_; }
-  /// @return elements between columns in the buffer.
-  std::size_t leading_dimension() const { return leading_dimension_; }
-
   /// Whether the buffer's memory can be a MultiVector as it is (each column
   /// contiguous in memory); if not, why. Otherwise use the copying functions.
-  /// @return whether it can.
   bool buffer_viewable() const { return why_not_viewable_.empty(); }
   /// @return why the buffer cannot be viewed (empty when it can).
   const std::string& why_not_viewable() const { return why_not_viewable_; }
@@ -127,33 +134,24 @@ class TpetraLayout {
   /// when the owned elements are contiguous in memory (e.g. 1-D padded blocks).
   /// @return the range, or nothing.
   const std::optional<LocalRange>& owned_rows() const { return owned_rows_; }
-  /// The buffer row (in memory order) of each owned-map row, in owned-map
-  /// order: what copy_owned_rows_to_new_vector() reads. Listed at creation
-  /// (4 bytes per owned row) only when owned_rows() is not set; empty otherwise.
-  /// @return the buffer rows, or an empty list.
-  const std::vector<local_index_t>& owned_row_list() const { return owned_row_list_; }
-
-  /// @return global shape and C-order strides of the linearised array (column axis left out).
-  const std::vector<global_index_t>& map_shape() const { return map_shape_; }
-  /// @return strides of the C-order linearisation of the global shape.
-  const std::vector<global_index_t>& map_strides() const { return map_strides_; }
   /// @return the maps' index base.
   GO index_base() const { return index_base_; }
 
  private:
   TpetraLayout() = default;
   friend struct MapBuilder;
+  friend struct detail::TpetraLayoutAccess;  ///< the views' and transfers' row tables
 
   std::shared_ptr<const mpi::DistributedLayout> layout_;
   Teuchos::RCP<const Comm> comm_;
   int column_axis_ = -1;
   std::size_t num_vectors_ = 1;
-  std::size_t local_rows_ = 0;
-  std::size_t leading_dimension_ = 0;
+  std::size_t local_rows_ = 0;         // elements per column of the buffer
+  std::size_t leading_dimension_ = 0;  // elements between columns in the buffer
   std::string why_not_viewable_;
   std::optional<LocalRange> owned_rows_;
-  std::vector<local_index_t> owned_row_list_;
-  std::vector<global_index_t> map_shape_, map_strides_;
+  std::vector<local_index_t> owned_row_list_;  // each owned-map row's buffer row, when owned_rows_ is unset
+  std::vector<global_index_t> map_shape_, map_strides_;  // the linearised global shape (no column axis), C order
   GO index_base_ = 0;
   Teuchos::RCP<const Map> owned_map_, buffer_map_;
 };
@@ -169,7 +167,6 @@ class TpetraLayout {
 /// @param dim_data this process's records.
 /// @param comm the processes.
 /// @param index_base the map's index base.
-/// @return the owned map.
 Teuchos::RCP<const Map> owned_map(const std::vector<Dim>& dim_data, Teuchos::RCP<const Comm> comm, GO index_base = 0);
 
 }  // namespace dapetra::tpetra

@@ -33,7 +33,6 @@ void agree(const std::vector<Problem>& mine, MPI_Comm comm);
 /// rank, its what() as the message (no dimension, key or rule is known).
 /// @param e the exception.
 /// @param comm the processes (for this rank).
-/// @return the problem.
 Problem problem_from(const std::exception& e, MPI_Comm comm);
 
 /// Collective over `comm`: runs `step` on this process, then agree()s on how

@@ -92,7 +92,6 @@ class DistributedLayout {
   /// @param local this process's piece.
   /// @param comm the processes (the layout talks on its own duplicate).
   /// @param options ownership and tuning.
-  /// @return the layout.
   static std::shared_ptr<const DistributedLayout> create(const DistArray& local, MPI_Comm comm,
                                                          const DistributedLayoutOptions& options = {});
   /// The same from dim_data alone, for a C-ordered buffer of doubles of the
@@ -100,7 +99,6 @@ class DistributedLayout {
   /// @param dim_data this process's records.
   /// @param comm the processes.
   /// @param options ownership and tuning.
-  /// @return the layout.
   static std::shared_ptr<const DistributedLayout> create(const std::vector<Dim>& dim_data, MPI_Comm comm,
                                                          const DistributedLayoutOptions& options = {});
   ~DistributedLayout();
@@ -109,7 +107,6 @@ class DistributedLayout {
 
   /// Dapetra's duplicate of the caller's communicator (same group and ranks).
   /// Plans exchange messages on it; callers should send nothing there.
-  /// @return the communicator.
   MPI_Comm comm() const { return comm_; }
   /// @return this process's rank.
   int rank() const { return rank_; }

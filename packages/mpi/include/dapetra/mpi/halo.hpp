@@ -71,10 +71,11 @@ class HaloPlan {
   /// Collective over the layout's communicator (it exchanges messages only
   /// when the layout has a scattered 'u' axis, but every process must call it).
   /// @param layout the distribution.
-  /// @return the plan.
   static std::shared_ptr<const HaloPlan> create(std::shared_ptr<const DistributedLayout> layout);
   ~HaloPlan();
 
+  /// @name Update: owners' values into the ghosts
+  ///@{
   /// Fills every ghost element of `array` (the layout's records, shape,
   /// strides and element type Scalar) from its owner, in place. Collective
   /// over the processes this one exchanges with.
@@ -116,7 +117,10 @@ class HaloPlan {
     require_plan_scalar<Scalar>();
     end_update_impl<Scalar>(array, exchange);
   }
+  ///@}
 
+  /// @name Assembly: the ghosts' contributions into their owners
+  ///@{
   /// Split phase of assemble(): begin_assemble sends every ghost's value to
   /// its owner, end_assemble waits and combines what arrived into the owners
   /// (`mode`, as DOLFINx's scatter_rev_end takes its operation). Collective
@@ -157,7 +161,10 @@ class HaloPlan {
     require_plan_scalar<Scalar>();
     assemble_impl<Scalar>(array, mode, then_update);
   }
+  ///@}
 
+  /// @name What the plan is
+  ///@{
   /// @return the layout the plan was built for.
   const DistributedLayout& layout() const { return *layout_; }
   /// @return elements written by update() on this process (ghost copies, padding).
@@ -172,6 +179,7 @@ class HaloPlan {
   }
   /// @return processes this one exchanges messages with.
   std::size_t num_neighbours() const;
+  ///@}
 
  private:
   HaloPlan();

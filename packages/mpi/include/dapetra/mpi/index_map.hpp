@@ -37,7 +37,6 @@ class IndexMap {
  public:
   /// Collective over layout->comm().
   /// @param layout a 1-D layout.
-  /// @return the index map.
   static std::shared_ptr<const IndexMap> create(std::shared_ptr<const DistributedLayout> layout);
 
   /// @return the distribution described.

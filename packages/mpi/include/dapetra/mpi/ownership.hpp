@@ -35,17 +35,14 @@ class Ownership {
   /// The lowest rank holding an index owns it (the default).
   Ownership() = default;
   /// The lowest rank holding an index owns it.
-  /// @return the default ownership.
   static Ownership lowest_holder() { return Ownership(); }
   /// The highest rank holding an index owns it.
-  /// @return that ownership.
   static Ownership highest_holder();
   /// `rule(index, holders)` picks the owner among the holders (increasing
   /// ranks). It runs wherever an index is settled, so it must give every
   /// process the same answer; a rank that does not hold the index is refused
   /// at creation on every process.
   /// @param rule the rule.
-  /// @return that ownership.
   static Ownership by_rule(SharedIndexOwner rule);
   /// For a layout whose only distributed axis is 'u', numbered by ranges:
   /// process p owns the indices [boundaries[p], boundaries[p+1]) and holds
@@ -56,14 +53,12 @@ class Ownership {
   /// index after it lies in another range, none twice. Creation and the halo
   /// plan then cost about the ghosts, plus one pass over the owned prefix.
   /// @param boundaries P+1 boundaries, the same on every process.
-  /// @return that ownership.
   static Ownership from_ranges(std::vector<global_index_t> boundaries);
   /// For a layout whose only distributed axis is 'u': the owner's rank of
   /// every position this process holds along it. Creation sends each owner named
   /// with its index to the process settling it, which checks that every
   /// holder names the same owner and that the owner holds the index.
   /// @param owner_of_each_held one rank per held position, in buffer order.
-  /// @return that ownership.
   static Ownership from_held_owners(std::vector<int> owner_of_each_held);
 
  private:

@@ -23,7 +23,6 @@ class PlanExchange {
   /// Moves an exchange that is not in flight.
   PlanExchange(PlanExchange&&) noexcept;
   /// Moves an exchange that is not in flight.
-  /// @return this exchange.
   PlanExchange& operator=(PlanExchange&&) noexcept;
   /// @return whether a begin_X awaits its end_X.
   bool in_flight() const;

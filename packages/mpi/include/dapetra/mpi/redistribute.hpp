@@ -60,12 +60,13 @@ class RedistributionPlan {
   /// @param source the layout arrays move from.
   /// @param target the layout they move to.
   /// @param options whether the target's padding is filled too.
-  /// @return the plan.
   static std::shared_ptr<const RedistributionPlan> create(std::shared_ptr<const DistributedLayout> source,
                                                           std::shared_ptr<const DistributedLayout> target,
                                                           const RedistributionOptions& options = {});
   ~RedistributionPlan();
 
+  /// @name Blocking calls
+  ///@{
   /// Every owned element of `to` (target layout) takes the value of the same
   /// global element in `from` (source layout). Collective over the processes
   /// this one exchanges with.
@@ -84,7 +85,10 @@ class RedistributionPlan {
     require_plan_scalar<Scalar>();
     move<Scalar>(from_target, to_source, false);
   }
+  ///@}
 
+  /// @name Split phase
+  ///@{
   /// Split phase of apply(): begin_apply checks both arrays, posts the
   /// messages and copies what stays on this process; end_apply waits, places
   /// what arrived and, when the plan was asked to, fills the target's
@@ -130,7 +134,10 @@ class RedistributionPlan {
     require_plan_scalar<Scalar>();
     end_move<Scalar>(from_target, to_source, exchange, false);
   }
+  ///@}
 
+  /// @name What the plan is
+  ///@{
   /// @return the layout arrays move from.
   const DistributedLayout& source_layout() const { return *source_; }
   /// @return the layout arrays move to.
@@ -143,6 +150,7 @@ class RedistributionPlan {
   std::size_t num_local() const;
   /// @return runs (contiguous or evenly strided stretches) the plan keeps, all peers together.
   std::size_t num_runs() const;
+  ///@}
 
  private:
   RedistributionPlan();
