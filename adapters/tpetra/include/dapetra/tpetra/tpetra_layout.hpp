@@ -88,6 +88,7 @@ class TpetraLayout {
   const Teuchos::RCP<const Comm>& comm() const { return comm_; }
   /// @name Re-exported from distribution() (deprecated: call distribution()->X(); removed in the next release)
   ///@{
+
   /// @return this process's rank.
   [[deprecated("call distribution()->rank()")]] int rank() const { return layout_->rank(); }
   /// @return this process's records.

@@ -76,6 +76,7 @@ class HaloPlan {
 
   /// @name Update: owners' values into the ghosts
   ///@{
+
   /// Fills every ghost element of `array` (the layout's records, shape,
   /// strides and element type Scalar) from its owner, in place. Collective
   /// over the processes this one exchanges with.
@@ -121,6 +122,7 @@ class HaloPlan {
 
   /// @name Assembly: the ghosts' contributions into their owners
   ///@{
+
   /// Split phase of assemble(): begin_assemble sends every ghost's value to
   /// its owner, end_assemble waits and combines what arrived into the owners
   /// (`mode`, as DOLFINx's scatter_rev_end takes its operation). Collective
@@ -165,6 +167,7 @@ class HaloPlan {
 
   /// @name What the plan is
   ///@{
+
   /// @return the layout the plan was built for.
   const DistributedLayout& layout() const { return *layout_; }
   /// @return elements written by update() on this process (ghost copies, padding).

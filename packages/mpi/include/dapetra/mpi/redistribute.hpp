@@ -67,6 +67,7 @@ class RedistributionPlan {
 
   /// @name Blocking calls
   ///@{
+
   /// Every owned element of `to` (target layout) takes the value of the same
   /// global element in `from` (source layout). Collective over the processes
   /// this one exchanges with.
@@ -89,6 +90,7 @@ class RedistributionPlan {
 
   /// @name Split phase
   ///@{
+
   /// Split phase of apply(): begin_apply checks both arrays, posts the
   /// messages and copies what stays on this process; end_apply waits, places
   /// what arrived and, when the plan was asked to, fills the target's
@@ -138,6 +140,7 @@ class RedistributionPlan {
 
   /// @name What the plan is
   ///@{
+
   /// @return the layout arrays move from.
   const DistributedLayout& source_layout() const { return *source_; }
   /// @return the layout arrays move to.
