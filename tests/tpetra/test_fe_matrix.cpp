@@ -274,8 +274,8 @@ TEST(FEMatrix, LiftsEachComponentAsTheSerialMatrix) {
     }
     a.end_assembly();
     DistArray f;
-    f.dim_data = b.layout->dim_data();
-    f.buffer = view_buffer(rhs.data(), b.layout->local_shape());
+    f.dim_data = b.layout->distribution()->dim_data();
+    f.buffer = view_buffer(rhs.data(), b.layout->distribution()->local_shape());
     mpi::HaloPlan::create(b.layout->distribution())->assemble<double>(f);  // collective
     a.set_constrained_values(g.data(), rhs.data());
     const auto rows = serial_rows(p, false);

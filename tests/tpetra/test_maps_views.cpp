@@ -62,7 +62,7 @@ TEST(SpecExamples, MapsAgreeWithTheListedBuffers) {
       }
     }
     global_index_t total = 1;
-    for (auto s : layout->global_shape()) total *= s;
+    for (auto s : layout->distribution()->global_shape()) total *= s;
     EXPECT_EQ(static_cast<global_index_t>(layout->owned_map()->getGlobalNumElements()), total) << id;
     EXPECT_TRUE(layout->owned_map()->isOneToOne()) << id;
     if (id == "2.2") {  // padded block: owned view is the buffer without its communication padding

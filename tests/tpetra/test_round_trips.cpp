@@ -40,7 +40,7 @@ TEST(RoundTrip, DapToTpetraToDapIsExact) {
     for (std::size_t i = 0; i < flat.size(); ++i)
       ASSERT_EQ(tl->buffer_map()->getGlobalElement(static_cast<LO>(i)), flat[i]) << "trial " << trial;
     global_index_t total = 1;
-    for (auto s : tl->global_shape()) total *= s;
+    for (auto s : tl->distribution()->global_shape()) total *= s;
     EXPECT_EQ(static_cast<global_index_t>(tl->owned_map()->getGlobalNumElements()), total);
   }
 }

@@ -122,7 +122,7 @@ TpetraVector view_of(const py::object& obj, const py::object& comm, const py::ob
 // The owned rows sharing the vector's memory: a vector on the owned map.
 TpetraVector owned_view(const TpetraVector& v) {
   if (!owned_rows_are_a_run(v))
-    throw ValidationError({Problem::of(v.layout->rank(), "dim_data", "",
+    throw ValidationError({Problem::of(v.layout->distribution()->rank(), "dim_data", "",
                                        "an owned view needs the owned elements contiguous in the buffer",
                                        "the owned elements are scattered through the buffer; use copy_owned()")});
   if (!v.layout) return v;

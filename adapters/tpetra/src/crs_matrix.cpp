@@ -265,8 +265,8 @@ Teuchos::RCP<CrsMatrix> fill_complete(const Teuchos::RCP<const Map>& owned, cons
 
 // The row (or column) layout is 1-D, one row per element.
 void check_one_dimensional(const TpetraLayout& rows, int rank, std::vector<Problem>& out) {
-  if (rows.dim_data().size() != 1 || rows.column_axis() >= 0)
-    out.push_back(Problem::of(rank, "dim_data", std::to_string(rows.dim_data().size()) + " axes",
+  if (rows.distribution()->dim_data().size() != 1 || rows.column_axis() >= 0)
+    out.push_back(Problem::of(rank, "dim_data", std::to_string(rows.distribution()->dim_data().size()) + " axes",
                               "the row layout is 1-D, one row per element", "matrices take a 1-D layout"));
 }
 

@@ -108,7 +108,7 @@ struct FEGraphBuilder {
   // A 1-D node layout (one unknown per node), or nodes x components: axis 1
   // not distributed, not padded, not the column axis.
   static bool takes_layout(const TpetraLayout& nodes) {
-    const auto& dims = nodes.dim_data();
+    const auto& dims = nodes.distribution()->dim_data();
     if (nodes.column_axis() >= 0 || dims.empty() || dims.size() > 2) return false;
     if (dims.size() == 1) return true;
     const Dim& c = dims[1];
@@ -119,7 +119,7 @@ struct FEGraphBuilder {
     const auto& nodes = *g.nodes_;
     std::vector<Problem> problems;
     if (!takes_layout(nodes))
-      problems.push_back(Problem::of(rank, "dim_data", std::to_string(nodes.dim_data().size()) + " axes",
+      problems.push_back(Problem::of(rank, "dim_data", std::to_string(nodes.distribution()->dim_data().size()) + " axes",
                                      "the layout is 1-D (nodes), or 2-D nodes x components with axis 1 neither "
                                      "distributed, padded nor the column axis",
                                      "FE matrices take a layout of nodes, or of nodes x components"));
@@ -129,8 +129,8 @@ struct FEGraphBuilder {
                                      std::to_string(g.cells_.size()) + " positions for " + std::to_string(g.corners_) +
                                          " corners per cell"));
     if (problems.empty()) {
-      held = static_cast<std::size_t>(nodes.local_shape()[0]);
-      bs = nodes.dim_data().size() == 2 ? static_cast<std::size_t>(nodes.global_shape()[1]) : 1;
+      held = static_cast<std::size_t>(nodes.distribution()->local_shape()[0]);
+      bs = nodes.distribution()->dim_data().size() == 2 ? static_cast<std::size_t>(nodes.distribution()->global_shape()[1]) : 1;
       check_interleaved(problems);
     }
     for (std::size_t i = 0; i < g.cells_.size() && problems.empty(); ++i)
@@ -413,7 +413,7 @@ FEMatrix::FEMatrix(std::shared_ptr<const FEGraph> graph, std::vector<char> const
   const std::size_t held = graph_->diagonal_at_.size() * static_cast<std::size_t>(graph_->bs_);
   std::vector<Problem> problems;
   if (!constrained_.empty() && constrained_.size() != held)
-    problems.push_back(Problem::of(graph_->nodes().rank(), "constrained", std::to_string(constrained_.size()),
+    problems.push_back(Problem::of(graph_->nodes().distribution()->rank(), "constrained", std::to_string(constrained_.size()),
                                    "one flag per held unknown (" + std::to_string(held) + "), or none",
                                    "the Dirichlet flags do not match the layout's buffer"));
   mpi::agree(problems, graph_->nodes().distribution()->comm());
@@ -448,10 +448,10 @@ bool FEMatrix::element_fits(std::size_t c, const ElementMatrix& k, const char* c
   if (known_cell && k.rows == size && k.cols == size && k.values != nullptr) return true;  // every call but a fault's
   const std::string n = std::to_string(size);
   list_problem(faults_,  // the first few name the fault; the count does not matter
-               known_cell ? Problem::of(g.nodes().rank(), "element_matrix", std::to_string(k.rows) + "x" + std::to_string(k.cols),
+               known_cell ? Problem::of(g.nodes().distribution()->rank(), "element_matrix", std::to_string(k.rows) + "x" + std::to_string(k.cols),
                                         "an element matrix is (corners * block size) squared (" + n + "x" + n + ")",
                                         std::string(caller) + " skipped it")
-                          : Problem::of(g.nodes().rank(), "cell", std::to_string(c),
+                          : Problem::of(g.nodes().distribution()->rank(), "cell", std::to_string(c),
                                         "a cell of the graph (0 <= c < " + std::to_string(g.num_cells()) + ")",
                                         std::string(caller) + " skipped it"));
   return false;

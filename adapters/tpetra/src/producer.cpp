@@ -90,29 +90,29 @@ template <class Scalar>
 DistArray to_distarray(const Teuchos::RCP<MultiVector<Scalar>>& vector, const TpetraLayout& layout) {
   const Teuchos::RCP<const Map> map = vector->getMap();
   if (map.get() != layout.buffer_map().get() && !map->locallySameAs(*layout.buffer_map()))
-    throw ValidationError({Problem::of(layout.rank(), "map", "", "the vector lives on the layout's buffer map",
+    throw ValidationError({Problem::of(layout.distribution()->rank(), "map", "", "the vector lives on the layout's buffer map",
                                        "the vector's map is not the layout's buffer map")});
   if (vector->getNumVectors() != layout.num_vectors())
-    throw ValidationError({Problem::of(layout.rank(), "columns", std::to_string(vector->getNumVectors()),
+    throw ValidationError({Problem::of(layout.distribution()->rank(), "columns", std::to_string(vector->getNumVectors()),
                                        "the vector has the layout's number of columns",
                                        "the layout has " + std::to_string(layout.num_vectors()))});
   // The layout's strides, with the columns as far apart as this vector's are.
-  std::vector<global_index_t> strides = layout.local_strides();
+  std::vector<global_index_t> strides = layout.distribution()->local_strides();
   const auto isz = static_cast<global_index_t>(sizeof(Scalar));
   if (layout.column_axis() >= 0 && vector->isConstantStride())
     strides[layout.column_axis()] = static_cast<global_index_t>(vector->getStride()) * isz;
-  if (layout.itemsize() != sizeof(Scalar) || !layout.buffer_viewable()) {
+  if (layout.distribution()->itemsize() != sizeof(Scalar) || !layout.buffer_viewable()) {
     // Rebuild compact strides for the vector's element type.
     global_index_t step = isz;
-    const auto shape = local_shape_of(layout.dim_data());
-    for (auto it = layout.memory_order().rbegin(); it != layout.memory_order().rend(); ++it) {
+    const auto shape = local_shape_of(layout.distribution()->dim_data());
+    for (auto it = layout.distribution()->memory_order().rbegin(); it != layout.distribution()->memory_order().rend(); ++it) {
       if (*it == layout.column_axis()) continue;
       strides[*it] = step;
       step *= std::max<global_index_t>(shape[*it], 1);
     }
     if (layout.column_axis() >= 0) strides[layout.column_axis()] = static_cast<global_index_t>(vector->getStride()) * isz;
   }
-  return wrap_vector(vector, layout.dim_data(), local_shape_of(layout.dim_data()), std::move(strides));
+  return wrap_vector(vector, layout.distribution()->dim_data(), local_shape_of(layout.distribution()->dim_data()), std::move(strides));
 }
 
 }  // namespace detail

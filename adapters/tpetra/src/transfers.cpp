@@ -26,7 +26,7 @@ std::string shape_text(const std::vector<global_index_t>& shape) {
 // those alike; the communicators are compared locally and agreed on).
 std::vector<Problem> pair_problems(const TpetraLayout& from, const TpetraLayout& to) {
   std::vector<Problem> problems;
-  const int rank = from.rank();
+  const int rank = from.distribution()->rank();
   if (detail::TpetraLayoutAccess::map_shape(from) != detail::TpetraLayoutAccess::map_shape(to))
     problems.push_back(Problem::of(rank, "shape", shape_text(detail::TpetraLayoutAccess::map_shape(to)),
                                    "both layouts have the same global shape (column axis left out)",

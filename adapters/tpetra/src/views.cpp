@@ -36,16 +36,16 @@ Teuchos::RCP<MultiVector<Scalar>> wrap(const Teuchos::RCP<const Map>& map, Scala
 
 // Byte offset of each row (memory order of the row axes) and of each column.
 std::vector<std::ptrdiff_t> row_offsets(const TpetraLayout& layout) {
-  const auto shape = local_shape_of(layout.dim_data());
+  const auto shape = local_shape_of(layout.distribution()->dim_data());
   std::vector<int> axes;
-  for (int a : layout.memory_order())
+  for (int a : layout.distribution()->memory_order())
     if (a != layout.column_axis()) axes.push_back(a);
   std::vector<std::ptrdiff_t> out{0};
   for (int a : axes) {
     std::vector<std::ptrdiff_t> next;
     next.reserve(out.size() * static_cast<std::size_t>(shape[a]));
     for (std::ptrdiff_t base : out)
-      for (global_index_t i = 0; i < shape[a]; ++i) next.push_back(base + i * layout.local_strides()[a]);
+      for (global_index_t i = 0; i < shape[a]; ++i) next.push_back(base + i * layout.distribution()->local_strides()[a]);
     out.swap(next);
   }
   return out;
@@ -56,7 +56,7 @@ std::vector<std::ptrdiff_t> row_offsets(const TpetraLayout& layout) {
 template <class Scalar>
 void require_on_map(const MultiVector<Scalar>& v, const Map& map, const TpetraLayout& layout, const char* which) {
   if (!v.getMap()->locallySameAs(map) || v.getNumVectors() != layout.num_vectors())
-    throw mismatch(layout.rank(), "map", std::string("the vector lives on the layout's ") + which +
+    throw mismatch(layout.distribution()->rank(), "map", std::string("the vector lives on the layout's ") + which +
                                              " map with its number of columns",
                    "the vector's map or column count differs");
 }
@@ -83,7 +83,7 @@ if_supported_scalar_t<Scalar, Teuchos::RCP<MultiVector<Scalar>>> owned_rows_view
   require_on_map(on_buffer_map, *layout.buffer_map(), layout, "buffer");
   if (layout.buffer_map_is_owned_map()) return on_buffer_map.offsetViewNonConst(layout.owned_map(), 0);
   if (!layout.owned_rows())
-    throw mismatch(layout.rank(), "dim_data", "an owned view needs the owned elements contiguous in the buffer",
+    throw mismatch(layout.distribution()->rank(), "dim_data", "an owned view needs the owned elements contiguous in the buffer",
                    "the owned elements are scattered through the buffer; use copy_owned_rows_to_new_vector");
   return on_buffer_map.offsetViewNonConst(layout.owned_map(), static_cast<std::size_t>(layout.owned_rows()->begin));
 }
@@ -119,7 +119,7 @@ if_supported_scalar_t<Scalar, Teuchos::RCP<MultiVector<Scalar>>> buffer_view(con
                                                                              const DistArray& array) {
   Scalar* data = checked_data<Scalar>(layout, array);
   if (!layout.buffer_viewable())
-    throw mismatch(layout.rank(), "strides", "a view needs each column contiguous in memory",
+    throw mismatch(layout.distribution()->rank(), "strides", "a view needs each column contiguous in memory",
                    layout.why_not_viewable() + "; use copy_buffer_to_new_vector");
   return wrap<Scalar>(layout.buffer_map(), data, TpetraLayoutAccess::local_rows(layout), TpetraLayoutAccess::leading_dimension(layout), layout.num_vectors(),
                       array.buffer.keep_alive);
@@ -130,7 +130,7 @@ if_supported_scalar_t<Scalar, Teuchos::RCP<MultiVector<Scalar>>> owned_view(cons
                                                                             const DistArray& array) {
   Scalar* data = checked_data<Scalar>(layout, array);
   if (!layout.owned_rows())
-    throw mismatch(layout.rank(), "dim_data", "an owned view needs the owned elements contiguous in the buffer",
+    throw mismatch(layout.distribution()->rank(), "dim_data", "an owned view needs the owned elements contiguous in the buffer",
                    layout.buffer_viewable() ? "the owned elements are scattered through the buffer; use a halo plan"
                                             : layout.why_not_viewable());
   const LocalRange rows = *layout.owned_rows();
@@ -144,7 +144,7 @@ if_supported_scalar_t<Scalar, Teuchos::RCP<MultiVector<Scalar>>> copy_buffer_to_
   const auto* base = reinterpret_cast<const char*>(checked_data<Scalar>(layout, array));
   auto mv = Teuchos::rcp(new MultiVector<Scalar>(layout.buffer_map(), layout.num_vectors(), false));
   const auto rows = row_offsets(layout);
-  const std::ptrdiff_t col_stride = layout.column_axis() >= 0 ? layout.local_strides()[layout.column_axis()] : 0;
+  const std::ptrdiff_t col_stride = layout.column_axis() >= 0 ? layout.distribution()->local_strides()[layout.column_axis()] : 0;
   auto host = mv->getLocalViewHost(Tpetra::Access::OverwriteAll);
   for (std::size_t j = 0; j < layout.num_vectors(); ++j)
     for (std::size_t i = 0; i < rows.size(); ++i)
@@ -157,10 +157,10 @@ if_supported_scalar_t<Scalar, void> copy_vector_to_buffer(const MultiVector<Scal
                                                           const DistArray& array) {
   auto* base = reinterpret_cast<char*>(checked_data<Scalar>(layout, array));
   if (!vector.getMap()->locallySameAs(*layout.buffer_map()) || vector.getNumVectors() != layout.num_vectors())
-    throw mismatch(layout.rank(), "map", "the vector lives on the layout's buffer map with its number of columns",
+    throw mismatch(layout.distribution()->rank(), "map", "the vector lives on the layout's buffer map with its number of columns",
                    "the vector's map or column count differs");
   const auto rows = row_offsets(layout);
-  const std::ptrdiff_t col_stride = layout.column_axis() >= 0 ? layout.local_strides()[layout.column_axis()] : 0;
+  const std::ptrdiff_t col_stride = layout.column_axis() >= 0 ? layout.distribution()->local_strides()[layout.column_axis()] : 0;
   auto host = vector.getLocalViewHost(Tpetra::Access::ReadOnly);
   for (std::size_t j = 0; j < layout.num_vectors(); ++j)
     for (std::size_t i = 0; i < rows.size(); ++i)
