@@ -19,6 +19,25 @@
 #include "dapetra/mpi/index_map.hpp"
 
 namespace dapetra::tpetra {
+
+namespace detail {
+
+// Every held node's row as this process sees it: held nodes (ascending) and
+// where each node pair's bs x bs block starts in FEMatrix's values (owned
+// rows first, in the graph's order; then the copies of other owners' rows).
+// Entry (i, j) of a block sits at its start + i * the row's stride + j.
+struct FEGraphTables {
+  std::vector<std::size_t> row_begin;
+  std::vector<local_index_t> row_columns;
+  std::vector<std::size_t> entry_at;
+  std::vector<std::size_t> row_stride;
+  // Each owned node's diagonal block in the values (-1 for a node not owned here).
+  std::vector<std::ptrdiff_t> diagonal_at;
+  std::shared_ptr<const mpi::HaloPlan> entries_plan;  // the copies' entries into their owners'
+};
+
+}  // namespace detail
+
 namespace {
 
 // A global index that came back in a sparse exchange's 64-bit words: one
@@ -330,10 +349,10 @@ struct FEGraphBuilder {
 
     // The held rows' entries, in the pattern's order: each entry's block's
     // first value, and each row's stride between rows of unknowns.
-    g.row_begin_ = pattern.begin;
-    g.row_columns_ = pattern.items;
-    g.entry_at_.resize(pattern.items.size());
-    g.row_stride_.resize(held);
+    g.tables_->row_begin = pattern.begin;
+    g.tables_->row_columns = pattern.items;
+    g.tables_->entry_at.resize(pattern.items.size());
+    g.tables_->row_stride.resize(held);
     // Copies' values follow the owned entries, owners in rank order (the
     // order the numbers arrived in): where each owner's begin, and how many
     // of them are placed already.
@@ -347,22 +366,25 @@ struct FEGraphBuilder {
       const std::size_t m = pattern.begin[r + 1] - pattern.begin[r];
       if (owner[r] == rank) {
         const std::size_t R = owned_row[r];
-        g.row_stride_[r] = row_stride(R);
+        g.tables_->row_stride[r] = row_stride(R);
         for (std::size_t e = pattern.begin[r]; e < pattern.begin[r + 1]; ++e)
-          g.entry_at_[e] = entry_base(R, owned_node_entry(R, column_of[static_cast<std::size_t>(pattern.items[e])]));
+          g.tables_->entry_at[e] =
+              entry_base(R, owned_node_entry(R, column_of[static_cast<std::size_t>(pattern.items[e])]));
       } else {
-        g.row_stride_[r] = m * bs;
+        g.tables_->row_stride[r] = m * bs;
         for (std::size_t e = pattern.begin[r]; e < pattern.begin[r + 1]; ++e)
-          g.entry_at_[e] = first_copy[p] + next_copy[p] + (e - pattern.begin[r]) * bs;
+          g.tables_->entry_at[e] = first_copy[p] + next_copy[p] + (e - pattern.begin[r]) * bs;
         next_copy[p] += m * bs * bs;
       }
     }
     g.num_shared_entries_ = numbers.words.size();
 
     // The owned diagonal blocks, for constrained rows.
-    g.diagonal_at_.assign(held, -1);
+    g.tables_->diagonal_at.assign(held, -1);
     for (std::size_t r = 0; r < held; ++r)
-      if (owner[r] == rank) g.diagonal_at_[r] = static_cast<std::ptrdiff_t>(entry_base(owned_row[r], owned_node_entry(owned_row[r], column_of[r])));
+      if (owner[r] == rank)
+        g.tables_->diagonal_at[r] =
+            static_cast<std::ptrdiff_t>(entry_base(owned_row[r], owned_node_entry(owned_row[r], column_of[r])));
 
     // The entries as a 'u' layout: the owned ones are this process's range,
     // the copies' are numbered by their owners, who are named (no process
@@ -377,13 +399,14 @@ struct FEGraphBuilder {
     const mpi::DistributedLayoutOptions options(mpi::Ownership::from_held_owners(std::move(owners)));
     const auto entries = mpi::DistributedLayout::create(
         std::vector<Dim>{Dim::unstructured(total, nprocs, rank, std::move(indices), false)}, comm, options);
-    g.entries_plan_ = mpi::HaloPlan::create(entries);
+    g.tables_->entries_plan = mpi::HaloPlan::create(entries);
   }
 };
 
 std::shared_ptr<const FEGraph> FEGraph::create(std::shared_ptr<const TpetraLayout> nodes, std::vector<local_index_t> cells,
                                                int corners) {
   std::shared_ptr<FEGraph> g(new FEGraph());
+  g->tables_ = std::make_shared<detail::FEGraphTables>();
   g->nodes_ = std::move(nodes);
   g->cells_ = std::move(cells);
   g->corners_ = corners;
@@ -410,7 +433,7 @@ std::shared_ptr<const FEGraph> FEGraph::create(std::shared_ptr<const TpetraLayou
 
 FEMatrix::FEMatrix(std::shared_ptr<const FEGraph> graph, std::vector<char> constrained)
     : graph_(std::move(graph)), constrained_(std::move(constrained)) {
-  const std::size_t held = graph_->diagonal_at_.size() * static_cast<std::size_t>(graph_->bs_);
+  const std::size_t held = graph_->tables_->diagonal_at.size() * static_cast<std::size_t>(graph_->bs_);
   std::vector<Problem> problems;
   if (!constrained_.empty() && constrained_.size() != held)
     problems.push_back(Problem::of(graph_->nodes().distribution()->rank(), "constrained", std::to_string(constrained_.size()),
@@ -430,7 +453,7 @@ FEMatrix::FEMatrix(std::shared_ptr<const FEGraph> graph, std::vector<char> const
   num_values_ = all.extent(0);
   if (owned > 0 && reinterpret_cast<const double*>(matrix_->getLocalMatrixHost().values.data()) != values_)
     throw std::logic_error("FEMatrix: Tpetra copied the values it was given; assembly would not reach the matrix");
-  entries_.dim_data = graph_->entries_plan_->layout().dim_data();
+  entries_.dim_data = graph_->tables_->entries_plan->layout().dim_data();
   entries_.buffer = view_buffer(values_, {static_cast<global_index_t>(num_values_)});
 }
 
@@ -463,23 +486,25 @@ bool FEMatrix::element_fits(std::size_t c, const ElementMatrix& k, const char* c
 template <int BS>
 void FEMatrix::add_blocks(std::size_t c, const double* k) {
   const FEGraph& g = *graph_;
+  const detail::FEGraphTables& t = *g.tables_;
   const int n = g.corners_, bs = BS > 0 ? BS : g.bs_, width = n * bs;
   const local_index_t* corner = g.cell(c);
-  const local_index_t* columns = g.row_columns_.data();
+  const local_index_t* columns = t.row_columns.data();
   for (int a = 0; a < n; ++a) {
     const local_index_t row = corner[a];
     if (BS == 1 && is_constrained(row)) continue;
-    const std::size_t begin = g.row_begin_[static_cast<std::size_t>(row)], end = g.row_begin_[static_cast<std::size_t>(row) + 1];
+    const std::size_t begin = t.row_begin[static_cast<std::size_t>(row)],
+                      end = t.row_begin[static_cast<std::size_t>(row) + 1];
     for (int b = 0; b < n; ++b) {
       const local_index_t col = corner[b];
       if (BS == 1 && is_constrained(col)) continue;
       std::size_t e = begin;
       while (e < end && columns[e] != col) ++e;  // rows are short: a few dozen nodes at most
-      double* block = values_ + g.entry_at_[e];
+      double* block = values_ + t.entry_at[e];
       if constexpr (BS == 1) {
         *block += k[a * n + b];
       } else {
-        const std::size_t stride = g.row_stride_[static_cast<std::size_t>(row)];
+        const std::size_t stride = t.row_stride[static_cast<std::size_t>(row)];
         for (int i = 0; i < bs; ++i) {
           if (is_constrained(row * bs + i)) continue;
           const double* from = k + (a * bs + i) * width + b * bs;
@@ -526,12 +551,14 @@ void FEMatrix::set_constrained_values(const double* g, double* rhs) const {
 void FEMatrix::end_assembly() {
   mpi::agree(faults_, graph_->nodes().distribution()->comm());
   const FEGraph& g = *graph_;
-  g.entries_plan_->assemble<double>(entries_);
+  const detail::FEGraphTables& t = *g.tables_;
+  t.entries_plan->assemble<double>(entries_);
   const auto bs = static_cast<std::size_t>(g.bs_);
-  for (std::size_t r = 0; r < g.diagonal_at_.size() && !constrained_.empty(); ++r)
-    if (g.diagonal_at_[r] >= 0)
+  for (std::size_t r = 0; r < t.diagonal_at.size() && !constrained_.empty(); ++r)
+    if (t.diagonal_at[r] >= 0)
       for (std::size_t i = 0; i < bs; ++i)
-        if (constrained_[r * bs + i]) values_[static_cast<std::size_t>(g.diagonal_at_[r]) + i * g.row_stride_[r] + i] = 1.0;
+        if (constrained_[r * bs + i])
+          values_[static_cast<std::size_t>(t.diagonal_at[r]) + i * t.row_stride[r] + i] = 1.0;
 }
 
 }  // namespace dapetra::tpetra

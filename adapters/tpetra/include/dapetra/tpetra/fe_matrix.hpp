@@ -63,11 +63,11 @@
 #include "dapetra/tpetra/tpetra_layout.hpp"
 #include "dapetra/tpetra/types.hpp"
 
-namespace dapetra::mpi {
-class HaloPlan;
-}
-
 namespace dapetra::tpetra {
+
+namespace detail {
+struct FEGraphTables;
+}  // namespace detail
 
 /// The Tpetra graph type of FE matrices.
 using CrsGraph = Tpetra::CrsGraph<LO, GO, Node>;
@@ -128,18 +128,7 @@ class FEGraph {
   int bs_ = 1;
   Teuchos::RCP<const CrsGraph> graph_;
   std::size_t num_owned_entries_ = 0, num_shared_entries_ = 0;
-  // Every held node's row as this process sees it: held nodes (ascending)
-  // and where each node pair's bs x bs block starts in FEMatrix's values
-  // (owned rows first, in the graph's order; then the copies of other
-  // owners' rows). Entry (i, j) of a block sits at its start + i * the
-  // row's stride + j.
-  std::vector<std::size_t> row_begin_;
-  std::vector<local_index_t> row_columns_;
-  std::vector<std::size_t> entry_at_;
-  std::vector<std::size_t> row_stride_;
-  // Each owned node's diagonal block in the values (-1 for a node not owned here).
-  std::vector<std::ptrdiff_t> diagonal_at_;
-  std::shared_ptr<const mpi::HaloPlan> entries_plan_;
+  std::shared_ptr<detail::FEGraphTables> tables_;  // where every entry lives in FEMatrix's values
 };
 
 /// A finite-element matrix on an FEGraph, with optional Dirichlet nodes: assembled, and re-assembled, in place.
