@@ -104,6 +104,15 @@ void expect_fault_reported(const std::optional<ValidationError>& error, int faul
 
 using Entry = std::function<void(const DistArray& good, const DistArray& maybe_bad, bool use_float)>;
 
+// call(float{}) when the fault asks for the wrong element type, else call(double{}).
+template <class Call>
+void with_element_type(bool as_float, Call&& call) {
+  if (as_float)
+    call(float{});
+  else
+    call(double{});
+}
+
 // `everyone_talks`: every process exchanges with every other in this call,
 // so every one must throw (otherwise only the ring neighbours must).
 void run_every_fault(const std::string& entry, const Entry& call, bool everyone_talks = false) {
@@ -138,13 +147,10 @@ TEST_P(FaultsOnEachWire, HaloSplitPhase) {
   const auto plan = HaloPlan::create(ring_layout());
   run_every_fault("begin_update/end_update", [&](const DistArray&, const DistArray& a, bool as_float) {
     PlanExchange x;
-    if (as_float) {
-      plan->begin_update<float>(a, x);
-      plan->end_update<float>(a, x);
-    } else {
-      plan->begin_update<double>(a, x);
-      plan->end_update<double>(a, x);
-    }
+    with_element_type(as_float, [&](auto s) {
+      plan->begin_update<decltype(s)>(a, x);
+      plan->end_update<decltype(s)>(a, x);
+    });
   });
 }
 
@@ -152,13 +158,10 @@ TEST_P(FaultsOnEachWire, AssembleSplitPhase) {
   const auto plan = HaloPlan::create(ring_layout());
   run_every_fault("begin_assemble/end_assemble", [&](const DistArray&, const DistArray& a, bool as_float) {
     PlanExchange x;
-    if (as_float) {
-      plan->begin_assemble<float>(a, x);
-      plan->end_assemble<float>(a, x);
-    } else {
-      plan->begin_assemble<double>(a, x);
-      plan->end_assemble<double>(a, x, CombineMode::insert);
-    }
+    with_element_type(as_float, [&](auto s) {
+      plan->begin_assemble<decltype(s)>(a, x);
+      plan->end_assemble<decltype(s)>(a, x, CombineMode::insert);
+    });
   });
 }
 
@@ -198,24 +201,18 @@ TEST_P(FaultsOnEachWire, Redistribution) {
     run_every_fault(entry + " split", [&](const DistArray&, const DistArray& a, bool as_float) {
       DistArray t = owning_array<double>({Dim::cyclic(ring.size, P, r)});
       PlanExchange x;
-      if (as_float) {
-        plan->begin_apply<float>(a, t, x);
-        plan->end_apply<float>(a, t, x);
-      } else {
-        plan->begin_apply<double>(a, t, x);
-        plan->end_apply<double>(a, t, x);
-      }
+      with_element_type(as_float, [&](auto s) {
+        plan->begin_apply<decltype(s)>(a, t, x);
+        plan->end_apply<decltype(s)>(a, t, x);
+      });
     }, true);
     run_every_fault(entry + " reverse split", [&](const DistArray&, const DistArray& a, bool as_float) {
       DistArray t = owning_array<double>({Dim::cyclic(ring.size, P, r)});
       PlanExchange x;
-      if (as_float) {
-        plan->begin_apply_reverse<float>(t, a, x);
-        plan->end_apply_reverse<float>(t, a, x);
-      } else {
-        plan->begin_apply_reverse<double>(t, a, x);
-        plan->end_apply_reverse<double>(t, a, x);
-      }
+      with_element_type(as_float, [&](auto s) {
+        plan->begin_apply_reverse<decltype(s)>(t, a, x);
+        plan->end_apply_reverse<decltype(s)>(t, a, x);
+      });
     }, true);
   }
 }

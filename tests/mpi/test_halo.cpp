@@ -4,6 +4,7 @@
 // exact integer assembly on an unstructured partition.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <complex>
@@ -437,6 +438,20 @@ void add_chain_contributions(T* xb, const std::vector<global_index_t>& mine, int
     }
 }
 
+// Rank r's nodes of the chain, 3r .. 3r+3 (in descending order when
+// `reversed`), and their records: a 'u' axis of 3P + 1 nodes, k values each.
+struct ChainNodes {
+  std::vector<global_index_t> mine;
+  std::vector<Dim> dims;
+};
+ChainNodes chain_nodes(int P, int r, global_index_t k, bool reversed) {
+  ChainNodes c;
+  for (global_index_t g = 3 * r; g <= 3 * r + 3; ++g) c.mine.push_back(g);
+  if (reversed) std::reverse(c.mine.begin(), c.mine.end());
+  c.dims = {Dim::unstructured(3 * P + 1, P, r, c.mine), Dim::undistributed(k)};
+  return c;
+}
+
 template <class T>
 class Assembly : public ::testing::Test {};
 using PlanElementTypes = ::testing::Types<double, int, long long, float, std::complex<float>, std::complex<double>>;
@@ -447,9 +462,9 @@ TYPED_TEST(Assembly, UnstructuredNodesWithValuesPerNode) {
   const auto comm = world();
   const int P = comm->size(), r = comm->rank();
   const global_index_t nodes = 3 * P + 1, k = 2;
-  std::vector<global_index_t> mine;
-  for (global_index_t g = 3 * r + 3; g >= 3 * r; --g) mine.push_back(g);  // reversed on purpose
-  DistArray x = owning_array<T>({Dim::unstructured(nodes, P, r, mine), Dim::undistributed(k)});
+  const ChainNodes chain = chain_nodes(P, r, k, true);  // reversed on purpose
+  const std::vector<global_index_t>& mine = chain.mine;
+  DistArray x = owning_array<T>(chain.dims);
   const auto plan = HaloPlan::create(DistributedLayout::create(x, comm));
   T* xb = data_as<T>(x);
   add_chain_contributions(xb, mine, r, k);
@@ -491,11 +506,10 @@ TYPED_TEST(Assembly, SplitPhaseCombinesIntoWhatOwnersHoldAtTheEnd) {
   using T = TypeParam;
   const auto comm = world();
   const int P = comm->size(), r = comm->rank();
-  const global_index_t nodes = 3 * P + 1, k = 2;
-  std::vector<global_index_t> mine;
-  for (global_index_t g = 3 * r; g <= 3 * r + 3; ++g) mine.push_back(g);
-  DistArray x = owning_array<T>({Dim::unstructured(nodes, P, r, mine), Dim::undistributed(k)});
-  DistArray y = owning_array<T>({Dim::unstructured(nodes, P, r, mine), Dim::undistributed(k)});
+  const global_index_t k = 2;
+  const ChainNodes chain = chain_nodes(P, r, k, false);
+  const std::vector<global_index_t>& mine = chain.mine;
+  DistArray x = owning_array<T>(chain.dims), y = owning_array<T>(chain.dims);
   const auto plan = HaloPlan::create(DistributedLayout::create(x, comm));
   T* xb = data_as<T>(x);
   T* yb = data_as<T>(y);

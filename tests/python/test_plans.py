@@ -29,29 +29,33 @@ def test_halo_update_fills_padding_with_the_owners_values(comm):
     np.testing.assert_array_equal(e["buffer"], 2.0 * g)
 
 
-def test_assemble_sums_every_copy_into_its_owner(comm):
-    # A 'u' strip: process r holds [3r, 3r + 4); index 3r + 3 is also held by r + 1.
-    P, r = comm.size, comm.rank
+def strip(P, r):
+    """A 'u' strip of ones: process r holds [3r, 3r + 4); index 3r + 3 is also held by r + 1."""
     held = np.arange(3 * r, 3 * r + 4, dtype=np.int64)
-    d = {"__version__": "0.10.0", "buffer": np.ones(4), "dim_data": [
+    return {"__version__": "0.10.0", "buffer": np.ones(4), "dim_data": [
         {"dist_type": "u", "size": 3 * P + 1, "proc_grid_size": P, "proc_grid_rank": r,
          "indices": held, "one_to_one": False}]}
-    layout = dapetra.Layout(d, comm)
-    plan = dapetra.HaloPlan(layout)
+
+
+def copies_held(P, r):
+    """How many processes hold each of this process's strip indices."""
+    return np.array([2.0 if (i == 0 and r > 0) or (i == 3 and r < P - 1) else 1.0 for i in range(4)])
+
+
+def test_assemble_sums_every_copy_into_its_owner(comm):
+    P, r = comm.size, comm.rank
+    d = strip(P, r)
+    plan = dapetra.HaloPlan(dapetra.Layout(d, comm))
     plan.assemble(d, mode="add", then_update=True)
     # Every shared index was held twice (each copy 1.0), the others once.
-    copies = np.array([2.0 if (i == 0 and r > 0) or (i == 3 and r < P - 1) else 1.0 for i in range(4)])
-    np.testing.assert_array_equal(d["buffer"], copies)
+    np.testing.assert_array_equal(d["buffer"], copies_held(P, r))
 
 
 def test_split_assembly_combines_into_what_owners_hold_at_the_end(comm):
-    # The strip above; between begin_assemble and end_assemble each owner adds
-    # 10 to its own elements, and end_assemble combines into what they then hold.
+    # Between begin_assemble and end_assemble each owner adds 10 to its own
+    # elements, and end_assemble combines into what they then hold.
     P, r = comm.size, comm.rank
-    held = np.arange(3 * r, 3 * r + 4, dtype=np.int64)
-    d = {"__version__": "0.10.0", "buffer": np.ones(4), "dim_data": [
-        {"dist_type": "u", "size": 3 * P + 1, "proc_grid_size": P, "proc_grid_rank": r,
-         "indices": held, "one_to_one": False}]}
+    d = strip(P, r)
     plan = dapetra.HaloPlan(dapetra.Layout(d, comm))
     owned = np.array([not (i == 0 and r > 0) for i in range(4)])  # the lowest holder owns
     plan.begin_assemble(d)
@@ -59,8 +63,7 @@ def test_split_assembly_combines_into_what_owners_hold_at_the_end(comm):
         plan.end_update(d)  # an assembly, not an update, is in flight on it
     d["buffer"][owned] += 10.0
     plan.end_assemble(d, mode="add")
-    copies = np.array([2.0 if (i == 0 and r > 0) or (i == 3 and r < P - 1) else 1.0 for i in range(4)])
-    np.testing.assert_array_equal(d["buffer"], np.where(owned, copies + 10.0, 1.0))
+    np.testing.assert_array_equal(d["buffer"], np.where(owned, copies_held(P, r) + 10.0, 1.0))
 
 
 @pytest.mark.parametrize("dtype", [np.float64, np.float32, np.int32, np.int64, np.complex128])
