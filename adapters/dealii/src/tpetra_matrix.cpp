@@ -163,12 +163,12 @@ struct TpetraSparseMatrix::Impl {
   const LO* row_columns = nullptr;
   double* values = nullptr;
   std::vector<std::size_t> owned_per_block;
-  std::vector<Problem> faults;        // add()'s, reported by compress()
-  std::size_t more_faults = 0;        // beyond the first one kept
+  std::vector<Problem> faults;  // add()'s, reported by compress()
 
+  // Records a fault for compress(), as FEMatrix records add_element's: the
+  // first max_listed_problems name the faults (list_problem), the rest are dropped.
   void fault(const std::string& key, std::size_t value, const std::string& rule, const std::string& message) {
-    if (faults.empty()) faults.push_back(Problem::of(rank, key, std::to_string(value), rule, message));
-    else ++more_faults;
+    list_problem(faults, Problem::of(rank, key, std::to_string(value), rule, message));
   }
 
   // Collective: the matrix over `s`, open for assembly.
@@ -274,10 +274,8 @@ void TpetraSparseMatrix::compress(::dealii::VectorOperation::values operation) {
   Impl& m = *impl_;
   if (operation != ::dealii::VectorOperation::add)
     m.fault("operation", static_cast<std::size_t>(operation), "compress(VectorOperation::add)", "a matrix is assembled by adding");
-  if (m.more_faults > 0) m.faults[0].message += " (and " + std::to_string(m.more_faults) + " more faults here)";
   std::vector<Problem> faults;
   faults.swap(m.faults);
-  m.more_faults = 0;
   m.resume();
   try {
     mpi::agree(faults, m.comm);  // before any communication of values

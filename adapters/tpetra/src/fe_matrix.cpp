@@ -470,7 +470,7 @@ bool FEMatrix::element_fits(std::size_t c, const ElementMatrix& k, const char* c
   const bool known_cell = c < g.num_cells();
   if (known_cell && k.rows == size && k.cols == size && k.values != nullptr) return true;  // every call but a fault's
   const std::string n = std::to_string(size);
-  list_problem(faults_,  // the first few name the fault; the count does not matter
+  list_problem(faults_,  // the first max_listed_problems name the faults, as deal.II's TpetraSparseMatrix's
                known_cell ? Problem::of(g.nodes().distribution()->rank(), "element_matrix", std::to_string(k.rows) + "x" + std::to_string(k.cols),
                                         "an element matrix is (corners * block size) squared (" + n + "x" + n + ")",
                                         std::string(caller) + " skipped it")
