@@ -4,7 +4,8 @@
 // results (the timings are reported but not judged; CI runs this).
 // Rows: zero-copy view creation across buffer sizes, owned-map construction
 // versus Tpetra's own constructors (here), halo exchange, ghost update and
-// assembly versus hand-written MPI and plain Tpetra (bench_halo.cpp).
+// assembly versus hand-written MPI and plain Tpetra (bench_halo.cpp), the
+// two finite-element assembly engines (bench_fe_assembly.cpp).
 #include <Tpetra_Core.hpp>
 #include <Tpetra_Map.hpp>
 #include <Tpetra_MultiVector.hpp>
@@ -180,6 +181,7 @@ void bench_halo(Report& report, const Teuchos::RCP<const Comm>& comm, MPI_Comm r
 void bench_redistribute(Report& report, const Teuchos::RCP<const Comm>& comm, MPI_Comm raw, bool quick);
 void bench_scalapack(Report& report, const Teuchos::RCP<const Comm>& comm, MPI_Comm raw, bool quick);
 void bench_creation(Report& report, const Teuchos::RCP<const Comm>& comm, MPI_Comm raw, int reps);
+void bench_fe_assembly(Report& report, const Teuchos::RCP<const Comm>& comm, MPI_Comm raw, bool quick);
 #ifdef DAPETRA_BENCH_PETSC
 void bench_petsc(Report& report, MPI_Comm raw, bool quick);
 void bench_petsc_redistribute(Report& report, MPI_Comm raw, bool quick);
@@ -205,7 +207,7 @@ int main(int argc, char** argv) {
     if (a == "--quick") quick = true;
     else if (a == "--check") check = true;
     else if (a == "--append") append = true;  // add rows to an existing results file
-    else if (a == "--only" && i + 1 < argc) only = argv[++i];  // one group: views, maps, halo, creation, redistribute, scalapack, petsc
+    else if (a == "--only" && i + 1 < argc) only = argv[++i];  // one group: views, maps, halo, creation, redistribute, scalapack, fe, petsc
     else if (a == "--out" && i + 1 < argc) out = argv[++i];
   }
   const auto comm = Tpetra::getDefaultComm();
@@ -220,6 +222,7 @@ int main(int argc, char** argv) {
   if (want("creation")) bench::bench_creation(report, comm, raw, quick ? 7 : 15);
   if (want("redistribute")) bench::bench_redistribute(report, comm, raw, quick);
   if (want("scalapack")) bench::bench_scalapack(report, comm, raw, quick);
+  if (want("fe")) bench::bench_fe_assembly(report, comm, raw, quick);
 #ifdef DAPETRA_BENCH_PETSC
   if (want("petsc")) {  // PETSc joins the MPI that Tpetra's scope guard started
     PetscInitializeNoArguments();
