@@ -20,9 +20,9 @@ class PlanExchange {
  public:
   PlanExchange();
   ~PlanExchange();
-  /// Moves an exchange that is not in flight.
+  /// Moves an exchange, in flight or not (its state stays put; the moved-from one is empty).
   PlanExchange(PlanExchange&&) noexcept;
-  /// Moves an exchange that is not in flight.
+  /// Moves an exchange in flight or not into one that is not in flight (nor may one in flight be destroyed).
   PlanExchange& operator=(PlanExchange&&) noexcept;
   /// @return whether a begin_X awaits its end_X.
   bool in_flight() const;
