@@ -113,3 +113,39 @@ def test_a_plan_call_with_a_wrong_array_raises_on_its_neighbours(comm):
                 assert e.problems[0]["rank"] == faulty
         if r == faulty or (P > 1 and abs(r - faulty) == 1):
             assert raised
+
+
+@pytest.mark.parametrize("call", ["update", "assemble", "apply"])
+def test_a_split_call_with_an_unreadable_array_raises_on_its_neighbours(comm, call):
+    # The faulty process raises at its begin, having sent its peers fault
+    # notes and drained its messages; its neighbours raise at their end. A
+    # second round after it must run clean (nothing left in flight).
+    P, r = comm.size, comm.rank
+    layout = dapetra.Layout(array([block(20, P, r, 1)]), comm)
+    halo = dapetra.HaloPlan(layout)
+    # To cyclic: every process sends to every other (each block holds P consecutive indices).
+    cyclic = {"dist_type": "c", "size": 20, "proc_grid_size": P, "proc_grid_rank": r, "start": r}
+    move = dapetra.RedistributionPlan(layout, dapetra.Layout(array([cyclic]), comm))
+    begin, end = {
+        "update": (lambda a: halo.begin_update(a), lambda a: halo.end_update(a)),
+        "assemble": (lambda a: halo.begin_assemble(a), lambda a: halo.end_assemble(a)),
+        "apply": (lambda a: move.begin_apply(a, target), lambda a: move.end_apply(a, target)),
+    }[call]
+    for faulty in range(P):
+        target = array([cyclic])
+        d = array([block(20, P, r, 1)])
+        if r == faulty:
+            del d["buffer"]
+        raised = False
+        try:
+            begin(d)
+            end(d)
+        except dapetra.ValidationError as e:
+            raised = True
+            if r != faulty:
+                assert e.problems[0]["rank"] == faulty
+        if r == faulty or (P > 1 and abs(r - faulty) == 1) or call == "apply":
+            assert raised, f"{call}: fault on rank {faulty}"
+        good = array([block(20, P, r, 1)])
+        begin(good)
+        end(good)
