@@ -390,7 +390,7 @@ end_apply_reverse(b, a): until the end, do not write the array read nor
 touch the one written.)")
       .def(py::init([](const Layout& source, const Layout& target) {
              py::gil_scoped_release release;
-             return PyRedistributionPlan{RedistributionPlan::create(source.layout, target.layout)};
+             return PyRedistributionPlan{RedistributionPlan::create(source.layout, target.layout), {}};
            }),
            py::arg("source"), py::arg("target"))
       .def("apply", [](const PyRedistributionPlan& p, const py::object& a, const py::object& b) { p.move(a, b, true); },
