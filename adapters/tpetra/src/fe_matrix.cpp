@@ -495,11 +495,17 @@ void FEMatrix::add_blocks(std::size_t c, const double* k) {
     if (BS == 1 && is_constrained(row)) continue;
     const std::size_t begin = t.row_begin[static_cast<std::size_t>(row)],
                       end = t.row_begin[static_cast<std::size_t>(row) + 1];
+    std::size_t hint = begin;  // where the last corner was found: the next is often just after it
     for (int b = 0; b < n; ++b) {
       const local_index_t col = corner[b];
       if (BS == 1 && is_constrained(col)) continue;
-      std::size_t e = begin;
-      while (e < end && columns[e] != col) ++e;  // rows are short: a few dozen nodes at most
+      // Rows are short (a few dozen nodes at most) and hold every corner:
+      // scan on from the hint, then from the row's start.
+      std::size_t e = hint;
+      while (e < end && columns[e] != col) ++e;
+      if (e == end)
+        for (e = begin; columns[e] != col;) ++e;
+      hint = e + 1;
       double* block = values_ + t.entry_at[e];
       if constexpr (BS == 1) {
         *block += k[a * n + b];
