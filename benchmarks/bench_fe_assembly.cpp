@@ -160,6 +160,20 @@ void bench_fe_assembly(Report& report, const Teuchos::RCP<const Comm>& comm, MPI
     row.extra["relative_product_difference"] = difference;
     row.extra["cells_per_rank"] = graph->num_cells();
     report.add(row);
+
+    // The structure both assemble into, built from the same cells: FEGraph
+    // (with its matrix) against FECrsGraph (owned-first map, insertGlobalIndices
+    // per cell row, endAssembly) with its FECrsMatrix.
+    const auto s_ours = [&] { FEMatrix m(FEGraph::create(nodes, s.cells, corners)); };
+    const auto s_theirs = [&] { TpetraAssembly a(*nodes, s); };
+    const auto u = paired_median_seconds(raw, quick ? 3 : 7, s_ours, s_theirs);
+    Row setup{"FE matrix structure, P1 triangles, nodes=" + std::to_string(n * n) + " np=" + std::to_string(P), u.ours,
+              "Tpetra FECrsGraph from the cells (insertGlobalIndices, endAssembly) and its FECrsMatrix", u.baseline,
+              1.0};
+    setup.same_result = bench::all_ranks(
+        ours.matrix()->getGlobalNumEntries() == theirs.matrix->getGlobalNumEntries() && difference <= 1e-12, raw);
+    setup.extra["global_entries"] = ours.matrix()->getGlobalNumEntries();
+    report.add(setup);
   }
 }
 
