@@ -112,6 +112,32 @@ struct PyHaloPlan {
   void typed(F&& f) const {
     with_scalar(plan->layout().format(), std::forward<F>(f));
   }
+
+  // begin_update (or begin_assemble, `assemble`) on obj, and its end.
+  template <class T>
+  void begin_typed(const CallArray& a, bool assemble, PlanExchange& ex) const {
+    assemble ? plan->begin_assemble<T>(a.array(), ex) : plan->begin_update<T>(a.array(), ex);
+  }
+  template <class T>
+  void end_typed(const CallArray& a, bool assemble, mpi::CombineMode mode, PlanExchange& ex) const {
+    assemble ? plan->end_assemble<T>(a.array(), ex, mode) : plan->end_update<T>(a.array(), ex);
+  }
+  void begin(const py::object& obj, bool assemble) {
+    const CallArray a = call_array(obj, plan->layout());
+    const auto end_with = [&](PlanExchange& ex) {  // drains a begin this process then refuses
+      typed([&](auto t) { end_typed<typename decltype(t)::type>(a, assemble, mpi::CombineMode::add, ex); });
+    };
+    begin_call(
+        in_flight, a, a, assemble ? "end_assemble" : "end_update",
+        [&](PlanExchange& ex) { typed([&](auto t) { begin_typed<typename decltype(t)::type>(a, assemble, ex); }); },
+        end_with);
+  }
+  void end(const py::object& obj, bool assemble, mpi::CombineMode mode) {
+    const CallArray a = call_array(obj, plan->layout());
+    end_call(in_flight, a, a, assemble ? "end_assemble" : "end_update", [&](PlanExchange& ex) {
+      typed([&](auto t) { end_typed<typename decltype(t)::type>(a, assemble, mode, ex); });
+    });
+  }
 };
 
 struct PyRedistributionPlan {
@@ -310,45 +336,12 @@ end_assemble combines into what they then hold.)")
              const CallArray a = call_array(obj, p.plan->layout());
              run({&a}, [&] { p.typed([&](auto t) { p.plan->update<typename decltype(t)::type>(a.array()); }); });
            })
-      .def("begin_update",
-           [](PyHaloPlan& p, const py::object& obj) {
-             const CallArray a = call_array(obj, p.plan->layout());
-             begin_call(
-                 p.in_flight, a, a, "end_update",
-                 [&](PlanExchange& ex) {
-                   p.typed([&](auto t) { p.plan->begin_update<typename decltype(t)::type>(a.array(), ex); });
-                 },
-                 [&](PlanExchange& ex) {
-                   p.typed([&](auto t) { p.plan->end_update<typename decltype(t)::type>(a.array(), ex); });
-                 });
-           })
-      .def("end_update",
-           [](PyHaloPlan& p, const py::object& obj) {
-             const CallArray a = call_array(obj, p.plan->layout());
-             end_call(p.in_flight, a, a, "end_update", [&](PlanExchange& ex) {
-               p.typed([&](auto t) { p.plan->end_update<typename decltype(t)::type>(a.array(), ex); });
-             });
-           })
-      .def("begin_assemble",
-           [](PyHaloPlan& p, const py::object& obj) {
-             const CallArray a = call_array(obj, p.plan->layout());
-             begin_call(
-                 p.in_flight, a, a, "end_assemble",
-                 [&](PlanExchange& ex) {
-                   p.typed([&](auto t) { p.plan->begin_assemble<typename decltype(t)::type>(a.array(), ex); });
-                 },
-                 [&](PlanExchange& ex) {
-                   p.typed([&](auto t) { p.plan->end_assemble<typename decltype(t)::type>(a.array(), ex); });
-                 });
-           })
+      .def("begin_update", [](PyHaloPlan& p, const py::object& a) { p.begin(a, false); }, py::arg("a"))
+      .def("end_update", [](PyHaloPlan& p, const py::object& a) { p.end(a, false, mpi::CombineMode::add); },
+           py::arg("a"))
+      .def("begin_assemble", [](PyHaloPlan& p, const py::object& a) { p.begin(a, true); }, py::arg("a"))
       .def("end_assemble",
-           [](PyHaloPlan& p, const py::object& obj, const std::string& mode) {
-             const CallArray a = call_array(obj, p.plan->layout());
-             const mpi::CombineMode cm = mode_of(mode);
-             end_call(p.in_flight, a, a, "end_assemble", [&](PlanExchange& ex) {
-               p.typed([&](auto t) { p.plan->end_assemble<typename decltype(t)::type>(a.array(), ex, cm); });
-             });
-           },
+           [](PyHaloPlan& p, const py::object& a, const std::string& mode) { p.end(a, true, mode_of(mode)); },
            py::arg("a"), py::arg("mode") = "add")
       .def("assemble",
            [](const PyHaloPlan& p, const py::object& obj, const std::string& mode, bool then_update) {
