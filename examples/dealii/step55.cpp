@@ -1,23 +1,30 @@
-// deal.II's tutorial step-55 through Dapetra: Stokes flow with Taylor-Hood
-// elements (Q2 velocity, Q1 pressure) on a p4est mesh, Kovasznay's flow as
-// the exact solution (viscosity 0.1 on [-0.5, 1.5]^2, the body force that
-// makes it a Stokes solution), refined everywhere each cycle. deal.II's own
-// loop (AffineConstraints::distribute_local_to_global) assembles the system
-// K = [[A, B^T], [B, 0]] and the preconditioning matrix P = [[A, 0], [0,
-// Mp / viscosity]] straight into two block TpetraSparseMatrix objects, in
-// deal.II's block numbering (velocities, then pressures); Belos MINRES with
-// Dapetra's block diagonal preconditioner (one MueLu V-cycle on A, damped
-// Jacobi sweeps on the pressure mass matrix) solves K. The pressure's mean
-// is then removed, as the tutorial does, and the errors against the exact
-// solution and their rates under refinement are printed.
+// deal.II's tutorials step-55 and step-56 through Dapetra: Stokes flow with
+// Taylor-Hood elements (Q2 velocity, Q1 pressure) on a p4est mesh, refined
+// everywhere each cycle, with a known exact solution.
+//   - 2-D (step-55): Kovasznay's flow (viscosity 0.1 on [-0.5, 1.5]^2, the
+//     body force that makes it a Stokes solution).
+//   - 3-D (--dim 3, step-56): step-56's flow on the unit cube, viscosity 1:
+//     u = (2 sin(pi x), -pi y cos(pi x), -pi z cos(pi x)), p = sin(pi x)
+//     cos(pi y) sin(pi z).
+// deal.II's own loop (AffineConstraints::distribute_local_to_global)
+// assembles the system K = [[A, B^T], [B, 0]] and the preconditioning matrix
+// P = [[A, 0], [0, Mp / viscosity]] straight into two block
+// TpetraSparseMatrix objects, in deal.II's block numbering (velocities, then
+// pressures); Belos solves K with Dapetra's block preconditioner (one MueLu
+// V-cycle on A, damped Jacobi sweeps on the pressure mass matrix): MINRES
+// with the block diagonal kind (step-55's), or GMRES with the block upper
+// triangular kind (--kind upper, step-56's). The pressure's mean is then
+// removed, as the tutorials do, and the errors against the exact solution
+// and their rates under refinement are printed.
 //
-// With --compare each cycle is also solved the tutorial's two ways on the
-// same mesh: deal.II's Trilinos path (Epetra block matrices, ML on A and an
+// With --compare each cycle is also solved step-55's two ways on the same
+// mesh: deal.II's Trilinos path (Epetra block matrices, ML on A and an
 // inner CG with ML on Mp) and its PETSc path (BoomerAMG for both), each
 // with deal.II's MINRES: iterations, times (structure, assembly and solve,
 // preconditioner set-up included) and how far the solutions lie apart.
 //
-//   mpirun -n 2 dapetra-step55 [--initial 3] [--cycles 4] [--compare] [--tol 1e-10] [--agree 1e-8] [--report FILE.json]
+//   mpirun -n 2 dapetra-step55 [--dim 2|3] [--initial 3] [--cycles 4] [--kind diagonal|upper] [--compare]
+//                              [--tol 1e-10] [--agree 1e-8] [--report FILE.json]
 //
 // (--sweeps N, --drop T and --first-xml FILE change the block
 // preconditioner: Jacobi sweeps on Mp, MueLu's drop tolerance, any MueLu
@@ -70,48 +77,79 @@
 namespace {
 
 namespace dl = ::dealii;
-constexpr int dim = 2;
-constexpr double viscosity = 0.1;
 using BlockVector = dapetra::dealii::BlockVector;
 
 double seconds_since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
-// Kovasznay's flow at Reynolds number 1 / viscosity: u = (1 - e^(l x)
-// cos(2 pi y), l / (2 pi) e^(l x) sin(2 pi y)), p = -e^(2 l x) / 2 less its
-// mean over the domain, l = 1 / (2 viscosity) - sqrt(1 / (4 viscosity^2) +
-// 4 pi^2).
 const double pi = dl::numbers::PI;
-const double lambda = 0.5 / viscosity - std::sqrt(0.25 / (viscosity * viscosity) + 4.0 * pi * pi);
 
-class Exact : public dl::Function<dim> {
- public:
-  Exact() : dl::Function<dim>(dim + 1) {}
-  void vector_value(const dl::Point<dim>& p, dl::Vector<double>& values) const override {
-    const double e = std::exp(lambda * p[0]);
+// The flow each dimension solves: its domain, viscosity, exact velocity and
+// pressure (with mean zero over the domain), and the body force f =
+// -viscosity Laplace(u) + grad p that makes them a Stokes solution.
+template <int dim>
+struct Flow;
+
+// step-55: Kovasznay's flow at Reynolds number 1 / viscosity: u = (1 - e^(l
+// x) cos(2 pi y), l / (2 pi) e^(l x) sin(2 pi y)), p = -e^(2 l x) / 2 less
+// its mean over the domain, l = 1 / (2 viscosity) - sqrt(1 / (4
+// viscosity^2) + 4 pi^2).
+template <>
+struct Flow<2> {
+  static constexpr double low = -0.5, high = 1.5, viscosity = 0.1;
+  static double lambda() { return 0.5 / viscosity - std::sqrt(0.25 / (viscosity * viscosity) + 4.0 * pi * pi); }
+  static void exact(const dl::Point<2>& p, dl::Vector<double>& values) {
+    const double l = lambda(), e = std::exp(l * p[0]);
     values[0] = 1.0 - e * std::cos(2.0 * pi * p[1]);
-    values[1] = lambda / (2.0 * pi) * e * std::sin(2.0 * pi * p[1]);
+    values[1] = l / (2.0 * pi) * e * std::sin(2.0 * pi * p[1]);
     // The mean of e^(2 l x) over x in [-0.5, 1.5] is (e^(3 l) - e^(-l)) / (4 l).
-    values[2] = -0.5 * e * e + (std::exp(3.0 * lambda) - std::exp(-lambda)) / (8.0 * lambda);
+    values[2] = -0.5 * e * e + (std::exp(3.0 * l) - std::exp(-l)) / (8.0 * l);
+  }
+  static dl::Tensor<1, 2> force(const dl::Point<2>& p) {
+    const double l = lambda(), e = std::exp(l * p[0]), c = std::cos(2.0 * pi * p[1]), s = std::sin(2.0 * pi * p[1]);
+    const double k = l * l - 4.0 * pi * pi;  // Laplace(e^(l x) cos(2 pi y)) = k e^(l x) cos(2 pi y)
+    dl::Tensor<1, 2> f;
+    f[0] = viscosity * k * e * c - l * e * e;
+    f[1] = -viscosity * l / (2.0 * pi) * k * e * s;
+    return f;
   }
 };
 
-// The body force f = -viscosity Laplace(u) + grad p of Kovasznay's u and p
-// (the Navier-Stokes solution made a Stokes solution).
-dl::Tensor<1, dim> force(const dl::Point<dim>& p) {
-  const double e = std::exp(lambda * p[0]), c = std::cos(2.0 * pi * p[1]), s = std::sin(2.0 * pi * p[1]);
-  const double k = lambda * lambda - 4.0 * pi * pi;  // Laplace(e^(l x) cos(2 pi y)) = k e^(l x) cos(2 pi y)
-  dl::Tensor<1, dim> f;
-  f[0] = viscosity * k * e * c - lambda * e * e;
-  f[1] = -viscosity * lambda / (2.0 * pi) * k * e * s;
-  return f;
-}
+// step-56's flow on the unit cube (its mean pressure is zero already).
+template <>
+struct Flow<3> {
+  static constexpr double low = 0.0, high = 1.0, viscosity = 1.0;
+  static void exact(const dl::Point<3>& p, dl::Vector<double>& values) {
+    const double sx = std::sin(pi * p[0]), cx = std::cos(pi * p[0]);
+    values[0] = 2.0 * sx;
+    values[1] = -pi * p[1] * cx;
+    values[2] = -pi * p[2] * cx;
+    values[3] = sx * std::cos(pi * p[1]) * std::sin(pi * p[2]);
+  }
+  static dl::Tensor<1, 3> force(const dl::Point<3>& p) {
+    const double sx = std::sin(pi * p[0]), cx = std::cos(pi * p[0]), sy = std::sin(pi * p[1]),
+                 cy = std::cos(pi * p[1]), sz = std::sin(pi * p[2]), cz = std::cos(pi * p[2]);
+    dl::Tensor<1, 3> f;
+    f[0] = 2.0 * pi * pi * sx + pi * cx * cy * sz;
+    f[1] = -pi * pi * pi * p[1] * cx - pi * sx * sy * sz;
+    f[2] = -pi * pi * pi * p[2] * cx + pi * sx * cy * cz;
+    return f;
+  }
+};
+
+template <int dim>
+class Exact : public dl::Function<dim> {
+ public:
+  Exact() : dl::Function<dim>(dim + 1) {}
+  void vector_value(const dl::Point<dim>& p, dl::Vector<double>& values) const override { Flow<dim>::exact(p, values); }
+};
 
 // How one path's cycle went.
 struct Timed {
   double structure = 0, assembly = 0, solve = 0;  // seconds; solve: preconditioner set-up included
   int iterations = 0;
+  double residual = 0;  // |b - K x| / |b|, recomputed (Dapetra's path)
   bool converged = false;
 };
 
@@ -151,11 +189,14 @@ struct DealIIBlockDiagonal {
   }
 };
 
+template <int dim>
 class Stokes {
  public:
+  static constexpr double viscosity = Flow<dim>::viscosity;
+
   explicit Stokes(unsigned initial)
       : fe_(dl::FE_Q<dim>(2), dim, dl::FE_Q<dim>(1), 1), dofs_(mesh_) {
-    dl::GridGenerator::hyper_cube(mesh_, -0.5, 1.5);
+    dl::GridGenerator::hyper_cube(mesh_, Flow<dim>::low, Flow<dim>::high);
     mesh_.refine_global(initial);
   }
 
@@ -164,7 +205,8 @@ class Stokes {
   // velocity on the boundary (and hanging nodes, were there any).
   void setup() {
     dofs_.distribute_dofs(fe_);
-    const std::vector<unsigned> block_of_component = {0, 0, 1};
+    std::vector<unsigned> block_of_component(dim + 1, 0);
+    block_of_component[dim] = 1;
     dl::DoFRenumbering::component_wise(dofs_, block_of_component);
     const auto per_block = dl::DoFTools::count_dofs_per_fe_block(dofs_, block_of_component);
     n_u_ = per_block[0];
@@ -175,7 +217,7 @@ class Stokes {
     dapetra::dealii::compat::reinit_constraints(constraints_, owned_all_, relevant_all_);
     dl::DoFTools::make_hanging_node_constraints(dofs_, constraints_);
     const dl::FEValuesExtractors::Vector velocity(0);
-    dl::VectorTools::interpolate_boundary_values(dofs_, 0, Exact(), constraints_, fe_.component_mask(velocity));
+    dl::VectorTools::interpolate_boundary_values(dofs_, 0, Exact<dim>(), constraints_, fe_.component_mask(velocity));
     constraints_.close();
   }
   void refine() { mesh_.refine_global(1); }
@@ -214,7 +256,7 @@ class Stokes {
       cell_rhs = 0;
       for (unsigned q = 0; q < quadrature.size(); ++q) {
         const double dx = values.JxW(q);
-        const dl::Tensor<1, dim> f = force(values.quadrature_point(q));
+        const dl::Tensor<1, dim> f = Flow<dim>::force(values.quadrature_point(q));
         for (unsigned i = 0; i < n; ++i) {
           grad_u[i] = values[velocity].gradient(i, q);
           phi_u[i] = values[velocity].value(i, q);
@@ -266,6 +308,7 @@ class Stokes {
         dapetra::tpetra::solve_block_system(fields, k.tpetra_matrix(), *p.tpetra_matrix(), x, b, block, options);
     t.solve = seconds_since(t0);
     t.iterations = result.iterations;
+    t.residual = result.relative_residual;
     t.converged = result.converged;
     BlockVector owned(owned_, MPI_COMM_WORLD);
     dapetra::dealii::copy_tpetra_to_block_vector(*x, owned);
@@ -327,7 +370,7 @@ class Stokes {
     double out[2];
     int i = 0;
     for (const auto* mask : {&velocity_mask, &pressure_mask}) {
-      dl::VectorTools::integrate_difference(dofs_, solution, Exact(), per_cell, quadrature, dl::VectorTools::L2_norm,
+      dl::VectorTools::integrate_difference(dofs_, solution, Exact<dim>(), per_cell, quadrature, dl::VectorTools::L2_norm,
                                             mask);
       out[i++] = dl::VectorTools::compute_global_error(mesh_, per_cell, dl::VectorTools::L2_norm);
     }
@@ -387,6 +430,7 @@ double relative_difference(const BlockVector& a, const BlockVector& b) {
 }
 
 struct Options {
+  int dim = 2;
   unsigned initial = 3, cycles = 4;
   bool compare = false;
   double tolerance = 1e-10;
@@ -395,12 +439,26 @@ struct Options {
   dapetra::tpetra::BlockOptions block;  // Dapetra's defaults (BlockOptions::velocity_multigrid() on A)
 };
 
+dapetra::tpetra::BlockKind kind_of(const std::string& name) {
+  if (name == "diagonal") return dapetra::tpetra::BlockKind::diagonal;
+  if (name == "upper") return dapetra::tpetra::BlockKind::upper_triangular;
+  throw std::invalid_argument("--kind: diagonal or upper, not " + name);
+}
+
+// The Krylov method solve_block_system() runs for these options.
+const char* krylov_name(const dapetra::tpetra::BlockOptions& block) {
+  if (block.kind == dapetra::tpetra::BlockKind::diagonal) return "MINRES";
+  return block.first_tolerance > 0 || block.second_tolerance > 0 ? "Flexible GMRES" : "GMRES";
+}
+
 Options parse(int argc, char** argv) {
   Options o;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     const bool value = i + 1 < argc;
-    if (a == "--initial" && value) o.initial = static_cast<unsigned>(std::stoul(argv[++i]));
+    if (a == "--dim" && value) o.dim = std::stoi(argv[++i]);
+    else if (a == "--kind" && value) o.block.kind = kind_of(argv[++i]);
+    else if (a == "--initial" && value) o.initial = static_cast<unsigned>(std::stoul(argv[++i]));
     else if (a == "--cycles" && value) o.cycles = static_cast<unsigned>(std::stoul(argv[++i]));
     else if (a == "--tol" && value) o.tolerance = std::stod(argv[++i]);
     else if (a == "--report" && value) o.report = argv[++i];
@@ -411,22 +469,22 @@ Options parse(int argc, char** argv) {
     else if (a == "--first-tolerance" && value) o.block.first_tolerance = std::stod(argv[++i]);
     else if (a == "--second-tolerance" && value) o.block.second_tolerance = std::stod(argv[++i]);
     else if (a == "--first-xml" && value) Teuchos::updateParametersFromXmlFile(argv[++i], Teuchos::inOutArg(o.block.first_parameters));
-    else throw std::invalid_argument("usage: dapetra-step55 [--initial N] [--cycles K] [--compare] [--tol T] [--agree D] [--report FILE.json] [--sweeps N] [--drop T] [--first-xml FILE] [--first-tolerance T] [--second-tolerance T]");
+    else throw std::invalid_argument("usage: dapetra-step55 [--dim 2|3] [--kind diagonal|upper] [--initial N] [--cycles K] [--compare] [--tol T] [--agree D] [--report FILE.json] [--sweeps N] [--drop T] [--first-xml FILE] [--first-tolerance T] [--second-tolerance T]");
   }
   return o;
 }
 
 nlohmann::json row_of(const Timed& t) {
   return {{"structure_s", t.structure}, {"assembly_s", t.assembly}, {"solve_s", t.solve},
-          {"iterations", t.iterations}, {"converged", t.converged}};
+          {"iterations", t.iterations}, {"relative_residual", t.residual}, {"converged", t.converged}};
 }
 
 // deal.II's path on the same mesh, timed, and how far its solution lies
 // from `ours`; returns whether it converged and agrees within `agree`.
-template <class Path>
-bool compare(const Stokes& stokes, const BlockVector& ours, double tolerance, double agree, bool root, nlohmann::json& row) {
+template <class Path, int dim>
+bool compare(const Stokes<dim>& stokes, const BlockVector& ours, double tolerance, double agree, bool root, nlohmann::json& row) {
   BlockVector theirs = stokes.relevant_vector();
-  const Timed t = stokes.solve_with_deal_ii<Path>(theirs, tolerance);
+  const Timed t = stokes.template solve_with_deal_ii<Path>(theirs, tolerance);
   const double difference = relative_difference(ours, theirs);
   row[Path::name] = row_of(t);
   row[Path::name]["difference"] = difference;
@@ -438,6 +496,55 @@ bool compare(const Stokes& stokes, const BlockVector& ours, double tolerance, do
   return t.converged && difference <= agree;
 }
 
+// Collective. The cycles of one dimension's problem; the exit status.
+template <int dim>
+int run(const Options& o, bool root) {
+  Stokes<dim> stokes(o.initial);
+  nlohmann::json report = nlohmann::json::array();
+  bool ok = true;
+  std::vector<std::pair<double, double>> errors;
+  double rate_u = 0, rate_p = 0;
+  for (unsigned cycle = 0; cycle < o.cycles; ++cycle) {
+    if (cycle > 0) stokes.refine();
+    stokes.setup();
+    BlockVector solution = stokes.relevant_vector();
+    const Timed ours = stokes.solve_with_dapetra(solution, o.tolerance, o.block);
+    errors.push_back(stokes.errors(solution));
+    const auto [e_u, e_p] = errors.back();
+    if (errors.size() > 1) {
+      rate_u = std::log2(errors[errors.size() - 2].first / e_u);
+      rate_p = std::log2(errors[errors.size() - 2].second / e_p);
+    }
+    nlohmann::json row = row_of(ours);
+    row["cycle"] = cycle;
+    row["dofs"] = stokes.n_dofs();
+    row["error_u"] = e_u;
+    row["error_p"] = e_p;
+    if (root) {
+      std::printf("cycle %u: %u dofs (%u + %u); Tpetra: structure %.3f s, assembly %.3f s, %s %d iterations in %.3f s%s"
+                  " (|b - K x| / |b| = %.1e)\n",
+                  cycle, static_cast<unsigned>(stokes.n_dofs()), static_cast<unsigned>(stokes.n_velocities()),
+                  static_cast<unsigned>(stokes.n_dofs() - stokes.n_velocities()), ours.structure, ours.assembly,
+                  krylov_name(o.block), ours.iterations, ours.solve, ours.converged ? "" : " (NOT CONVERGED)",
+                  ours.residual);
+      std::printf("  L2 errors: velocity %.3e, pressure %.3e", e_u, e_p);
+      if (errors.size() > 1) std::printf("; rates %.2f, %.2f", rate_u, rate_p);
+      std::printf("\n");
+    }
+    ok = ok && ours.converged;
+    if (o.compare) {
+      ok = compare<TrilinosPath>(stokes, solution, o.tolerance, o.agree, root, row) && ok;
+      ok = compare<PetscPath>(stokes, solution, o.tolerance, o.agree, root, row) && ok;
+    }
+    report.push_back(row);
+  }
+  const bool rates_hold = o.cycles < 3 || (rate_u >= 2.7 && rate_p >= 1.7);
+  if (root && !o.report.empty()) std::ofstream(o.report) << report.dump(1) << "\n";
+  if (root && !ok) std::printf("FAILED: a solve did not converge, or a solution differs from deal.II's own\n");
+  if (root && !rates_hold) std::printf("FAILED: the errors fall slower than Taylor-Hood's rates (3, 2)\n");
+  return ok && rates_hold ? 0 : 1;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -445,48 +552,9 @@ int main(int argc, char** argv) {
   const bool root = dl::Utilities::MPI::this_mpi_process(MPI_COMM_WORLD) == 0;
   try {
     const Options o = parse(argc, argv);
-    Stokes stokes(o.initial);
-    nlohmann::json report = nlohmann::json::array();
-    bool ok = true;
-    std::vector<std::pair<double, double>> errors;
-    double rate_u = 0, rate_p = 0;
-    for (unsigned cycle = 0; cycle < o.cycles; ++cycle) {
-      if (cycle > 0) stokes.refine();
-      stokes.setup();
-      BlockVector solution = stokes.relevant_vector();
-      const Timed ours = stokes.solve_with_dapetra(solution, o.tolerance, o.block);
-      errors.push_back(stokes.errors(solution));
-      const auto [e_u, e_p] = errors.back();
-      if (errors.size() > 1) {
-        rate_u = std::log2(errors[errors.size() - 2].first / e_u);
-        rate_p = std::log2(errors[errors.size() - 2].second / e_p);
-      }
-      nlohmann::json row = row_of(ours);
-      row["cycle"] = cycle;
-      row["dofs"] = stokes.n_dofs();
-      row["error_u"] = e_u;
-      row["error_p"] = e_p;
-      if (root) {
-        std::printf("cycle %u: %u dofs (%u + %u); Tpetra: structure %.3f s, assembly %.3f s, MINRES %d iterations in %.3f s%s\n",
-                    cycle, static_cast<unsigned>(stokes.n_dofs()), static_cast<unsigned>(stokes.n_velocities()),
-                    static_cast<unsigned>(stokes.n_dofs() - stokes.n_velocities()), ours.structure, ours.assembly,
-                    ours.iterations, ours.solve, ours.converged ? "" : " (NOT CONVERGED)");
-        std::printf("  L2 errors: velocity %.3e, pressure %.3e", e_u, e_p);
-        if (errors.size() > 1) std::printf("; rates %.2f, %.2f", rate_u, rate_p);
-        std::printf("\n");
-      }
-      ok = ok && ours.converged;
-      if (o.compare) {
-        ok = compare<TrilinosPath>(stokes, solution, o.tolerance, o.agree, root, row) && ok;
-        ok = compare<PetscPath>(stokes, solution, o.tolerance, o.agree, root, row) && ok;
-      }
-      report.push_back(row);
-    }
-    const bool rates_hold = o.cycles < 3 || (rate_u >= 2.7 && rate_p >= 1.7);
-    if (root && !o.report.empty()) std::ofstream(o.report) << report.dump(1) << "\n";
-    if (root && !ok) std::printf("FAILED: a solve did not converge, or a solution differs from deal.II's own\n");
-    if (root && !rates_hold) std::printf("FAILED: the errors fall slower than Taylor-Hood's rates (3, 2)\n");
-    return ok && rates_hold ? 0 : 1;
+    if (o.dim == 2) return run<2>(o, root);
+    if (o.dim == 3) return run<3>(o, root);
+    throw std::invalid_argument("--dim: 2 or 3, not " + std::to_string(o.dim));
   } catch (const std::exception& e) {
     std::fprintf(stderr, "dapetra-step55: %s\n", e.what());
     return 2;

@@ -2,20 +2,22 @@
 Dapetra with a block preconditioner, and by PETSc as DOLFINx's Stokes demo
 solves it, on the same matrices.
 
-The unit square, no-slip walls, a rotational body force f = (0.5 - y,
-x - 0.5), the pressure fixed at the corner (0, 0). DOLFINx assembles K =
+The unit square (or, --dim 3, the unit cube in tetrahedra), no-slip walls,
+a rotational body force f = (0.5 - y, x - 0.5[, 0]), the pressure fixed at
+the corner at the origin. DOLFINx assembles K =
 [[A, B^T], [B, 0]], the preconditioning matrix P = [[A, 0], [0, Mp]] (Mp
 the pressure mass matrix) and b, each process's rows in blocks (its
 velocity unknowns, then its pressures). Dapetra hands K and P to Tpetra
 (CrsMatrix.from_csr) and solve_block runs MINRES with diag(A^-1, Mp^-1)
 and GMRES with the block upper triangular preconditioner: one MueLu V-cycle
-on A (2 equations per node), 3 Jacobi sweeps on Mp. PETSc runs MINRES with
-an additive field split: GAMG on A (block size 2), Jacobi on Mp.
+on A (dim equations per node), 3 Jacobi sweeps on Mp. PETSc runs MINRES
+with an additive field split: GAMG on A (block size dim), Jacobi on Mp.
 
-    mpirun -n 2 python3 examples/python/stokes_dolfinx.py [--n 8 16 32] [--check] [--manufactured]
+    mpirun -n 2 python3 examples/python/stokes_dolfinx.py [--dim 2|3] [--n 8 16 32] [--check] [--manufactured]
 
 --manufactured takes the force of a known solution (u the curl of
-(x (1 - x) y (1 - y))^2, p = sin(pi x) sin(pi y)) and prints the L2 errors
+(x (1 - x) y (1 - y))^2, p = sin(pi x) sin(pi y); in 3-D the curl of (0, 0,
+(x (1 - x) y (1 - y) z (1 - z))^2), p = sin(pi x) sin(pi y) sin(pi z)) and prints the L2 errors
 of the MINRES solution and their rates; with --check the last rates must
 reach 2.7 (velocity) and 1.7 (pressure), Taylor-Hood's being 3 and 2.
 
@@ -50,21 +52,26 @@ comm = MPI.COMM_WORLD
 TOL = 1e-12  # Dapetra's: |b - K x| / |b|; PETSc's MINRES: its preconditioned residual
 
 
-def manufactured_solution(x):
-    """u = curl of psi = (x (1 - x) y (1 - y))^2, zero on the walls and
-    divergence-free; p = sin(pi x) sin(pi y), zero at the pinned corner."""
-    psi = (x[0] * (1 - x[0]) * x[1] * (1 - x[1])) ** 2
-    u = ufl.as_vector((psi.dx(1), -psi.dx(0)))
-    p = ufl.sin(ufl.pi * x[0]) * ufl.sin(ufl.pi * x[1])
+def manufactured_solution(x, dim):
+    """u = curl of psi = (x (1 - x) y (1 - y))^2 (in 3-D: of (0, 0, psi), psi
+    with a z (1 - z) factor too), zero on the walls and divergence-free; p =
+    the product of sin(pi x_i), zero at the pinned corner."""
+    psi, p = 1, 1
+    for i in range(dim):
+        psi, p = psi * (x[i] * (1 - x[i])) ** 2, p * ufl.sin(ufl.pi * x[i])
+    u = ufl.as_vector((psi.dx(1), -psi.dx(0)) + (0,) * (dim - 2))
     return u, p
 
 
 class Stokes:
-    """The system on an n x n triangle mesh."""
+    """The system on an n x n triangle mesh (dim 2) or n x n x n
+    tetrahedron mesh (dim 3)."""
 
-    def __init__(self, n, manufactured=False):
-        msh = mesh.create_unit_square(comm, n, n, mesh.CellType.triangle)
-        V, Q = vector_lagrange_space(msh, 2, degree=2), lagrange_space(msh, 1)
+    def __init__(self, n, manufactured=False, dim=2):
+        msh = (mesh.create_unit_square(comm, n, n, mesh.CellType.triangle) if dim == 2
+               else mesh.create_unit_cube(comm, n, n, n, mesh.CellType.tetrahedron))
+        V, Q = vector_lagrange_space(msh, dim, degree=2), lagrange_space(msh, 1)
+        self.dim = dim
         u, v = ufl.TrialFunction(V), ufl.TestFunction(V)
         p, q = ufl.TrialFunction(Q), ufl.TestFunction(Q)
         dx = ufl.dx
@@ -73,14 +80,14 @@ class Stokes:
                       [-ufl.inner(ufl.div(u), q) * dx, zero * p * q * dx]])
         a_p = fem.form([[ufl.inner(ufl.grad(u), ufl.grad(v)) * dx, None], [None, ufl.inner(p, q) * dx]])
         x = ufl.SpatialCoordinate(msh)
-        self.exact = manufactured_solution(x) if manufactured else None
+        self.exact = manufactured_solution(x, dim) if manufactured else None
         force = (-ufl.div(ufl.grad(self.exact[0])) + ufl.grad(self.exact[1]) if manufactured
-                 else ufl.as_vector((0.5 - x[1], x[0] - 0.5)))
+                 else ufl.as_vector((0.5 - x[1], x[0] - 0.5) + (0,) * (dim - 2)))
         L = fem.form([ufl.inner(force, v) * dx, zero * q * dx])
         fdim = msh.topology.dim - 1
         walls = mesh.locate_entities_boundary(msh, fdim, lambda x: np.full(x.shape[1], True))
-        noslip = fem.dirichletbc(np.zeros(2, dtype=PETSc.ScalarType), fem.locate_dofs_topological(V, fdim, walls), V)
-        corner = fem.locate_dofs_geometrical(Q, lambda x: np.isclose(x[0], 0.0) & np.isclose(x[1], 0.0))
+        noslip = fem.dirichletbc(np.zeros(dim, dtype=PETSc.ScalarType), fem.locate_dofs_topological(V, fdim, walls), V)
+        corner = fem.locate_dofs_geometrical(Q, lambda x: np.all(np.isclose(x[:dim], 0.0), axis=0))
         pinned = fem.dirichletbc(PETSc.ScalarType(0.0), corner, Q)
         self.K, self.P, self.b = assemble_block_system(a, a_p, L, [noslip, pinned])
         # DOLFINx 0.11's blocked matrices need these alive: PETSc's sub-matrix
@@ -111,7 +118,7 @@ class Stokes:
         p.x.scatter_forward()
         integral = lambda e: comm.allreduce(fem.assemble_scalar(fem.form(e * ufl.dx)), op=MPI.SUM)
         u_exact, p_exact = self.exact
-        p_mean, p_exact_mean = integral(p), integral(p_exact)  # (the unit square's area is 1)
+        p_mean, p_exact_mean = integral(p), integral(p_exact)  # (the unit square's area, the cube's volume, is 1)
         e_u = ufl.inner(u - u_exact, u - u_exact)
         e_p = ((p - p_mean) - (p_exact - p_exact_mean)) ** 2
         return np.sqrt(integral(e_u)), np.sqrt(integral(e_p))
@@ -147,7 +154,7 @@ def solve_dapetra(s, kind, tolerance=TOL):
     x = s.b.duplicate()
     x.set(0.0)
     iterations, _ = dapetra.solve_block(K, P, s.protocol(s.b.array), s.protocol(x.array),
-                                        fields=[s.velocity, s.pressure], kind=kind, equations_per_node=2,
+                                        fields=[s.velocity, s.pressure], kind=kind, equations_per_node=s.dim,
                                         tolerance=tolerance, max_iterations=2000)
     return x, iterations
 
@@ -175,7 +182,7 @@ def solve_dapetra_nested(s, kind, tolerance=TOL):
     x = s.b.duplicate()
     x.set(0.0)
     iterations, _ = dapetra.solve_block(blocks, S, s.protocol(s.b.array), s.protocol(x.array), kind=kind,
-                                        equations_per_node=2, tolerance=tolerance, max_iterations=2000)
+                                        equations_per_node=s.dim, tolerance=tolerance, max_iterations=2000)
     for M in (K, P):
         M.destroy()
     return x, iterations
@@ -190,7 +197,7 @@ def solve_petsc(s, tolerance=TOL):
     pc.setType("fieldsplit")
     pc.setFieldSplitType(PETSc.PC.CompositeType.ADDITIVE)
     velocity = PETSc.IS().createStride(s.velocity, s.lo, 1, comm=comm)
-    velocity.setBlockSize(2)
+    velocity.setBlockSize(s.dim)
     pressure = PETSc.IS().createStride(s.pressure, s.lo + s.velocity, 1, comm=comm)
     pc.setFieldSplitIS(("u", velocity), ("p", pressure))
     ksp.setUp()
@@ -221,6 +228,7 @@ def error_columns(errors):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--dim", type=int, choices=(2, 3), default=2)
     parser.add_argument("--n", type=int, nargs="+", default=[8, 16, 32])
     parser.add_argument("--check", action="store_true")
     parser.add_argument("--manufactured", action="store_true",
@@ -233,7 +241,7 @@ def main():
         print(f"{'cells':>6} {'unknowns':>9} {'MINRES+diag':>12} {'GMRES+upper':>12} {'nested':>7} {'PETSc MINRES':>13} "
               f"{'|x - x_petsc| / |x_petsc| (u, p)':>26}" + ("  L2 error u (rate)  L2 error p (rate)" if args.manufactured else ""))
     for n in args.n:
-        s = Stokes(n, manufactured=args.manufactured)
+        s = Stokes(n, manufactured=args.manufactured, dim=args.dim)
         x_petsc, petsc_iterations, petsc_converged = solve_petsc(s)
         differences = []
         counts["petsc"].append(petsc_iterations)

@@ -71,4 +71,9 @@ if(TARGET Dapetra::tpetra AND NOT DAPETRA_SANITIZE)
                  COMMAND ${Python3_EXECUTABLE} ${DAPETRA_ROOT}/examples/python/stokes_dolfinx.py --check ${manufactured}
                  LABELS python TIMEOUT 300 ENV ${DAPETRA_PYTHON_ENV} RESOURCE_LOCK dolfinx_jit)
   endforeach()
+  # In 3-D (tetrahedra, 8 and 16 cells a side, 3 equations per node).
+  dapetra_test(python_stokes_dolfinx_3d_np2 NP 2
+               COMMAND ${Python3_EXECUTABLE} ${DAPETRA_ROOT}/examples/python/stokes_dolfinx.py --check --manufactured
+                       --dim 3 --n 8 16
+               LABELS python TIMEOUT 300 ENV ${DAPETRA_PYTHON_ENV} RESOURCE_LOCK dolfinx_jit)
 endif()
