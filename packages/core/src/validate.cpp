@@ -18,9 +18,8 @@ namespace {
 // most max_listed_problems times (error.hpp), then summarised, so a bad
 // 10^7-index layout gives a readable list rather than millions of lines.
 
-std::string str(global_index_t v) { return std::to_string(v); }
 std::string pair_str(const std::array<global_index_t, 2>& p) {
-  return "[" + str(p[0]) + ", " + str(p[1]) + "]";
+  return "[" + std::to_string(p[0]) + ", " + std::to_string(p[1]) + "]";
 }
 
 bool parse_version(const std::string& v, long long parts[3]) {
@@ -47,8 +46,8 @@ struct Difference {
 std::string key_text(DistType t) { return std::string(1, to_char(t)); }
 std::string key_text(bool b) { return b ? "true" : "false"; }
 std::string key_text(const std::array<global_index_t, 2>& p) { return pair_str(p); }
-std::string key_text(global_index_t v) { return str(v); }
-std::string key_text(int v) { return str(v); }
+std::string key_text(global_index_t v) { return std::to_string(v); }
+std::string key_text(int v) { return std::to_string(v); }
 
 Difference first_difference(const Dim& x, const Dim& y) {
   Difference diff;
@@ -58,8 +57,8 @@ Difference first_difference(const Dim& x, const Dim& y) {
       },
       x, y);
   if (diff.key.empty() && x.indices != y.indices)
-    return {"indices", str(static_cast<global_index_t>(x.indices.size())) + " indices",
-            str(static_cast<global_index_t>(y.indices.size())) + " indices (different values)"};
+    return {"indices", std::to_string(x.indices.size()) + " indices",
+            std::to_string(y.indices.size()) + " indices (different values)"};
   return diff;
 }
 
@@ -71,18 +70,20 @@ void block_axis_rules(std::vector<Problem>& out, int d, const std::vector<const 
     if (dims[k]->periodic != dims[0]->periodic)
       out.push_back(Problem::of(mpi_rank[k], "periodic", dims[k]->periodic ? "true" : "false",
                                 "periodic is the same on every grid rank of an axis",
-                                "grid rank " + str(k) + " disagrees with grid rank 0 on periodic", d));
+                                "grid rank " + std::to_string(k) + " disagrees with grid rank 0 on periodic", d));
 
   const GlobalRange first = owned_global_range(*dims[0]);
   if (first.begin != 0)
     out.push_back(Problem::of(
-        mpi_rank[0], "start", str(dims[0]->start),
+        mpi_rank[0], "start", std::to_string(dims[0]->start),
         "grid rank 0 owns from global index 0 (start + boundary padding counted from 0)",
-        "grid rank 0 owns from global index " + str(first.begin) + ", so indices below it have no owner", d));
+        "grid rank 0 owns from global index " + std::to_string(first.begin) + ", so indices below it have no owner",
+        d));
   const GlobalRange last = owned_global_range(*dims[P - 1]);
   if (last.end != size)
-    out.push_back(Problem::of(mpi_rank[P - 1], "stop", str(dims[P - 1]->stop), "the last grid rank owns up to size",
-                              "the last grid rank owns up to " + str(last.end) + " but size is " + str(size), d));
+    out.push_back(Problem::of(
+        mpi_rank[P - 1], "stop", std::to_string(dims[P - 1]->stop), "the last grid rank owns up to size",
+        "the last grid rank owns up to " + std::to_string(last.end) + " but size is " + std::to_string(size), d));
 
   for (int k = 0; k + 1 < P; ++k) {
     const Dim& a = *dims[k];
@@ -90,32 +91,33 @@ void block_axis_rules(std::vector<Problem>& out, int d, const std::vector<const 
     const GlobalRange ra = owned_global_range(a), rb = owned_global_range(b);
     if (ra.end != rb.begin) {
       out.push_back(
-          Problem::of(mpi_rank[k + 1], "start", str(b.start),
+          Problem::of(mpi_rank[k + 1], "start", std::to_string(b.start),
                       "owned ranges of neighbouring grid ranks are adjacent (stop - right communication padding "
                       "of rank k == start + left communication padding of rank k+1)",
-                      "grid rank " + str(k) + " owns up to " + str(ra.end) + " but grid rank " + str(k + 1) +
-                          " owns from " + str(rb.begin) + (ra.end < rb.begin ? " (a gap)" : " (an overlap)"),
+                      "grid rank " + std::to_string(k) + " owns up to " + std::to_string(ra.end) + " but grid rank " +
+                          std::to_string(k + 1) + " owns from " + std::to_string(rb.begin) +
+                          (ra.end < rb.begin ? " (a gap)" : " (an overlap)"),
                       d));
       continue;
     }
     if (a.padding[1] != b.padding[0])
-      out.push_back(
-          Problem::of(mpi_rank[k + 1], "padding", pair_str(b.padding),
-                      "right communication padding of grid rank k equals left communication padding of grid rank k+1",
-                      "grid rank " + str(k) + " has right padding " + str(a.padding[1]) + " but grid rank " +
-                          str(k + 1) + " has left padding " + str(b.padding[0]),
-                      d));
+      out.push_back(Problem::of(
+          mpi_rank[k + 1], "padding", pair_str(b.padding),
+          "right communication padding of grid rank k equals left communication padding of grid rank k+1",
+          "grid rank " + std::to_string(k) + " has right padding " + std::to_string(a.padding[1]) + " but grid rank " +
+              std::to_string(k + 1) + " has left padding " + std::to_string(b.padding[0]),
+          d));
     if (b.padding[0] > ra.size())
       out.push_back(Problem::of(mpi_rank[k + 1], "padding", pair_str(b.padding),
                                 "communication padding is at most the neighbour's owned count",
-                                "left padding " + str(b.padding[0]) + " is wider than the " + str(ra.size()) +
-                                    " indices grid rank " + str(k) + " owns",
+                                "left padding " + std::to_string(b.padding[0]) + " is wider than the " +
+                                    std::to_string(ra.size()) + " indices grid rank " + std::to_string(k) + " owns",
                                 d));
     if (a.padding[1] > rb.size())
       out.push_back(Problem::of(mpi_rank[k], "padding", pair_str(a.padding),
                                 "communication padding is at most the neighbour's owned count",
-                                "right padding " + str(a.padding[1]) + " is wider than the " + str(rb.size()) +
-                                    " indices grid rank " + str(k + 1) + " owns",
+                                "right padding " + std::to_string(a.padding[1]) + " is wider than the " +
+                                    std::to_string(rb.size()) + " indices grid rank " + std::to_string(k + 1) + " owns",
                                 d));
   }
 
@@ -126,13 +128,13 @@ void block_axis_rules(std::vector<Problem>& out, int d, const std::vector<const 
     const global_index_t left = dims[0]->padding[0], right = dims[P - 1]->padding[1];
     const global_index_t period = size - left - right;
     if (period < left || period < right)
-      out.push_back(
-          Problem::of(mpi_rank[left >= right ? 0 : P - 1], "padding",
-                      pair_str(left >= right ? dims[0]->padding : dims[P - 1]->padding),
-                      "on a periodic axis each edge padding is at most the interior period (size - edge paddings)",
-                      "edge padding (" + str(left) + ", " + str(right) + ") leaves an interior of " + str(period) +
-                          ", too short to fill it from the opposite end",
-                      d));
+      out.push_back(Problem::of(
+          mpi_rank[left >= right ? 0 : P - 1], "padding",
+          pair_str(left >= right ? dims[0]->padding : dims[P - 1]->padding),
+          "on a periodic axis each edge padding is at most the interior period (size - edge paddings)",
+          "edge padding (" + std::to_string(left) + ", " + std::to_string(right) + ") leaves an interior of " +
+              std::to_string(period) + ", too short to fill it from the opposite end",
+          d));
   }
 }
 
@@ -143,7 +145,7 @@ void check_unstructured_axis(std::vector<Problem>& out, int d, const std::vector
     if (dims[k]->one_to_one != dims[0]->one_to_one)
       out.push_back(Problem::of(mpi_rank[k], "one_to_one", dims[k]->one_to_one ? "true" : "false",
                                 "one_to_one is the same on every grid rank of an axis",
-                                "grid rank " + str(k) + " disagrees with grid rank 0 on one_to_one", d));
+                                "grid rank " + std::to_string(k) + " disagrees with grid rank 0 on one_to_one", d));
   if (!index_rules) return;
   const auto held = detail::sorted_holdings(dims);
   global_index_t distinct = 0;
@@ -156,24 +158,26 @@ void check_unstructured_axis(std::vector<Problem>& out, int d, const std::vector
       for (std::size_t j = a + 1; j < b; ++j) {
         if (held[j].grid_rank == held[j - 1].grid_rank) continue;  // a local duplicate, reported locally
         if (++overlaps <= max_listed_problems)
-          out.push_back(Problem::of(mpi_rank[held[j].grid_rank], "indices", str(held[a].index),
+          out.push_back(Problem::of(mpi_rank[held[j].grid_rank], "indices", std::to_string(held[a].index),
                                     "with one_to_one true each index is held by exactly one process",
-                                    "index " + str(held[a].index) + " is held by grid ranks " +
-                                        str(held[j - 1].grid_rank) + " and " + str(held[j].grid_rank),
+                                    "index " + std::to_string(held[a].index) + " is held by grid ranks " +
+                                        std::to_string(held[j - 1].grid_rank) + " and " +
+                                        std::to_string(held[j].grid_rank),
                                     d));
       }
     }
     a = b;
   }
   if (overlaps > max_listed_problems)
-    out.push_back(Problem::of(
-        -1, "indices", str(static_cast<global_index_t>(overlaps)) + " overlaps",
-        "with one_to_one true each index is held by exactly one process",
-        "... and " + str(static_cast<global_index_t>(overlaps - max_listed_problems)) + " more overlaps", d));
+    out.push_back(Problem::of(-1, "indices", std::to_string(overlaps) + " overlaps",
+                              "with one_to_one true each index is held by exactly one process",
+                              "... and " + std::to_string(overlaps - max_listed_problems) + " more overlaps", d));
   if (distinct != dims[0]->size)
-    out.push_back(
-        Problem::of(-1, "size", str(dims[0]->size), "size equals the number of distinct indices held over the axis",
-                    "the processes hold " + str(distinct) + " distinct indices but size is " + str(dims[0]->size), d));
+    out.push_back(Problem::of(-1, "size", std::to_string(dims[0]->size),
+                              "size equals the number of distinct indices held over the axis",
+                              "the processes hold " + std::to_string(distinct) + " distinct indices but size is " +
+                                  std::to_string(dims[0]->size),
+                              d));
 }
 
 // Each index at most once on this process. The cheap test first (one pass
@@ -214,16 +218,14 @@ void add_uniqueness_problems(const Dim& d, int rank, int dim, std::vector<Proble
     std::sort(sorted.begin(), sorted.end());
     for (std::size_t i = 1; i < sorted.size(); ++i)
       if (sorted[i].first == sorted[i - 1].first && ++dups <= max_listed_problems)
-        out.push_back(Problem::of(rank, "indices", str(sorted[i].first), "indices are locally unique",
-                                  "index " + str(sorted[i].first) + " appears at positions " +
-                                      str(static_cast<global_index_t>(sorted[i - 1].second)) + " and " +
-                                      str(static_cast<global_index_t>(sorted[i].second)),
+        out.push_back(Problem::of(rank, "indices", std::to_string(sorted[i].first), "indices are locally unique",
+                                  "index " + std::to_string(sorted[i].first) + " appears at positions " +
+                                      std::to_string(sorted[i - 1].second) + " and " + std::to_string(sorted[i].second),
                                   dim));
   }
   if (dups > max_listed_problems)
-    out.push_back(Problem::of(
-        rank, "indices", str(static_cast<global_index_t>(dups)) + " duplicates", "indices are locally unique",
-        "... and " + str(static_cast<global_index_t>(dups - max_listed_problems)) + " more duplicates", dim));
+    out.push_back(Problem::of(rank, "indices", std::to_string(dups) + " duplicates", "indices are locally unique",
+                              "... and " + std::to_string(dups - max_listed_problems) + " more duplicates", dim));
 }
 
 // In several dimensions the flat global index is linearised from the
@@ -233,8 +235,9 @@ bool add_range_problems(const Dim& d, int rank, int dim, std::vector<Problem>& o
   std::size_t bad = 0;
   for (global_index_t g : d.indices)
     if ((g < 0 || g >= d.size) && ++bad <= max_listed_problems)
-      out.push_back(Problem::of(rank, "indices", str(g), "in a multi-dimensional array 'u' indices lie in [0, size)",
-                                "index " + str(g) + " is outside [0, " + str(d.size) + ")", dim));
+      out.push_back(Problem::of(rank, "indices", std::to_string(g),
+                                "in a multi-dimensional array 'u' indices lie in [0, size)",
+                                "index " + std::to_string(g) + " is outside [0, " + std::to_string(d.size) + ")", dim));
   return bad == 0;
 }
 
@@ -263,16 +266,17 @@ std::vector<Problem> check_dim_rules(const Dim& d, int rank, int dim, std::optio
   std::vector<Problem> out;
   bool common_ok = true;
   if (d.size < 0) {
-    out.push_back(Problem::of(rank, "size", str(d.size), "size >= 0", "negative size", dim));
+    out.push_back(Problem::of(rank, "size", std::to_string(d.size), "size >= 0", "negative size", dim));
     common_ok = false;
   }
   if (d.proc_grid_size < 1) {
-    out.push_back(Problem::of(rank, "proc_grid_size", str(d.proc_grid_size), "proc_grid_size >= 1",
+    out.push_back(Problem::of(rank, "proc_grid_size", std::to_string(d.proc_grid_size), "proc_grid_size >= 1",
                               "a grid axis needs at least one process", dim));
     common_ok = false;
   } else if (d.proc_grid_rank < 0 || d.proc_grid_rank >= d.proc_grid_size) {
-    out.push_back(Problem::of(rank, "proc_grid_rank", str(d.proc_grid_rank), "0 <= proc_grid_rank < proc_grid_size",
-                              "grid rank outside the grid axis of " + str(d.proc_grid_size) + " processes", dim));
+    out.push_back(
+        Problem::of(rank, "proc_grid_rank", std::to_string(d.proc_grid_rank), "0 <= proc_grid_rank < proc_grid_size",
+                    "grid rank outside the grid axis of " + std::to_string(d.proc_grid_size) + " processes", dim));
     common_ok = false;
   }
   if (!common_ok) return out;
@@ -281,18 +285,19 @@ std::vector<Problem> check_dim_rules(const Dim& d, int rank, int dim, std::optio
     case DistType::block: {
       bool range_ok = true;
       if (d.start < 0) {
-        out.push_back(Problem::of(rank, "start", str(d.start), "start >= 0", "negative start", dim));
+        out.push_back(Problem::of(rank, "start", std::to_string(d.start), "start >= 0", "negative start", dim));
         range_ok = false;
       }
       if (d.stop < d.start) {
         // The spec says stop > start; start == stop is the empty buffer of 1.6.4.
-        out.push_back(Problem::of(rank, "stop", str(d.stop), "stop >= start",
-                                  "stop " + str(d.stop) + " is below start " + str(d.start), dim));
+        out.push_back(Problem::of(rank, "stop", std::to_string(d.stop), "stop >= start",
+                                  "stop " + std::to_string(d.stop) + " is below start " + std::to_string(d.start),
+                                  dim));
         range_ok = false;
       }
       if (d.stop > d.size) {
-        out.push_back(Problem::of(rank, "stop", str(d.stop), "stop <= size",
-                                  "stop " + str(d.stop) + " exceeds size " + str(d.size), dim));
+        out.push_back(Problem::of(rank, "stop", std::to_string(d.stop), "stop <= size",
+                                  "stop " + std::to_string(d.stop) + " exceeds size " + std::to_string(d.size), dim));
         range_ok = false;
       }
       for (int side = 0; side < 2; ++side)
@@ -303,13 +308,13 @@ std::vector<Problem> check_dim_rules(const Dim& d, int rank, int dim, std::optio
         }
       if (range_ok && d.padding[0] + d.padding[1] > d.stop - d.start)
         out.push_back(Problem::of(rank, "padding", pair_str(d.padding), "padding[0] + padding[1] <= stop - start",
-                                  "padding wider than the " + str(d.stop - d.start) + " indices held", dim));
+                                  "padding wider than the " + std::to_string(d.stop - d.start) + " indices held", dim));
       break;
     }
     case DistType::cyclic: {
       if (d.block_size < 1) {
-        out.push_back(
-            Problem::of(rank, "block_size", str(d.block_size), "block_size >= 1", "block size must be positive", dim));
+        out.push_back(Problem::of(rank, "block_size", std::to_string(d.block_size), "block_size >= 1",
+                                  "block size must be positive", dim));
         break;
       }
       // Grid rank r's first block starts at r * block_size; a rank with no
@@ -319,16 +324,17 @@ std::vector<Problem> check_dim_rules(const Dim& d, int rank, int dim, std::optio
         first = std::numeric_limits<global_index_t>::max();
       const bool empty_ok = first >= d.size && d.start == d.size;
       if (d.start != first && !empty_ok)
-        out.push_back(Problem::of(rank, "start", str(d.start),
+        out.push_back(Problem::of(rank, "start", std::to_string(d.start),
                                   "start == proc_grid_rank * block_size (or size when that is past the end)",
-                                  "grid rank " + str(d.proc_grid_rank) + " with block size " + str(d.block_size) +
-                                      " starts at " + (first >= d.size ? str(d.size) : str(first)),
+                                  "grid rank " + std::to_string(d.proc_grid_rank) + " with block size " +
+                                      std::to_string(d.block_size) + " starts at " +
+                                      (first >= d.size ? std::to_string(d.size) : std::to_string(first)),
                                   dim));
       break;
     }
     case DistType::unstructured: {
       if (static_cast<global_index_t>(d.indices.size()) > d.size)
-        out.push_back(Problem::of(rank, "indices", str(static_cast<global_index_t>(d.indices.size())) + " indices",
+        out.push_back(Problem::of(rank, "indices", std::to_string(d.indices.size()) + " indices",
                                   "len(indices) <= size", "more indices than size", dim));
       if (check_index_rules) add_uniqueness_problems(d, rank, dim, out);
       break;
@@ -336,18 +342,20 @@ std::vector<Problem> check_dim_rules(const Dim& d, int rank, int dim, std::optio
   }
   const global_index_t n = local_extent(d);
   if (n > std::numeric_limits<local_index_t>::max())
-    out.push_back(Problem::of(rank, d.dist_type == DistType::unstructured ? "indices" : "size", str(n),
+    out.push_back(Problem::of(rank, d.dist_type == DistType::unstructured ? "indices" : "size", std::to_string(n),
                               "local extent fits a 32-bit local index",
-                              "this process would hold " + str(n) + " indices along the axis", dim));
+                              "this process would hold " + std::to_string(n) + " indices along the axis", dim));
   if (extent && out.empty() && *extent != n)
     out.push_back(Problem::of(
         rank,
         d.dist_type == DistType::block    ? "stop"
         : d.dist_type == DistType::cyclic ? "size"
                                           : "indices",
-        str(*extent),
+        std::to_string(*extent),
         d.dist_type == DistType::block ? "stop - start == buffer shape" : "number of indices held == buffer shape",
-        "the record describes " + str(n) + " elements along this axis but the buffer has " + str(*extent), dim));
+        "the record describes " + std::to_string(n) + " elements along this axis but the buffer has " +
+            std::to_string(*extent),
+        dim));
   return out;
 }
 
@@ -363,9 +371,9 @@ std::vector<Problem> check_rank(const std::vector<Dim>& dim_data, int rank,
   std::vector<Problem> out;
   const bool shape_fits = !local_shape || local_shape->size() == dim_data.size();
   if (!shape_fits)
-    out.push_back(Problem::of(rank, "local_shape", str(static_cast<global_index_t>(local_shape->size())) + " axes",
+    out.push_back(Problem::of(rank, "local_shape", std::to_string(local_shape->size()) + " axes",
                               "the buffer has one axis per dimension dictionary",
-                              "dim_data has " + str(static_cast<global_index_t>(dim_data.size())) + " records", -1));
+                              "dim_data has " + std::to_string(dim_data.size()) + " records", -1));
   bool all_ok = true;
   for (std::size_t d = 0; d < dim_data.size(); ++d) {
     std::optional<global_index_t> extent;
@@ -384,7 +392,7 @@ std::vector<Problem> check_rank(const std::vector<Dim>& dim_data, int rank,
       total = (n != 0 && total > std::numeric_limits<local_index_t>::max() / n) ? std::numeric_limits<global_index_t>::max() : total * n;
     }
     if (total > std::numeric_limits<local_index_t>::max())
-      out.push_back(Problem::of(rank, "dim_data", str(total),
+      out.push_back(Problem::of(rank, "dim_data", std::to_string(total),
                                 "the local buffer's element count fits a 32-bit local index",
                                 "the buffer would hold more than 2^31 - 1 elements", -1));
   }
@@ -409,9 +417,9 @@ std::vector<Problem> check_axis(int axis, const std::vector<const Dim*>& by_grid
     case DistType::cyclic:
       for (int k = 1; k < P; ++k)
         if (by_grid_rank[k]->block_size != by_grid_rank[0]->block_size)
-          out.push_back(Problem::of(mpi_rank[k], "block_size", str(by_grid_rank[k]->block_size),
+          out.push_back(Problem::of(mpi_rank[k], "block_size", std::to_string(by_grid_rank[k]->block_size),
                                     "block_size is the same on every grid rank of an axis",
-                                    "grid rank 0 has block_size " + str(by_grid_rank[0]->block_size), axis));
+                                    "grid rank 0 has block_size " + std::to_string(by_grid_rank[0]->block_size), axis));
       break;
     case DistType::unstructured:
       check_unstructured_axis(out, axis, by_grid_rank, mpi_rank, options.unstructured_indices);
@@ -470,10 +478,9 @@ bool same_number_of_axes(const LayoutRecords& layout, std::vector<Problem>& out)
   bool same = true;
   for (int r = 1; r < static_cast<int>(layout.ranks.size()); ++r)
     if (layout.ranks[r].dim_data.size() != ndim) {
-      out.push_back(Problem::of(r, "dim_data",
-                                str(static_cast<global_index_t>(layout.ranks[r].dim_data.size())) + " records",
+      out.push_back(Problem::of(r, "dim_data", std::to_string(layout.ranks[r].dim_data.size()) + " records",
                                 "every process describes the same number of dimensions",
-                                "rank 0 has " + str(static_cast<global_index_t>(ndim)) + " records", -1));
+                                "rank 0 has " + std::to_string(ndim) + " records", -1));
       same = false;
     }
   return same;
@@ -501,7 +508,7 @@ bool agree_per_axis(const LayoutRecords& layout, const LocalVerdicts& v, std::ve
     }
     const Dim& ref = layout.ranks[ref_rank].dim_data[d];
     grid_shape[d] = ref.proc_grid_size;
-    const std::string who = "rank " + str(ref_rank);
+    const std::string who = "rank " + std::to_string(ref_rank);
     for (int r = ref_rank + 1; r < nprocs; ++r) {
       if (!v.common_ok(r, d)) {
         grid_ok = false;
@@ -515,14 +522,14 @@ bool agree_per_axis(const LayoutRecords& layout, const LocalVerdicts& v, std::ve
         axis_agrees[d] = 0;
       }
       if (x.size != ref.size) {
-        out.push_back(Problem::of(r, "size", str(x.size), "size is the same on every process",
-                                  who + " has size " + str(ref.size), di));
+        out.push_back(Problem::of(r, "size", std::to_string(x.size), "size is the same on every process",
+                                  who + " has size " + std::to_string(ref.size), di));
         axis_agrees[d] = 0;
       }
       if (x.proc_grid_size != ref.proc_grid_size) {
-        out.push_back(Problem::of(r, "proc_grid_size", str(x.proc_grid_size),
+        out.push_back(Problem::of(r, "proc_grid_size", std::to_string(x.proc_grid_size),
                                   "proc_grid_size is the same on every process",
-                                  who + " has proc_grid_size " + str(ref.proc_grid_size), di));
+                                  who + " has proc_grid_size " + std::to_string(ref.proc_grid_size), di));
         grid_ok = false;
       }
     }
@@ -536,10 +543,11 @@ bool grid_holds_every_process(const ProcessGrid& grid, int nprocs, std::vector<P
   for (int n : grid.shape()) grid_procs = std::min<long long>(grid_procs * n, 1LL << 40);
   if (grid_procs == nprocs) return true;
   std::string shape;
-  for (int n : grid.shape()) shape += (shape.empty() ? "" : " x ") + str(n);
-  out.push_back(Problem::of(-1, "proc_grid_size", shape.empty() ? "()" : shape,
-                            "the product of proc_grid_size over the dimensions equals the number of processes",
-                            "the grid holds " + str(grid_procs) + " processes but the layout has " + str(nprocs), -1));
+  for (int n : grid.shape()) shape += (shape.empty() ? "" : " x ") + std::to_string(n);
+  out.push_back(Problem::of(
+      -1, "proc_grid_size", shape.empty() ? "()" : shape,
+      "the product of proc_grid_size over the dimensions equals the number of processes",
+      "the grid holds " + std::to_string(grid_procs) + " processes but the layout has " + std::to_string(nprocs), -1));
   return false;
 }
 
@@ -550,9 +558,10 @@ bool ranks_at_their_coordinates(const LayoutRecords& layout, const ProcessGrid& 
     for (std::size_t d = 0; d < layout.ranks[r].dim_data.size(); ++d) {
       const int want = grid.coord_of(r, static_cast<int>(d)), have = layout.ranks[r].dim_data[d].proc_grid_rank;
       if (want != have) {
-        out.push_back(Problem::of(r, "proc_grid_rank", str(have), "rank r sits at the C-order grid coordinates of r",
-                                  "rank " + str(r) + " belongs at grid coordinate " + str(want) + " on this axis",
-                                  static_cast<int>(d)));
+        out.push_back(Problem::of(
+            r, "proc_grid_rank", std::to_string(have), "rank r sits at the C-order grid coordinates of r",
+            "rank " + std::to_string(r) + " belongs at grid coordinate " + std::to_string(want) + " on this axis",
+            static_cast<int>(d)));
         ok = false;
       }
     }
@@ -580,10 +589,12 @@ void check_one_axis(const LayoutRecords& layout, std::size_t d, int P, const Che
     }
     const Difference diff = first_difference(*by_grid_rank[k], x);
     if (!diff.key.empty())
-      out.push_back(Problem::of(
-          r, diff.key, diff.b,
-          "processes with the same proc_grid_rank on an axis have identical dimension dictionaries",
-          "rank " + str(mpi_rank[k]) + " at the same grid rank " + str(k) + " has " + diff.key + " = " + diff.a, di));
+      out.push_back(
+          Problem::of(r, diff.key, diff.b,
+                      "processes with the same proc_grid_rank on an axis have identical dimension dictionaries",
+                      "rank " + std::to_string(mpi_rank[k]) + " at the same grid rank " + std::to_string(k) + " has " +
+                          diff.key + " = " + diff.a,
+                      di));
   }
   const auto axis_problems = check_axis(di, by_grid_rank, mpi_rank, options);
   out.insert(out.end(), axis_problems.begin(), axis_problems.end());
