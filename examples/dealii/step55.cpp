@@ -22,9 +22,14 @@
 // inner CG with ML on Mp) and its PETSc path (BoomerAMG for both), each
 // with deal.II's MINRES: iterations, times (structure, assembly and solve,
 // preconditioner set-up included) and how far the solutions lie apart.
+// With --teko (when built with Teko) the same Tpetra system is also solved
+// by the same Belos GMRES with Teko's block Gauss-Seidel (its upper
+// triangle, on [[A, B^T], [B, -Mp / viscosity]]) and the same two inner
+// preconditioners, through Stratimikos: the block upper triangular kind
+// done Teko's way, beside Dapetra's (--kind upper).
 //
 //   mpirun -n 2 dapetra-step55 [--dim 2|3] [--initial 3] [--cycles 4] [--kind diagonal|upper] [--compare]
-//                              [--tol 1e-10] [--agree 1e-8] [--report FILE.json]
+//                              [--teko] [--tol 1e-10] [--agree 1e-8] [--report FILE.json]
 //
 // (--sweeps N, --drop T and --first-xml FILE change the block
 // preconditioner: Jacobi sweeps on Mp, MueLu's drop tolerance, any MueLu
@@ -68,6 +73,16 @@
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
+
+#ifdef DAPETRA_STEP55_TEKO
+#include <Stratimikos_MueLuHelpers.hpp>
+#include <Teko_BlockedTpetraOperator.hpp>
+#include <Teko_InverseLibrary.hpp>
+#include <Teko_TpetraInverseFactoryOperator.hpp>
+#include <Teuchos_AbstractFactoryStd.hpp>
+#include <Thyra_Ifpack2PreconditionerFactory.hpp>
+#include <TpetraExt_MatrixMatrix.hpp>
+#endif
 
 #include "dapetra/dealii/compat.hpp"
 #include "dapetra/dealii/tpetra_matrix.hpp"
@@ -316,6 +331,81 @@ class Stokes {
     return t;
   }
 
+#ifdef DAPETRA_STEP55_TEKO
+  // Collective. The same Tpetra system solved by the same Belos GMRES with
+  // Teko's block Gauss-Seidel, its upper triangle, over [[A, B^T], [B, -S]]
+  // (S = Mp / viscosity), with `block`'s two inner preconditioners by name
+  // through Stratimikos (MueLu and Ifpack2's relaxation): the block upper
+  // triangular kind, Teko's way. The monolithic [[A, B^T], [B, -S]] is
+  // formed from K and S outside the timed solve (a code taking Teko's way
+  // would assemble it), and counted with the assembly.
+  Timed solve_with_teko(BlockVector& solution, double tolerance, const dapetra::tpetra::BlockOptions& block) const {
+    using dapetra::tpetra::CrsMatrix;
+    Timed t;
+    auto t0 = std::chrono::steady_clock::now();
+    dapetra::dealii::TpetraSparseMatrix k(owned_, pattern_of_k(), MPI_COMM_WORLD);
+    dapetra::dealii::TpetraSparseMatrix s(owned_, pattern_of_p(false), MPI_COMM_WORLD);
+    BlockVector rhs(owned_, relevant_, MPI_COMM_WORLD);
+    t.structure = seconds_since(t0);
+    t0 = std::chrono::steady_clock::now();
+    assemble(k, s, rhs, false);
+    const Teuchos::RCP<const CrsMatrix> p =
+        Tpetra::MatrixMatrix::add(1.0, false, *k.tpetra_matrix(), -1.0, false, *s.tpetra_matrix());
+    t.assembly = seconds_since(t0);
+    t0 = std::chrono::steady_clock::now();
+    const auto rows = k.tpetra_matrix()->getRowMap();
+    const auto fields = dapetra::tpetra::FieldSplit::in_blocks(rows, k.owned_rows_per_block());
+    std::vector<std::vector<Teko::GO>> vars(2);
+    for (std::size_t f = 0; f < 2; ++f)
+      for (const auto row : fields.owned_rows(f)) vars[f].push_back(rows->getGlobalElement(row));
+    const auto blocked = Teuchos::rcp(new Teko::TpetraHelpers::BlockedTpetraOperator(vars, p));
+    Teuchos::ParameterList library;
+    Teuchos::ParameterList& upper = library.sublist("upper triangle");
+    upper.set("Type", "Block Gauss-Seidel");
+    upper.set("Use Upper Triangle", true);
+    upper.set("Inverse Type 1", "first");
+    upper.set("Inverse Type 2", "second");
+    Teuchos::ParameterList& first = library.sublist("first");
+    first.setParameters(dapetra::tpetra::muelu_parameters_for_cg());
+    first.setParameters(block.first_parameters);
+    first.set("Type", "MueLu");
+    Teuchos::ParameterList& second = library.sublist("second");
+    second.set("Type", "Ifpack2");
+    second.set("Prec Type", "RELAXATION");
+    second.sublist("Ifpack2 Settings").setParameters(block.second_parameters);
+    const auto builder = Teuchos::rcp(new Stratimikos::DefaultLinearSolverBuilder);
+    Stratimikos::enableMueLu(*builder);
+    builder->setPreconditioningStrategyFactory(  // (Debian's Stratimikos has no Ifpack2 of its own)
+        Teuchos::abstractFactoryStd<Thyra::PreconditionerFactoryBase<double>,
+                                    Thyra::Ifpack2PreconditionerFactory<dapetra::tpetra::CrsMatrix>>(),
+        "Ifpack2");
+    const auto inverse =
+        Teko::InverseLibrary::buildFromParameterList(library, builder)->getInverseFactory("upper triangle");
+    const auto preconditioner = Teuchos::rcp(new Teko::TpetraHelpers::InverseFactoryOperator(inverse));
+    preconditioner->initInverse();
+    preconditioner->buildInverseOperator(Teuchos::rcp_implicit_cast<const dapetra::tpetra::Operator>(blocked));
+    auto b = Teuchos::rcp(new dapetra::tpetra::MultiVector<double>(rows, 1));
+    auto x = Teuchos::rcp(new dapetra::tpetra::MultiVector<double>(rows, 1));
+    dapetra::dealii::copy_block_vector_to_tpetra(rhs, *b);
+    dapetra::tpetra::SolverOptions options;
+    options.tolerance = tolerance;
+    options.max_iterations = 2000;
+    dapetra::tpetra::BlockOptions upper_kind = block;
+    upper_kind.kind = dapetra::tpetra::BlockKind::upper_triangular;
+    const auto result =
+        dapetra::tpetra::solve_with(k.tpetra_matrix(), x, b, preconditioner,
+                                    dapetra::tpetra::BlockPreconditioner::solver_options(upper_kind, options));
+    t.solve = seconds_since(t0);
+    t.iterations = result.iterations;
+    t.residual = result.relative_residual;
+    t.converged = result.converged;
+    BlockVector owned(owned_, MPI_COMM_WORLD);
+    dapetra::dealii::copy_tpetra_to_block_vector(*x, owned);
+    finish(owned, solution);
+    return t;
+  }
+#endif
+
   // Collective. deal.II's path `Path` as step-55 takes it: the pattern
   // distributed to the owners, its block matrices and vector, assembly,
   // deal.II's MINRES with step-55's preconditioner.
@@ -433,6 +523,7 @@ struct Options {
   int dim = 2;
   unsigned initial = 3, cycles = 4;
   bool compare = false;
+  bool teko = false;  // also solve with Teko's block Gauss-Seidel
   double tolerance = 1e-10;
   double agree = 1e-8;  // how far apart the solutions may lie (relative, max norm)
   std::string report;
@@ -464,12 +555,18 @@ Options parse(int argc, char** argv) {
     else if (a == "--report" && value) o.report = argv[++i];
     else if (a == "--agree" && value) o.agree = std::stod(argv[++i]);
     else if (a == "--compare") o.compare = true;
+    else if (a == "--teko")
+      o.teko = true;
     else if (a == "--sweeps" && value) o.block.second_parameters.set("relaxation: sweeps", std::stoi(argv[++i]));
     else if (a == "--drop" && value) o.block.first_parameters.set("aggregation: drop tol", std::stod(argv[++i]));
     else if (a == "--first-tolerance" && value) o.block.first_tolerance = std::stod(argv[++i]);
     else if (a == "--second-tolerance" && value) o.block.second_tolerance = std::stod(argv[++i]);
     else if (a == "--first-xml" && value) Teuchos::updateParametersFromXmlFile(argv[++i], Teuchos::inOutArg(o.block.first_parameters));
-    else throw std::invalid_argument("usage: dapetra-step55 [--dim 2|3] [--kind diagonal|upper] [--initial N] [--cycles K] [--compare] [--tol T] [--agree D] [--report FILE.json] [--sweeps N] [--drop T] [--first-xml FILE] [--first-tolerance T] [--second-tolerance T]");
+    else
+      throw std::invalid_argument(
+          "usage: dapetra-step55 [--dim 2|3] [--kind diagonal|upper] [--teko] [--initial N] [--cycles K] [--compare] "
+          "[--tol T] [--agree D] [--report FILE.json] [--sweeps N] [--drop T] [--first-xml FILE] [--first-tolerance T] "
+          "[--second-tolerance T]");
   }
   return o;
 }
@@ -494,6 +591,31 @@ bool compare(const Stokes<dim>& stokes, const BlockVector& ours, double toleranc
                 Path::name, t.structure, t.assembly, t.iterations, t.solve, t.converged ? "" : " (NOT CONVERGED)",
                 Path::name, Path::name, difference);
   return t.converged && difference <= agree;
+}
+
+// Collective. Teko's way on the same mesh (solve_with_teko), timed, and how
+// far its solution lies from `ours`; returns whether it converged and
+// agrees within --agree. Without Teko in the build, says so and fails.
+template <int dim>
+bool compare_teko(const Stokes<dim>& stokes, const BlockVector& ours, const Options& o, bool root,
+                  nlohmann::json& row) {
+#ifdef DAPETRA_STEP55_TEKO
+  BlockVector theirs = stokes.relevant_vector();
+  const Timed t = stokes.solve_with_teko(theirs, o.tolerance, o.block);
+  const double difference = relative_difference(ours, theirs);
+  row["teko"] = row_of(t);
+  row["teko"]["difference"] = difference;
+  if (root)
+    std::printf(
+        "  Teko's block Gauss-Seidel (upper triangle), same inner preconditioners: structure %.3f s, assembly "
+        "%.3f s, GMRES %d iterations in %.3f s%s (|b - K x| / |b| = %.1e); max |x - x_teko| / max |x_teko| = %.1e\n",
+        t.structure, t.assembly, t.iterations, t.solve, t.converged ? "" : " (NOT CONVERGED)", t.residual, difference);
+  return t.converged && difference <= o.agree;
+#else
+  (void)stokes, (void)ours, (void)o, (void)row;
+  if (root) std::printf("  --teko: this build has no Teko\n");
+  return false;
+#endif
 }
 
 // Collective. The cycles of one dimension's problem; the exit status.
@@ -536,6 +658,7 @@ int run(const Options& o, bool root) {
       ok = compare<TrilinosPath>(stokes, solution, o.tolerance, o.agree, root, row) && ok;
       ok = compare<PetscPath>(stokes, solution, o.tolerance, o.agree, root, row) && ok;
     }
+    if (o.teko) ok = compare_teko(stokes, solution, o, root, row) && ok;
     report.push_back(row);
   }
   const bool rates_hold = o.cycles < 3 || (rate_u >= 2.7 && rate_p >= 1.7);
