@@ -13,7 +13,13 @@ agree within 1e-6 of their size, at 1e-10 as step-55 solves):
     target 1.0;
   - MINRES iterations against deal.II's PETSc path (BoomerAMG): target 1.0;
   - MINRES iterations on the last mesh against Dapetra's own three
-    refinements before: target 1.2.
+    refinements before: target 1.2;
+  - with the block upper triangular kind (Belos GMRES), the preconditioner's
+    set-up and the solve against Teko's block Gauss-Seidel (its upper
+    triangle) with the same inner preconditioners and the same Belos GMRES
+    (`dapetra-step55 --kind upper --teko`): target 1.0; the two must take
+    the same iterations to solutions within 1e-10 (the same preconditioner).
+    Left out, with a line saying so, when the build has no Teko.
 Full: 8 to 256 cells a side (5.9e5 dofs last); --quick: 8 to 64 (3.8e4).
 """
 import argparse
@@ -65,6 +71,28 @@ def rows_of(report, np_, mode, agree):
     ]
 
 
+def teko_row(report, np_, mode):
+    last = report[-1]
+    teko = last["teko"]
+    same = (last["converged"] and teko["converged"] and teko["iterations"] == last["iterations"]
+            and teko["difference"] <= 1e-10)
+    return row(f"deal.II step-55 Stokes, GMRES + block upper triangular set-up + solve, {last['dofs']} dofs np={np_}",
+               last["solve_s"], "Teko's block Gauss-Seidel (upper triangle), same inner preconditioners, same Belos GMRES",
+               teko["solve_s"], 1.0, same, "s", np_, mode,
+               {"dofs": last["dofs"], "iterations": last["iterations"], "baseline_iterations": teko["iterations"],
+                "difference_teko": teko["difference"]})
+
+
+def run(args, options, report_path):
+    """dapetra-step55 under mpirun with `options`; its report (a disagreement
+    exits 1: the rows say so)."""
+    command = ["mpirun", "--allow-run-as-root", "--oversubscribe", "-n", str(args.np), args.step55, *options,
+               "--initial", "3", "--cycles", "4" if args.quick else "6", "--tol", "1e-10", "--report", report_path]
+    subprocess.run(command, check=False)
+    with open(report_path) as f:
+        return json.load(f)
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--step55", required=True)
@@ -74,15 +102,15 @@ def main():
     parser.add_argument("--check", action="store_true", help="exit 1 if a row's two sides disagree")
     args = parser.parse_args()
     agree = 1e-6
+    mode = "quick" if args.quick else "full"
     with tempfile.TemporaryDirectory() as tmp:
-        report_path = os.path.join(tmp, "step55.json")
-        command = ["mpirun", "--allow-run-as-root", "--oversubscribe", "-n", str(args.np), args.step55, "--compare",
-                   "--initial", "3", "--cycles", "4" if args.quick else "6", "--tol", "1e-10", "--agree", str(agree),
-                   "--report", report_path]
-        subprocess.run(command, check=False)  # (a disagreement exits 1: the rows say so)
-        with open(report_path) as f:
-            report = json.load(f)
-    rows = rows_of(report, args.np, "quick" if args.quick else "full", agree)
+        report = run(args, ["--compare", "--agree", str(agree)], os.path.join(tmp, "step55.json"))
+        rows = rows_of(report, args.np, mode, agree)
+        upper = run(args, ["--kind", "upper", "--teko", "--agree", "1e-10"], os.path.join(tmp, "teko.json"))
+    if "teko" in upper[-1]:
+        rows.append(teko_row(upper, args.np, mode))
+    else:
+        print("(no Teko in this build: the Teko row is left out)", flush=True)
     append_rows(args.out, rows)
     return 1 if args.check and not all(r["same_result"] for r in rows) else 0
 
