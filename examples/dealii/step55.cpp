@@ -70,7 +70,9 @@
 #include <cmath>
 #include <cstdio>
 #include <fstream>
+#include <memory>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -296,38 +298,69 @@ class Stokes {
     rhs.compress(dl::VectorOperation::add);
   }
 
-  // Collective. Dapetra's path: the block matrices' structure, assembly,
-  // and Belos MINRES with the block diagonal preconditioner, into
-  // `solution` (owned and relevant entries, constraints distributed, the
-  // pressure's mean removed).
-  Timed solve_with_dapetra(BlockVector& solution, double tolerance, const dapetra::tpetra::BlockOptions& block) const {
-    Timed t;
+  // The Tpetra side's system: K, P (A in its first block when
+  // `velocity_in_p`, else the pressure mass matrix alone), the right-hand
+  // side as deal.II's block vector and as a Tpetra vector b, the solution x,
+  // and the fields of K's rows.
+  struct TpetraSystem {
+    TpetraSystem(const Stokes& stokes, bool velocity_in_p)
+        : k(stokes.owned_, stokes.pattern_of_k(), MPI_COMM_WORLD),
+          p(stokes.owned_, stokes.pattern_of_p(velocity_in_p), MPI_COMM_WORLD),
+          rhs(stokes.owned_, stokes.relevant_, MPI_COMM_WORLD) {}
+    dapetra::dealii::TpetraSparseMatrix k, p;
+    BlockVector rhs;
+    std::optional<dapetra::tpetra::FieldSplit> fields;  // (K's row map is its owned rows' once assembled)
+    Teuchos::RCP<dapetra::tpetra::MultiVector<double>> b, x;
+  };
+
+  // Collective. A TpetraSystem's structure and assembly, timed into `t`;
+  // b the right-hand side, x zero (step-55's start).
+  std::unique_ptr<TpetraSystem> tpetra_system(bool velocity_in_p, Timed& t) const {
     auto t0 = std::chrono::steady_clock::now();
-    dapetra::dealii::TpetraSparseMatrix k(owned_, pattern_of_k(), MPI_COMM_WORLD);
-    dapetra::dealii::TpetraSparseMatrix p(owned_, pattern_of_p(true), MPI_COMM_WORLD);
-    BlockVector rhs(owned_, relevant_, MPI_COMM_WORLD);
+    auto system = std::make_unique<TpetraSystem>(*this, velocity_in_p);
     t.structure = seconds_since(t0);
     t0 = std::chrono::steady_clock::now();
-    assemble(k, p, rhs, true);
+    assemble(system->k, system->p, system->rhs, velocity_in_p);
     t.assembly = seconds_since(t0);
-    t0 = std::chrono::steady_clock::now();
-    const auto rows = k.tpetra_matrix()->getRowMap();
-    const auto fields = dapetra::tpetra::FieldSplit::in_blocks(rows, k.owned_rows_per_block());
-    auto b = Teuchos::rcp(new dapetra::tpetra::MultiVector<double>(rows, 1));
-    auto x = Teuchos::rcp(new dapetra::tpetra::MultiVector<double>(rows, 1));  // zero: step-55's start
-    dapetra::dealii::copy_block_vector_to_tpetra(rhs, *b);
-    dapetra::tpetra::SolverOptions options;
-    options.tolerance = tolerance;
-    options.max_iterations = 2000;
-    const auto result =
-        dapetra::tpetra::solve_block_system(fields, k.tpetra_matrix(), *p.tpetra_matrix(), x, b, block, options);
-    t.solve = seconds_since(t0);
+    const auto rows = system->k.tpetra_matrix()->getRowMap();
+    system->fields.emplace(dapetra::tpetra::FieldSplit::in_blocks(rows, system->k.owned_rows_per_block()));
+    system->b = Teuchos::rcp(new dapetra::tpetra::MultiVector<double>(rows, 1));
+    system->x = Teuchos::rcp(new dapetra::tpetra::MultiVector<double>(rows, 1));
+    dapetra::dealii::copy_block_vector_to_tpetra(system->rhs, *system->b);
+    return system;
+  }
+
+  // Collective. A Tpetra solve's outcome into `t`, and its x into `solution`.
+  void record(const dapetra::tpetra::SolveResult& result, const TpetraSystem& system, Timed& t,
+              BlockVector& solution) const {
     t.iterations = result.iterations;
     t.residual = result.relative_residual;
     t.converged = result.converged;
     BlockVector owned(owned_, MPI_COMM_WORLD);
-    dapetra::dealii::copy_tpetra_to_block_vector(*x, owned);
+    dapetra::dealii::copy_tpetra_to_block_vector(*system.x, owned);
     finish(owned, solution);
+  }
+
+  static dapetra::tpetra::SolverOptions solver_options(double tolerance) {
+    dapetra::tpetra::SolverOptions options;
+    options.tolerance = tolerance;
+    options.max_iterations = 2000;
+    return options;
+  }
+
+  // Collective. Dapetra's path: the block matrices' structure, assembly,
+  // and Belos with the block preconditioner (MINRES with the diagonal kind),
+  // into `solution` (owned and relevant entries, constraints distributed,
+  // the pressure's mean removed).
+  Timed solve_with_dapetra(BlockVector& solution, double tolerance, const dapetra::tpetra::BlockOptions& block) const {
+    Timed t;
+    const auto system = tpetra_system(true, t);
+    const auto t0 = std::chrono::steady_clock::now();
+    const auto result =
+        dapetra::tpetra::solve_block_system(*system->fields, system->k.tpetra_matrix(), *system->p.tpetra_matrix(),
+                                            system->x, system->b, block, solver_options(tolerance));
+    t.solve = seconds_since(t0);
+    record(result, *system, t, solution);
     return t;
   }
 
@@ -342,22 +375,16 @@ class Stokes {
   Timed solve_with_teko(BlockVector& solution, double tolerance, const dapetra::tpetra::BlockOptions& block) const {
     using dapetra::tpetra::CrsMatrix;
     Timed t;
+    const auto system = tpetra_system(false, t);
     auto t0 = std::chrono::steady_clock::now();
-    dapetra::dealii::TpetraSparseMatrix k(owned_, pattern_of_k(), MPI_COMM_WORLD);
-    dapetra::dealii::TpetraSparseMatrix s(owned_, pattern_of_p(false), MPI_COMM_WORLD);
-    BlockVector rhs(owned_, relevant_, MPI_COMM_WORLD);
-    t.structure = seconds_since(t0);
-    t0 = std::chrono::steady_clock::now();
-    assemble(k, s, rhs, false);
     const Teuchos::RCP<const CrsMatrix> p =
-        Tpetra::MatrixMatrix::add(1.0, false, *k.tpetra_matrix(), -1.0, false, *s.tpetra_matrix());
-    t.assembly = seconds_since(t0);
+        Tpetra::MatrixMatrix::add(1.0, false, *system->k.tpetra_matrix(), -1.0, false, *system->p.tpetra_matrix());
+    t.assembly += seconds_since(t0);
     t0 = std::chrono::steady_clock::now();
-    const auto rows = k.tpetra_matrix()->getRowMap();
-    const auto fields = dapetra::tpetra::FieldSplit::in_blocks(rows, k.owned_rows_per_block());
+    const auto rows = system->k.tpetra_matrix()->getRowMap();
     std::vector<std::vector<Teko::GO>> vars(2);
     for (std::size_t f = 0; f < 2; ++f)
-      for (const auto row : fields.owned_rows(f)) vars[f].push_back(rows->getGlobalElement(row));
+      for (const auto row : system->fields->owned_rows(f)) vars[f].push_back(rows->getGlobalElement(row));
     const auto blocked = Teuchos::rcp(new Teko::TpetraHelpers::BlockedTpetraOperator(vars, p));
     Teuchos::ParameterList library;
     Teuchos::ParameterList& upper = library.sublist("upper triangle");
@@ -377,31 +404,20 @@ class Stokes {
     Stratimikos::enableMueLu(*builder);
     builder->setPreconditioningStrategyFactory(  // (Debian's Stratimikos has no Ifpack2 of its own)
         Teuchos::abstractFactoryStd<Thyra::PreconditionerFactoryBase<double>,
-                                    Thyra::Ifpack2PreconditionerFactory<dapetra::tpetra::CrsMatrix>>(),
+                                    Thyra::Ifpack2PreconditionerFactory<CrsMatrix>>(),
         "Ifpack2");
     const auto inverse =
         Teko::InverseLibrary::buildFromParameterList(library, builder)->getInverseFactory("upper triangle");
     const auto preconditioner = Teuchos::rcp(new Teko::TpetraHelpers::InverseFactoryOperator(inverse));
     preconditioner->initInverse();
     preconditioner->buildInverseOperator(Teuchos::rcp_implicit_cast<const dapetra::tpetra::Operator>(blocked));
-    auto b = Teuchos::rcp(new dapetra::tpetra::MultiVector<double>(rows, 1));
-    auto x = Teuchos::rcp(new dapetra::tpetra::MultiVector<double>(rows, 1));
-    dapetra::dealii::copy_block_vector_to_tpetra(rhs, *b);
-    dapetra::tpetra::SolverOptions options;
-    options.tolerance = tolerance;
-    options.max_iterations = 2000;
     dapetra::tpetra::BlockOptions upper_kind = block;
     upper_kind.kind = dapetra::tpetra::BlockKind::upper_triangular;
-    const auto result =
-        dapetra::tpetra::solve_with(k.tpetra_matrix(), x, b, preconditioner,
-                                    dapetra::tpetra::BlockPreconditioner::solver_options(upper_kind, options));
+    const auto result = dapetra::tpetra::solve_with(
+        system->k.tpetra_matrix(), system->x, system->b, preconditioner,
+        dapetra::tpetra::BlockPreconditioner::solver_options(upper_kind, solver_options(tolerance)));
     t.solve = seconds_since(t0);
-    t.iterations = result.iterations;
-    t.residual = result.relative_residual;
-    t.converged = result.converged;
-    BlockVector owned(owned_, MPI_COMM_WORLD);
-    dapetra::dealii::copy_tpetra_to_block_vector(*x, owned);
-    finish(owned, solution);
+    record(result, *system, t, solution);
     return t;
   }
 #endif
