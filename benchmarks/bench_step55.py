@@ -18,7 +18,7 @@ agree within 1e-6 of their size, at 1e-10 as step-55 solves):
     set-up and the solve against Teko's block Gauss-Seidel (its upper
     triangle) with the same inner preconditioners and the same Belos GMRES
     (`dapetra-step55 --kind upper --teko`): target 1.0; the two must take
-    the same iterations to solutions within 1e-10 (the same preconditioner).
+    the same iterations to solutions within 1e-9 (the same preconditioner).
     Left out, with a line saying so, when the build has no Teko.
 Full: 8 to 256 cells a side (5.9e5 dofs last); --quick: 8 to 64 (3.8e4).
 """
@@ -75,7 +75,7 @@ def teko_row(report, np_, mode):
     last = report[-1]
     teko = last["teko"]
     same = (last["converged"] and teko["converged"] and teko["iterations"] == last["iterations"]
-            and teko["difference"] <= 1e-10)
+            and teko["difference"] <= 1e-9)
     return row(f"deal.II step-55 Stokes, GMRES + block upper triangular set-up + solve, {last['dofs']} dofs np={np_}",
                last["solve_s"], "Teko's block Gauss-Seidel (upper triangle), same inner preconditioners, same Belos GMRES",
                teko["solve_s"], 1.0, same, "s", np_, mode,
@@ -106,7 +106,7 @@ def main():
     with tempfile.TemporaryDirectory() as tmp:
         report = run(args, ["--compare", "--agree", str(agree)], os.path.join(tmp, "step55.json"))
         rows = rows_of(report, args.np, mode, agree)
-        upper = run(args, ["--kind", "upper", "--teko", "--agree", "1e-10"], os.path.join(tmp, "teko.json"))
+        upper = run(args, ["--kind", "upper", "--teko", "--agree", "1e-9"], os.path.join(tmp, "teko.json"))
     if "teko" in upper[-1]:
         rows.append(teko_row(upper, args.np, mode))
     else:

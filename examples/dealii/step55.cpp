@@ -390,6 +390,7 @@ class Stokes {
     Teuchos::ParameterList& upper = library.sublist("upper triangle");
     upper.set("Type", "Block Gauss-Seidel");
     upper.set("Use Upper Triangle", true);
+    upper.set("Inverse Type", "first");  // (the default for unnamed blocks: 16.1 looks it up, "Amesos" otherwise)
     upper.set("Inverse Type 1", "first");
     upper.set("Inverse Type 2", "second");
     Teuchos::ParameterList& first = library.sublist("first");

@@ -33,9 +33,10 @@ if(TARGET dapetra-step55)
                --compare --initial 1 --cycles 3 --tol 1e-12 --agree 1e-7 LABELS mpi TIMEOUT 300)
   # Teko's block Gauss-Seidel (upper triangle) with the same inner
   # preconditioners is the same preconditioner as the upper triangular kind:
-  # the same solution, within 1e-10 (on Debian 12, to the last bit).
+  # the same solution, within 1e-9 (on Debian 12 to the last bit; on sid
+  # 1.6e-11 here, 3e-10 at 1.5e5 dofs).
   if(TARGET dapetra::trilinos_teko)
-    dapetra_test(dealii_step55_teko_np2 NP 2 COMMAND dapetra-step55 --kind upper --teko --initial 3 --cycles 3 --agree 1e-10
+    dapetra_test(dealii_step55_teko_np2 NP 2 COMMAND dapetra-step55 --kind upper --teko --initial 3 --cycles 3 --agree 1e-9
                  LABELS mpi TIMEOUT 300)
   endif()
 endif()
