@@ -22,16 +22,15 @@ namespace dapetra::tpetra {
 
 namespace detail {
 
-// Where assembly puts each element's values, found once: for cell c's
-// corners a and b (c * corners * corners + a * corners + b), where their
-// node pair's bs x bs block starts in FEMatrix's values (owned rows first,
-// in the graph's order; then the copies of other owners' rows). Entry (i, j)
-// of a block sits at its start + i * the row's stride + j. Finding the
-// block per add (a scan of the row, as Tpetra's sumIntoValues does) took
-// 1.5 times as long as this look-up for P1 triangles.
+// Every held node's row as this process sees it: held nodes (ascending) and
+// where each node pair's bs x bs block starts in FEMatrix's values (owned
+// rows first, in the graph's order; then the copies of other owners' rows).
+// Entry (i, j) of a block sits at its start + i * the row's stride + j.
 struct FEGraphTables {
-  std::vector<std::size_t> cell_blocks;
-  std::vector<std::size_t> row_stride;  // per held node
+  std::vector<std::size_t> row_begin;
+  std::vector<local_index_t> row_columns;
+  std::vector<std::size_t> entry_at;
+  std::vector<std::size_t> row_stride;
   // Each owned node's diagonal block in the values (-1 for a node not owned here).
   std::vector<std::ptrdiff_t> diagonal_at;
   std::shared_ptr<const mpi::HaloPlan> entries_plan;  // the copies' entries into their owners'
@@ -315,32 +314,6 @@ struct FEGraphBuilder {
     return node_of(static_cast<std::size_t>(g.nodes_->owned_map()->getLocalElement(row)));
   }
 
-  // Each cell's corner pairs' block starts (FEGraphTables::cell_blocks),
-  // from each pattern entry's: corner b found in corner a's row, scanning on
-  // from where corner b - 1 was found.
-  std::vector<std::size_t> cell_blocks(const std::vector<std::size_t>& entry_at) const {
-    const std::size_t n = static_cast<std::size_t>(g.corners_);
-    std::vector<std::size_t> blocks(g.cells_.size() * n);
-    std::size_t* to = blocks.data();
-    for (std::size_t c = 0; c < g.num_cells(); ++c) {
-      const local_index_t* corner = g.cell(c);
-      for (std::size_t a = 0; a < n; ++a) {
-        const std::size_t row = static_cast<std::size_t>(corner[a]), begin = pattern.begin[row],
-                          end = pattern.begin[row + 1];
-        std::size_t hint = begin;
-        for (std::size_t b = 0; b < n; ++b) {
-          std::size_t e = hint;
-          while (e < end && pattern.items[e] != corner[b]) ++e;
-          if (e == end)
-            for (e = begin; pattern.items[e] != corner[b];) ++e;  // every corner is in the row
-          hint = e + 1;
-          *to++ = entry_at[e];
-        }
-      }
-    }
-    return blocks;
-  }
-
   // Each held row's entries as this process adds into them: owned rows'
   // among the owned entries, copies' after them in the order they were sent.
   // The owners answer with the global number of every entry sent (offset of
@@ -376,7 +349,9 @@ struct FEGraphBuilder {
 
     // The held rows' entries, in the pattern's order: each entry's block's
     // first value, and each row's stride between rows of unknowns.
-    std::vector<std::size_t> entry_at(pattern.items.size());
+    g.tables_->row_begin = pattern.begin;
+    g.tables_->row_columns = pattern.items;
+    g.tables_->entry_at.resize(pattern.items.size());
     g.tables_->row_stride.resize(held);
     // Copies' values follow the owned entries, owners in rank order (the
     // order the numbers arrived in): where each owner's begin, and how many
@@ -392,20 +367,16 @@ struct FEGraphBuilder {
       if (owner[r] == rank) {
         const std::size_t R = owned_row[r];
         g.tables_->row_stride[r] = row_stride(R);
-        std::size_t k = node_ptr[R];  // the last column's entry + 1: held and column-map orders mostly agree
-        for (std::size_t e = pattern.begin[r]; e < pattern.begin[r + 1]; ++e) {
-          const LO column = column_of[static_cast<std::size_t>(pattern.items[e])];
-          k = k < node_ptr[R + 1] && node_cols[k] == column ? k : owned_node_entry(R, column);
-          entry_at[e] = entry_base(R, k++);
-        }
+        for (std::size_t e = pattern.begin[r]; e < pattern.begin[r + 1]; ++e)
+          g.tables_->entry_at[e] =
+              entry_base(R, owned_node_entry(R, column_of[static_cast<std::size_t>(pattern.items[e])]));
       } else {
         g.tables_->row_stride[r] = m * bs;
         for (std::size_t e = pattern.begin[r]; e < pattern.begin[r + 1]; ++e)
-          entry_at[e] = first_copy[p] + next_copy[p] + (e - pattern.begin[r]) * bs;
+          g.tables_->entry_at[e] = first_copy[p] + next_copy[p] + (e - pattern.begin[r]) * bs;
         next_copy[p] += m * bs * bs;
       }
     }
-    g.tables_->cell_blocks = cell_blocks(entry_at);
     g.num_shared_entries_ = numbers.words.size();
 
     // The owned diagonal blocks, for constrained rows.
@@ -510,22 +481,32 @@ bool FEMatrix::element_fits(std::size_t c, const ElementMatrix& k, const char* c
 }
 
 // add_element's loop for a block size known at compile time (BS > 0) or at
-// run time (BS == 0): each corner pair's block start is looked up, and the
-// scalar problem keeps a tight loop.
+// run time (BS == 0): the scalar problem keeps a tight loop, and a node
+// pair's block is found once for all its bs x bs entries.
 template <int BS>
 void FEMatrix::add_blocks(std::size_t c, const double* k) {
   const FEGraph& g = *graph_;
   const detail::FEGraphTables& t = *g.tables_;
   const int n = g.corners_, bs = BS > 0 ? BS : g.bs_, width = n * bs;
   const local_index_t* corner = g.cell(c);
-  const std::size_t* block_at = t.cell_blocks.data() + c * static_cast<std::size_t>(n * n);
-  for (int a = 0; a < n; ++a, block_at += n) {
+  const local_index_t* columns = t.row_columns.data();
+  for (int a = 0; a < n; ++a) {
     const local_index_t row = corner[a];
     if (BS == 1 && is_constrained(row)) continue;
+    const std::size_t begin = t.row_begin[static_cast<std::size_t>(row)],
+                      end = t.row_begin[static_cast<std::size_t>(row) + 1];
+    std::size_t hint = begin;  // where the last corner was found: the next is often just after it
     for (int b = 0; b < n; ++b) {
       const local_index_t col = corner[b];
       if (BS == 1 && is_constrained(col)) continue;
-      double* block = values_ + block_at[b];
+      // Rows are short (a few dozen nodes at most) and hold every corner:
+      // scan on from the hint, then from the row's start.
+      std::size_t e = hint;
+      while (e < end && columns[e] != col) ++e;
+      if (e == end)
+        for (e = begin; columns[e] != col;) ++e;
+      hint = e + 1;
+      double* block = values_ + t.entry_at[e];
       if constexpr (BS == 1) {
         *block += k[a * n + b];
       } else {

@@ -92,12 +92,6 @@ class FEGraph {
   /// node (no column axis); `cells`: `corners` node positions (along axis 0)
   /// per cell, cell after cell. Throws the same ValidationError on every
   /// process when any process's layout or cells are wrong.
-  ///
-  /// Cost per process: sparse exchanges with the processes that hold its
-  /// nodes (the copied rows, then their entries' places) and a few
-  /// reductions, as creating a layout costs; memory, besides the graph, one
-  /// 8-byte word per corner pair of every cell (corners squared per cell:
-  /// where add_element puts each block, so that assembly searches no row).
   /// @param nodes the nodes' layout (1-D, or nodes x components).
   /// @param cells every local cell's corners as positions in the nodes' buffer, cell after cell.
   /// @param corners corners per cell.
