@@ -146,8 +146,8 @@ Result solve_elasticity(const MeshPart& part, const Teuchos::RCP<const Teuchos::
   const auto t_modes = Clock::now();
   const auto modes = owned_rigid_body_modes(*layout, part);
   const double modes_seconds = seconds_since(t_modes);
-  res.belos = pipeline::solve_with_belos(a.matrix(), tpetra::owned_view<double>(*layout, u), tpetra::owned_view<double>(*layout, f),
-                                         options, mesh.dim, modes);
+  res.belos = pipeline::solve_with_belos(a.matrix(), tpetra::owned_view<double>(*layout, u),
+                                         tpetra::owned_view<double>(*layout, f), options, mesh.dim, mesh.dim, modes);
   res.belos.seconds += modes_seconds;
   report(options, "solve: %s (%d equations per node, %d rigid-body modes for MueLu), %4d iterations, relative residual %.2e, %.3f s",
          pipeline::solver_name(options).c_str(), mesh.dim, mesh.dim == 2 ? 3 : 6, res.belos.iterations, res.belos.relative_residual,

@@ -58,12 +58,13 @@ std::string solver_name(const SolveOptions& options);
 
 // Belos CG in place on x (views of DAP arrays' owned parts), preconditioned
 // as options say (dapetra/tpetra/solver.hpp), with MueLu told the unknowns
-// per node and given the near-nullspace when there is one; FEM_MUELU_XML
-// may override MueLu's parameters. Collective.
+// per node and given the near-nullspace when there is one; on a 3-D mesh
+// (`dim`) MueLu keeps every coupling; FEM_MUELU_XML may override MueLu's
+// parameters. Collective.
 SolverRun solve_with_belos(const Teuchos::RCP<dapetra::tpetra::CrsMatrix>& a,
                            const Teuchos::RCP<dapetra::tpetra::MultiVector<double>>& x,
                            const Teuchos::RCP<dapetra::tpetra::MultiVector<double>>& b, const SolveOptions& options,
-                           int equations_per_node = 1,
+                           int dim, int equations_per_node = 1,
                            const Teuchos::RCP<dapetra::tpetra::MultiVector<double>>& near_nullspace = Teuchos::null);
 
 }  // namespace fem::pipeline

@@ -160,8 +160,8 @@ Result solve_poisson(const MeshPart& part, const Teuchos::RCP<const Teuchos::Com
 
   // Solve in place: the right-hand side and the solution are views of the
   // owned parts of the DAP arrays (owned nodes first, so no copy).
-  res.belos = pipeline::solve_with_belos(a_mat, tpetra::owned_view<double>(*layout, u), tpetra::owned_view<double>(*layout, f),
-                                         options);
+  res.belos = pipeline::solve_with_belos(a_mat, tpetra::owned_view<double>(*layout, u),
+                                         tpetra::owned_view<double>(*layout, f), options, mesh.dim);
   report(options, "solve: %-26s %4d iterations, relative residual %.2e, %.3f s", (pipeline::solver_name(options) + ",").c_str(),
          res.belos.iterations, res.belos.relative_residual, res.belos.seconds);
   if (options.petsc) solve_with_petsc_beside(*layout, dim, u, f, *comm, options, res);
