@@ -611,6 +611,13 @@ bool compare(const Stokes<dim>& stokes, const BlockVector& ours, double toleranc
   return t.converged && difference <= agree;
 }
 
+// Whether this build solves Teko's way too (--teko); each report row says so.
+#ifdef DAPETRA_STEP55_TEKO
+constexpr bool kTekoBuilt = true;
+#else
+constexpr bool kTekoBuilt = false;
+#endif
+
 // Collective. Teko's way on the same mesh (solve_with_teko), timed, and how
 // far its solution lies from `ours`; returns whether it converged and
 // agrees within --agree. Without Teko in the build, says so and fails.
@@ -660,6 +667,7 @@ int run(const Options& o, bool root) {
     row["dofs"] = stokes.n_dofs();
     row["error_u"] = e_u;
     row["error_p"] = e_p;
+    row["teko_built"] = kTekoBuilt;
     if (root) {
       std::printf("cycle %u: %u dofs (%u + %u); Tpetra: structure %.3f s, assembly %.3f s, %s %d iterations in %.3f s%s"
                   " (|b - K x| / |b| = %.1e)\n",
