@@ -19,6 +19,9 @@ DAPETRA_CHROOTS=${DAPETRA_CHROOTS:-/var/cache/dapetra}
 # The stacks' flags, as scripts/test and scripts/bench take them.
 DAPETRA_CHROOT_STACKS=(newest trilinos17)
 
+# What the host needs to make a chroot.
+DAPETRA_STACK_HOST_PACKAGES=(debootstrap)
+
 # The Epetra-based Trilinos packages: Trilinos 17 has none of them.
 DAPETRA_EPETRA_PACKAGES=(epetra epetraext aztecoo triutils ml ifpack amesos isorropia)
 
@@ -61,7 +64,8 @@ _dapetra_make_sid() {
   local dir=$1
   command -v debootstrap >/dev/null || {
     apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends debootstrap >/dev/null
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+      "${DAPETRA_STACK_HOST_PACKAGES[@]}" >/dev/null
   }
   dapetra_step "making the sid chroot in $dir (once)"
   debootstrap --variant=minbase sid "$dir" "$(dapetra_debian_mirror)" \
@@ -69,6 +73,15 @@ _dapetra_make_sid() {
   # sid's Release file is signed with an expiry date that has passed.
   echo 'Acquire::Check-Valid-Until "false";' >"$dir/etc/apt/apt.conf.d/99dapetra"
   mkdir -p "$dir/dapetra"
+}
+
+# dapetra_stack_prepare STACK: the stack's chroot made and its packages
+# installed, nothing built: what CI does in the background while Debian 12's
+# stages compile (downloads and unpacking, which the compiler does not wait for).
+dapetra_stack_prepare() {
+  dapetra_stack_make_chroot "$1" || return 1
+  dapetra_step "installing the $1 stack's packages"
+  dapetra_stack_run "$1" 'source scripts/lib/common.sh && dapetra_install_deps'
 }
 
 # Trilinos 17.0 beside sid's everything else: sid's chroot copied, then
