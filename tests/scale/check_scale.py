@@ -18,7 +18,11 @@ Tpetra's own Map + Map + Import + Export of the same indices, counted in the sam
 bytes, messages and heap, reported as holds or MISSED; with deal.II, what
 Dapetra adds on top of deal.II's own vector of those indices is reported.
 
-  check_scale.py PROGRAM MPIEXEC [--np 16 64] [--kinds ...] [--json OUT]
+  check_scale.py PROGRAM MPIEXEC [--more PROGRAM ...] [--np 16 64] [--kinds ...] [--json OUT]
+
+Each kind runs in the first program that lists it: --more names programs
+for the kinds PROGRAM lacks (deal.II's, whose libraries take each process
+0.6 s of CPU to load, are built apart so no other kind pays for that).
 """
 import argparse
 import json
@@ -53,8 +57,17 @@ def launch(mpiexec, np, program, args, env=None, extra=()):
 def listed_kinds(program, mpiexec):
     done = launch(mpiexec, 1, program, ["--list"])
     if done.returncode != 0:
-        sys.exit(done.stdout + done.stderr + "count_creation --list failed")
+        sys.exit(done.stdout + done.stderr + f"{program} --list failed")
     return done.stdout.split()
+
+
+def programs_of_kinds(programs, mpiexec):
+    """{kind: the first of the programs that lists it}, in the order listed."""
+    where = {}
+    for program in programs:
+        for kind in listed_kinds(program, mpiexec):
+            where.setdefault(kind, program)
+    return where
 
 
 def count(program, mpiexec, np, kind, directory):
@@ -71,7 +84,7 @@ def count(program, mpiexec, np, kind, directory):
                       ["--mca", "pml_monitoring_enable", "2", "--mca", "pml_monitoring_enable_output", "3",
                        "--mca", "pml_monitoring_filename", prefix])
         if done.returncode != 0:
-            sys.exit(done.stdout + done.stderr + f"count_creation {kind} failed at {np} processes")
+            sys.exit(done.stdout + done.stderr + f"{program} {kind} failed at {np} processes")
         if not os.path.exists(f"{prefix}.0.prof"):  # this MPI has no monitoring to count with
             print(done.stdout[-2000:] + done.stderr[-2000:] +
                   f"\nno per-process monitoring files from {mpiexec}: nothing to count with (skipped)")
@@ -96,18 +109,22 @@ def count(program, mpiexec, np, kind, directory):
     return dict(kind=kind, P=np, **most)
 
 
-def kept_heap(program, mpiexec, np, kinds):
+def kept_heap(where, mpiexec, np):
     """{kind: the most heap any process's objects of its second creation
-    held}, every kind in one run of its own: glibc's per-thread cache keeps
-    freed blocks counted in use and is turned off for it, which Open MPI
-    4.1's monitoring does not survive (its coll component crashes in
+    held}, every kind of a program in one run of its own: glibc's per-thread
+    cache keeps freed blocks counted in use and is turned off for it, which
+    Open MPI 4.1's monitoring does not survive (its coll component crashes in
     MPI_Finalize), so nothing is monitored there."""
     env = dict(os.environ, DAPETRA_SCALE_RUNS="2", GLIBC_TUNABLES="glibc.malloc.tcache_count=0")
-    done = launch(mpiexec, np, program, kinds, env, ["-x", "GLIBC_TUNABLES"])
-    if done.returncode != 0:
-        sys.exit(done.stdout + done.stderr + f"count_creation failed at {np} processes")
-    rows = [json.loads(line) for line in done.stdout.splitlines() if line.startswith("{")]
-    return {row["kind"]: row["kept_bytes"] for row in rows}
+    heap = {}
+    for program in dict.fromkeys(where.values()):
+        kinds = [kind for kind, p in where.items() if p == program]
+        done = launch(mpiexec, np, program, kinds, env, ["-x", "GLIBC_TUNABLES"])
+        if done.returncode != 0:
+            sys.exit(done.stdout + done.stderr + f"{program} failed at {np} processes")
+        rows = [json.loads(line) for line in done.stdout.splitlines() if line.startswith("{")]
+        heap.update({row["kind"]: row["kept_bytes"] for row in rows})
+    return heap
 
 
 def open_mpi_major(mpiexec):
@@ -140,6 +157,8 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("program")
     ap.add_argument("mpiexec")
+    ap.add_argument("--more", nargs="+", default=[], metavar="PROGRAM",
+                    help="programs for the kinds PROGRAM does not list")
     ap.add_argument("--np", type=int, nargs="+", default=[16, 64])
     ap.add_argument("--kinds", nargs="+", help="the kinds to count (default: every kind the program lists)")
     ap.add_argument("--json")
@@ -152,11 +171,17 @@ def main():
         print(f"counted with Open MPI 4's monitoring; {args.mpiexec} is "
               f"{'Open MPI %d' % major if major else 'another MPI'} (skipped)")
         return SKIPPED
-    kinds = args.kinds or listed_kinds(args.program, args.mpiexec)
+    where = programs_of_kinds([args.program, *args.more], args.mpiexec)
+    if args.kinds:
+        unknown = [kind for kind in args.kinds if kind not in where]
+        if unknown:
+            sys.exit(f"no program lists {', '.join(unknown)} (--list names the kinds)")
+        where = {kind: where[kind] for kind in args.kinds}
+    kinds = list(where)
     with tempfile.TemporaryDirectory() as d:
-        counts = {np: {kind: count(args.program, args.mpiexec, np, kind, d) for kind in kinds} for np in args.np}
+        counts = {np: {kind: count(where[kind], args.mpiexec, np, kind, d) for kind in kinds} for np in args.np}
     for np in args.np:
-        for kind, kept in kept_heap(args.program, args.mpiexec, np, kinds).items():
+        for kind, kept in kept_heap(where, args.mpiexec, np).items():
             counts[np][kind]["kept_bytes"] = kept
     small, large = args.np[-2], args.np[-1]
     print("busiest process, per kind: messages / bytes / peers / most heap kept, at " +
