@@ -32,12 +32,7 @@ else()
 endif()
 foreach(step IN ITEMS configure compile run)
   if(step STREQUAL "configure")
-    # A Release build, unoptimized: what is tested is finding, linking and
-    # running Dapetra, which no optimization changes, and the add_subdirectory
-    # build compiles all of Dapetra's Tpetra-heavy files (at -O0 in half the
-    # compiler time of Release's -O3).
-    set(cmd ${CMAKE_COMMAND} -S ${project} -B ${build_dir} ${how} -DCMAKE_BUILD_TYPE=Release
-            "-DCMAKE_CXX_FLAGS_RELEASE=-O0 -DNDEBUG")
+    set(cmd ${CMAKE_COMMAND} -S ${project} -B ${build_dir} ${how} -DCMAKE_BUILD_TYPE=Release)
   elseif(step STREQUAL "compile")
     set(cmd ${CMAKE_COMMAND} --build ${build_dir} -j 2)
   else()
